@@ -1,0 +1,331 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/graphio"
+	"github.com/bfsbench/bfsbench/harness/report"
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/runner"
+	"github.com/bfsbench/bfsbench/harness/workload"
+)
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	out := fs.String("out", "", "results folder (must not exist; default results/<config>-<time>)")
+	dirs := pluginDirsFlag(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("run needs exactly one config file, got %d arguments", len(pos))
+	}
+	cfg, err := config.Load(pos[0])
+	if err != nil {
+		return &exitError{2, err}
+	}
+	if *out == "" {
+		name := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
+		*out = filepath.Join("results", name+"-"+time.Now().Format("20060102-150405"))
+		if err := os.MkdirAll("results", 0o755); err != nil {
+			return err
+		}
+	}
+	pdirs := runner.PluginDirs()
+	if *dirs != "" {
+		pdirs = splitList(*dirs)
+	}
+	opts := runner.Options{
+		Config: cfg, OutDir: *out, PluginDirs: pdirs,
+		CommandLine: strings.Join(os.Args, " "),
+		Log:         stderr, Progress: isTerminal(stderr),
+		AfterCase: func(run *results.Run) error {
+			_, err := report.WriteAll(run, *out)
+			return err
+		},
+	}
+	run, err := runner.Run(ctx, opts)
+	if run == nil {
+		// Nothing ran: a config, plugin or folder problem.
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			return &exitError{2, err}
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "results: %s\n", filepath.Join(*out, "results.json"))
+	fmt.Fprintf(stdout, "summary: %s\n", filepath.Join(*out, "summary.txt"))
+	printTable(stdout, run)
+	return err
+}
+
+// printTable prints one line per case.
+func printTable(w io.Writer, run *results.Run) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "variant\tbackend\tworkload\tstatus\tvalid\tharmonic GTEPS\tmedian time (s)")
+	for _, c := range run.Cases {
+		valid := 0
+		for _, s := range c.BFS {
+			if s.Valid {
+				valid++
+			}
+		}
+		gteps, med := "-", "-"
+		if c.Stats != nil && c.Stats.N > 0 {
+			gteps = fmt.Sprintf("%.4g", c.Stats.HarmonicMeanTEPS/1e9)
+			med = fmt.Sprintf("%.4g", c.Stats.Time.Median)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Variant, c.Backend, c.Graph.Label(), c.Status, valid, len(c.BFS), gteps, med)
+	}
+	tw.Flush()
+}
+
+// kroneckerFlags are the flags naming a Kronecker workload.
+type kroneckerFlags struct {
+	scale, edgefactor *int
+	seed              *string
+}
+
+func addKronecker(fs *flag.FlagSet) kroneckerFlags {
+	return kroneckerFlags{
+		scale:      fs.Int("scale", 0, "log2 of the number of vertices"),
+		edgefactor: fs.Int("edgefactor", 16, "edges per vertex"),
+		seed:       fs.String("seed", "2,3", "the generator's two seeds, A,B"),
+	}
+}
+
+func (k kroneckerFlags) spec() (workload.Spec, error) {
+	s := workload.Spec{Scale: *k.scale, EdgeFactor: *k.edgefactor}
+	a, b, ok := strings.Cut(*k.seed, ",")
+	x, err1 := strconv.ParseUint(strings.TrimSpace(a), 10, 64)
+	y, err2 := strconv.ParseUint(strings.TrimSpace(b), 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return s, usageErr("--seed wants two non-negative integers A,B, got %q", *k.seed)
+	}
+	s.Seed = [2]uint64{x, y}
+	if err := s.Validate(); err != nil {
+		return s, usageErr("%v", err)
+	}
+	return s, nil
+}
+
+func cmdGenerate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
+	k := addKronecker(fs)
+	format := fs.String("format", "text", "text (one \"v0 v1\" per line) or binary")
+	out := fs.String("out", "", "output file, or - for standard output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 || *out == "" {
+		return usageErr("generate: give --scale and --out FILE|- (got extra arguments %v)", pos)
+	}
+	spec, err := k.spec()
+	if err != nil {
+		return err
+	}
+	edges := graph500.Generate(spec.Scale, spec.EdgeFactor, spec.Seed)
+	var w io.Writer = stdout
+	var f *os.File
+	if *out != "-" {
+		if f, err = os.Create(*out); err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	switch *format {
+	case "text":
+		err = graphio.WriteEdgesText(bw, edges)
+	case "binary":
+		err = graphio.WriteEdgesBinary(bw, edges)
+	default:
+		return usageErr("generate: --format wants text or binary, got %q", *format)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil && f != nil {
+		err = f.Close()
+	}
+	return err
+}
+
+func cmdValidate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	k := addKronecker(fs)
+	graphFile := fs.String("graph", "", "a graph file (SNAP, Matrix Market or binary) instead of a Kronecker graph")
+	graphFormat := fs.String("graph-format", "auto", "format of --graph: auto, snap, mtx or bin")
+	root := fs.Int64("root", -1, "the search's root")
+	parentsPath := fs.String("parents", "", "parent array: text, one parent per vertex in vertex order, -1 for unreached")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 || *parentsPath == "" || *root < 0 {
+		return usageErr("validate: give the graph (--scale ... or --graph FILE), --root R and --parents FILE")
+	}
+	var spec workload.Spec
+	if *graphFile != "" {
+		spec = workload.Spec{File: *graphFile, Format: *graphFormat}
+	} else if spec, err = k.spec(); err != nil {
+		return err
+	}
+	g, err := workload.Load(spec)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(*parentsPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	parents, err := graphio.ReadParents(f, *parentsPath)
+	if err != nil {
+		return err
+	}
+	if *root >= g.NVertices {
+		return usageErr("validate: root %d out of range: the graph has %d vertices", *root, g.NVertices)
+	}
+	res, err := graph500.NewValidator(g.Edges, g.NVertices).Validate(*root, parents)
+	if err != nil {
+		return fmt.Errorf("invalid: %w", err)
+	}
+	fmt.Fprintf(stdout, "valid: root %d, %d vertices reached, %d levels, nedge %d (Graph500 TEPS edge count)\n", *root, res.Reached, res.Levels, res.NEdge)
+	return nil
+}
+
+func cmdPlugins(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
+	dirs := pluginDirsFlag(fs)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	pdirs := runner.PluginDirs()
+	if *dirs != "" {
+		pdirs = splitList(*dirs)
+	}
+	paths := runner.ListPlugins(pdirs)
+	if len(paths) == 0 {
+		return fmt.Errorf("no plugins found in %s (run `make build`)", strings.Join(pdirs, ", "))
+	}
+	for _, p := range paths {
+		in, err := runner.Describe(ctx, p)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s: not a bfsbench plugin (%v)\n\n", p, err)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s  (%s)\n  %s\n  paper: %s\n  backends: %s   multi-rank: %v\n", in.Name, p, in.Summary, in.Paper, strings.Join(in.Backends, ", "), in.MultiRank)
+		for _, pr := range in.Params {
+			extra := ""
+			if len(pr.Choices) > 0 {
+				extra = " one of " + strings.Join(pr.Choices, "|")
+			}
+			if pr.Min != nil || pr.Max != nil {
+				lo, hi := "-inf", "inf"
+				if pr.Min != nil {
+					lo = fmt.Sprint(*pr.Min)
+				}
+				if pr.Max != nil {
+					hi = fmt.Sprint(*pr.Max)
+				}
+				extra += fmt.Sprintf(" in [%s, %s]", lo, hi)
+			}
+			fmt.Fprintf(stdout, "    %-20s %-6s default %-8v%s  %s\n", pr.Name, pr.Type, pr.Default, extra, pr.Help)
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
+}
+
+func cmdPlot(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+	out := fs.String("out", "", "folder for the plots (default: beside the first results file)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageErr("plot needs at least one results.json")
+	}
+	var runs []*results.Run
+	for _, p := range pos {
+		r, err := results.Load(p)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+	}
+	if *out == "" {
+		*out = filepath.Dir(pos[0])
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	files, err := report.Plot(runs, *out)
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
+	return err
+}
+
+func cmdCompare(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	th := fs.String("threshold", "5%", "slow-down that fails the comparison, e.g. 5% or 0.05")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usageErr("compare needs BASE.json and NEW.json")
+	}
+	threshold, err := parseThreshold(*th)
+	if err != nil {
+		return usageErr("compare: %v", err)
+	}
+	base, err := results.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	cur, err := results.Load(pos[1])
+	if err != nil {
+		return err
+	}
+	failed, err := report.Compare(stdout, base, cur, threshold)
+	if err != nil {
+		return err
+	}
+	if failed {
+		return &exitError{1, fmt.Errorf("regression: %s is slower than %s beyond %s, or cases are missing or failed", pos[1], pos[0], *th)}
+	}
+	return nil
+}
+
+// parseThreshold accepts "5%" or "0.05".
+func parseThreshold(s string) (float64, error) {
+	pct := strings.HasSuffix(s, "%")
+	x, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || x < 0 {
+		return 0, fmt.Errorf("threshold wants a non-negative number like 5%% or 0.05, got %q", s)
+	}
+	if pct {
+		x /= 100
+	}
+	return x, nil
+}

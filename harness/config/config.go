@@ -1,0 +1,572 @@
+// Package config loads a bfsbench run configuration (TOML) strictly: an
+// unknown key, a value of the wrong type or an unknown plugin parameter is
+// an error naming the file, the line and the key, before anything runs.
+//
+// A config has one [workload] table and one or more [[variant]] tables:
+//
+//	[workload]
+//	scale = [16, 20]        # any workload key may be a list: the run covers every combination
+//	edgefactor = 16
+//	seed = [2, 3]           # one pair, or a list of pairs
+//	nbfs = 16
+//	# file = "graph.mtx"    # a SNAP or Matrix Market file instead of a Kronecker graph
+//
+//	[[variant]]
+//	name = "edgescan-cuda"
+//	plugin = "edgescan"
+//	backend = "cuda"        # "cpu" (default) or "cuda"
+//	ranks = 1
+//	grid = [1, 1]
+//	launcher = "embedded"   # or "mpirun"
+//	timeout = "10m"
+//	[variant.params]
+//	permute = [true, false] # a list sweeps the parameter
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/workload"
+)
+
+// Launchers.
+const (
+	LauncherEmbedded = "embedded"
+	LauncherMPIRun   = "mpirun"
+)
+
+// DefaultTimeout bounds one case (construction and every search) when the
+// variant sets no timeout.
+const DefaultTimeout = 30 * time.Minute
+
+// Config is a loaded, checked run configuration.
+type Config struct {
+	Path      string
+	Text      string
+	Workloads []Workload // every combination of the [workload] lists
+	Variants  []*Variant
+}
+
+// Workload is one point of the [workload] table.
+type Workload struct {
+	Spec workload.Spec
+	NBFS int
+}
+
+// Variant is one [[variant]] table.
+type Variant struct {
+	Name       string
+	Plugin     string
+	Backend    string
+	Ranks      int
+	Grid       [2]int
+	Launcher   string
+	Timeout    time.Duration
+	Hostfile   string
+	MPIRunArgs []string
+	// Params holds each given parameter's values (one, or several to sweep),
+	// in the file's order of keys.
+	Params     map[string][]any
+	ParamOrder []string
+
+	file  string
+	lines *lineIndex
+	path  string // "variant[i]" for line lookups
+}
+
+// Error is a config error at a place in the file.
+type Error struct {
+	File string
+	Line int // 0 when unknown
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Key != "" {
+		return fmt.Sprintf("%s: key %q: %s", loc, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// Load reads and checks the config file at path. Plugin parameters are
+// checked later, against each plugin's declaration, by Variant.Points.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, string(b))
+}
+
+// Parse checks config text; name is used in errors.
+func Parse(name, text string) (*Config, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(text, &raw); err != nil {
+		if pe, ok := err.(toml.ParseError); ok {
+			return nil, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+		}
+		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	p := &parser{file: name, lines: indexLines(text)}
+	c := &Config{Path: name, Text: text}
+	for _, k := range sortedKeys(raw) {
+		switch k {
+		case "workload", "variant":
+		default:
+			return nil, p.errf(k, "unknown key (want [workload] and [[variant]] tables)")
+		}
+	}
+	wt, ok := raw["workload"]
+	if !ok {
+		return nil, &Error{File: name, Msg: "no [workload] table"}
+	}
+	wm, ok := wt.(map[string]any)
+	if !ok {
+		return nil, p.errf("workload", "want a table [workload]")
+	}
+	ws, err := p.workloads(wm)
+	if err != nil {
+		return nil, err
+	}
+	c.Workloads = ws
+	vt, ok := raw["variant"]
+	if !ok {
+		return nil, &Error{File: name, Msg: "no [[variant]] table"}
+	}
+	vs, ok := vt.([]map[string]any)
+	if !ok {
+		return nil, p.errf("variant", "want an array of tables [[variant]]")
+	}
+	names := map[string]bool{}
+	for i, vm := range vs {
+		v, err := p.variant(i, vm)
+		if err != nil {
+			return nil, err
+		}
+		if names[v.Name] {
+			return nil, p.errf(v.path+".name", "duplicate variant name %q", v.Name)
+		}
+		names[v.Name] = true
+		c.Variants = append(c.Variants, v)
+	}
+	// Relative graph files are relative to the config file.
+	for i := range c.Workloads {
+		if f := c.Workloads[i].Spec.File; f != "" && !filepath.IsAbs(f) {
+			c.Workloads[i].Spec.File = filepath.Join(filepath.Dir(name), f)
+		}
+	}
+	return c, nil
+}
+
+type parser struct {
+	file  string
+	lines *lineIndex
+}
+
+func (p *parser) errf(key, format string, args ...any) error {
+	return &Error{File: p.file, Line: p.lines.line(key), Key: displayKey(key), Msg: fmt.Sprintf(format, args...)}
+}
+
+// displayKey turns "variant[1].params.k" into "variant[1].params.k" and
+// leaves other keys alone; kept as a function so messages stay uniform.
+func displayKey(k string) string { return k }
+
+func (p *parser) workloads(m map[string]any) ([]Workload, error) {
+	allowed := map[string]bool{"scale": true, "edgefactor": true, "seed": true, "nbfs": true, "file": true, "format": true}
+	for _, k := range sortedKeys(m) {
+		if !allowed[k] {
+			return nil, p.errf("workload."+k, "unknown key (known: scale, edgefactor, seed, nbfs, file, format)")
+		}
+	}
+	scales, err := p.intList(m, "workload.scale", "scale", nil)
+	if err != nil {
+		return nil, err
+	}
+	efs, err := p.intList(m, "workload.edgefactor", "edgefactor", []int64{16})
+	if err != nil {
+		return nil, err
+	}
+	nbfss, err := p.intList(m, "workload.nbfs", "nbfs", []int64{64})
+	if err != nil {
+		return nil, err
+	}
+	seeds, err := p.seeds(m)
+	if err != nil {
+		return nil, err
+	}
+	files, err := p.stringList(m, "workload.file", "file", nil)
+	if err != nil {
+		return nil, err
+	}
+	formats, err := p.stringList(m, "workload.format", "format", []string{"auto"})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range formats {
+		if f != "auto" && f != "snap" && f != "mtx" && f != "bin" {
+			return nil, p.errf("workload.format", "want \"auto\", \"snap\", \"mtx\" or \"bin\", got %q", f)
+		}
+	}
+	if len(files) > 0 && len(scales) > 0 {
+		return nil, p.errf("workload.file", "give either scale (a Kronecker graph) or file, not both")
+	}
+	if len(files) == 0 && len(scales) == 0 {
+		return nil, p.errf("workload", "needs scale (a Kronecker graph) or file")
+	}
+	for _, n := range nbfss {
+		if n < 1 {
+			return nil, p.errf("workload.nbfs", "want at least 1 search, got %d", n)
+		}
+	}
+	var out []Workload
+	add := func(s workload.Spec, nbfs int64) error {
+		if err := s.Validate(); err != nil {
+			return p.errf("workload", "%v", err)
+		}
+		out = append(out, Workload{Spec: s, NBFS: int(nbfs)})
+		return nil
+	}
+	for _, n := range nbfss {
+		if len(files) > 0 {
+			for _, f := range files {
+				for _, fm := range formats {
+					if err := add(workload.Spec{File: f, Format: fm}, n); err != nil {
+						return nil, err
+					}
+				}
+			}
+			continue
+		}
+		for _, s := range scales {
+			for _, ef := range efs {
+				for _, sd := range seeds {
+					if err := add(workload.Spec{Scale: int(s), EdgeFactor: int(ef), Seed: sd}, n); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// seeds accepts seed = [A, B] or seed = [[A, B], [C, D]].
+func (p *parser) seeds(m map[string]any) ([][2]uint64, error) {
+	v, ok := m["seed"]
+	if !ok {
+		return [][2]uint64{workload.DefaultSeed}, nil
+	}
+	pair := func(x any) ([2]uint64, bool) {
+		a, ok := x.([]any)
+		if !ok || len(a) != 2 {
+			return [2]uint64{}, false
+		}
+		var out [2]uint64
+		for i, e := range a {
+			n, ok := e.(int64)
+			if !ok || n < 0 {
+				return [2]uint64{}, false
+			}
+			out[i] = uint64(n)
+		}
+		return out, true
+	}
+	if s, ok := pair(v); ok {
+		return [][2]uint64{s}, nil
+	}
+	a, ok := v.([]any)
+	if ok && len(a) > 0 {
+		var out [][2]uint64
+		for _, e := range a {
+			s, ok := pair(e)
+			if !ok {
+				return nil, p.errf("workload.seed", "want [A, B] or a list of [A, B] pairs of non-negative integers")
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, p.errf("workload.seed", "want [A, B] or a list of [A, B] pairs of non-negative integers, got %v", v)
+}
+
+// intList reads a key holding an integer or a list of integers.
+func (p *parser) intList(m map[string]any, path, key string, def []int64) ([]int64, error) {
+	v, ok := m[key]
+	if !ok {
+		return def, nil
+	}
+	switch x := v.(type) {
+	case int64:
+		return []int64{x}, nil
+	case []any:
+		if len(x) == 0 {
+			return nil, p.errf(path, "empty list")
+		}
+		out := make([]int64, len(x))
+		for i, e := range x {
+			n, ok := e.(int64)
+			if !ok {
+				return nil, p.errf(path, "want integers, element %d is %s", i, typeName(e))
+			}
+			out[i] = n
+		}
+		return out, nil
+	}
+	return nil, p.errf(path, "want an integer or a list of integers, got %s", typeName(v))
+}
+
+func (p *parser) stringList(m map[string]any, path, key string, def []string) ([]string, error) {
+	v, ok := m[key]
+	if !ok {
+		return def, nil
+	}
+	switch x := v.(type) {
+	case string:
+		return []string{x}, nil
+	case []any:
+		if len(x) == 0 {
+			return nil, p.errf(path, "empty list")
+		}
+		out := make([]string, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, p.errf(path, "want strings, element %d is %s", i, typeName(e))
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, p.errf(path, "want a string or a list of strings, got %s", typeName(v))
+}
+
+func (p *parser) variant(i int, m map[string]any) (*Variant, error) {
+	path := fmt.Sprintf("variant[%d]", i)
+	v := &Variant{Backend: sdk.BackendCPU, Ranks: 1, Launcher: LauncherEmbedded, Timeout: DefaultTimeout,
+		file: p.file, lines: p.lines, path: path}
+	str := func(key string, dst *string) error {
+		x, ok := m[key]
+		if !ok {
+			return nil
+		}
+		s, ok := x.(string)
+		if !ok {
+			return p.errf(path+"."+key, "want a string, got %s", typeName(x))
+		}
+		*dst = s
+		return nil
+	}
+	for _, k := range sortedKeys(m) {
+		var err error
+		switch k {
+		case "name":
+			err = str(k, &v.Name)
+		case "plugin":
+			err = str(k, &v.Plugin)
+		case "backend":
+			if err = str(k, &v.Backend); err == nil && v.Backend != sdk.BackendCPU && v.Backend != sdk.BackendCUDA {
+				err = p.errf(path+".backend", "want \"cpu\" or \"cuda\", got %q", v.Backend)
+			}
+		case "launcher":
+			if err = str(k, &v.Launcher); err == nil && v.Launcher != LauncherEmbedded && v.Launcher != LauncherMPIRun {
+				err = p.errf(path+".launcher", "want \"embedded\" or \"mpirun\", got %q", v.Launcher)
+			}
+		case "hostfile":
+			err = str(k, &v.Hostfile)
+		case "timeout":
+			var s string
+			if err = str(k, &s); err == nil {
+				d, perr := time.ParseDuration(s)
+				if perr != nil || d <= 0 {
+					err = p.errf(path+".timeout", "want a positive duration like \"90s\" or \"10m\", got %q", s)
+				}
+				v.Timeout = d
+			}
+		case "ranks":
+			n, ok := m[k].(int64)
+			if !ok || n < 1 {
+				err = p.errf(path+".ranks", "want a positive integer, got %v", m[k])
+			}
+			v.Ranks = int(n)
+		case "grid":
+			a, ok := m[k].([]any)
+			var g [2]int
+			if ok && len(a) == 2 {
+				for j, e := range a {
+					n, isInt := e.(int64)
+					if !isInt || n < 1 {
+						ok = false
+					}
+					g[j] = int(n)
+				}
+			}
+			if !ok || len(a) != 2 {
+				err = p.errf(path+".grid", "want [R, C] with positive integers, got %v", m[k])
+			}
+			v.Grid = g
+		case "mpirun_args":
+			a, ok := m[k].([]any)
+			for _, e := range a {
+				s, isStr := e.(string)
+				ok = ok && isStr
+				v.MPIRunArgs = append(v.MPIRunArgs, s)
+			}
+			if !ok {
+				err = p.errf(path+".mpirun_args", "want a list of strings")
+			}
+		case "params":
+			err = p.params(v, m[k])
+		default:
+			err = p.errf(path+"."+k, "unknown key (known: name, plugin, backend, ranks, grid, launcher, timeout, hostfile, mpirun_args, params)")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if v.Plugin == "" {
+		return nil, p.errf(path, "missing key \"plugin\"")
+	}
+	if v.Name == "" {
+		v.Name = v.Plugin + "-" + v.Backend
+	}
+	if v.Grid != [2]int{} {
+		if _, given := m["ranks"]; given && v.Ranks != v.Grid[0]*v.Grid[1] {
+			return nil, p.errf(path+".grid", "grid %dx%d has %d ranks but ranks = %d", v.Grid[0], v.Grid[1], v.Grid[0]*v.Grid[1], v.Ranks)
+		}
+		v.Ranks = v.Grid[0] * v.Grid[1]
+	}
+	if v.Launcher == LauncherEmbedded && (v.Hostfile != "" || len(v.MPIRunArgs) > 0) {
+		key := path + ".hostfile"
+		if v.Hostfile == "" {
+			key = path + ".mpirun_args"
+		}
+		return nil, p.errf(key, "hostfile and mpirun_args need launcher = \"mpirun\"")
+	}
+	return v, nil
+}
+
+func (p *parser) params(v *Variant, x any) error {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return p.errf(v.path+".params", "want a table [variant.params]")
+	}
+	v.Params = map[string][]any{}
+	for _, k := range p.lines.order(v.path+".params.", sortedKeys(m)) {
+		vals, isList := m[k].([]any)
+		if !isList {
+			vals = []any{m[k]}
+		}
+		if len(vals) == 0 {
+			return p.errf(v.path+".params."+k, "empty list")
+		}
+		for _, e := range vals {
+			switch e.(type) {
+			case int64, float64, bool, string:
+			default:
+				return p.errf(v.path+".params."+k, "want a number, boolean or string (or a list of them to sweep), got %s", typeName(e))
+			}
+		}
+		v.Params[k] = vals
+		v.ParamOrder = append(v.ParamOrder, k)
+	}
+	return nil
+}
+
+// Points checks the variant's parameters against the plugin's declaration
+// and expands sweeps: one full parameter set (defaults filled in) per
+// combination of the listed values. It also checks backend and ranks.
+func (v *Variant) Points(info sdk.Info) ([]map[string]any, error) {
+	errAt := func(key, format string, args ...any) error {
+		return &Error{File: v.file, Line: v.lines.line(key), Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	found := false
+	for _, b := range info.Backends {
+		found = found || b == v.Backend
+	}
+	if !found {
+		return nil, errAt(v.path+".backend", "plugin %s has no %q backend (it has %s)", info.Name, v.Backend, strings.Join(info.Backends, ", "))
+	}
+	if v.Ranks > 1 && !info.MultiRank {
+		return nil, errAt(v.path+".ranks", "plugin %s runs on one rank only", info.Name)
+	}
+	points := []map[string]any{{}}
+	for _, k := range v.ParamOrder {
+		decl, ok := info.Param(k)
+		if !ok {
+			var names []string
+			for _, p := range info.Params {
+				names = append(names, p.Name)
+			}
+			return nil, errAt(v.path+".params."+k, "plugin %s has no such parameter (it has: %s)", info.Name, strings.Join(names, ", "))
+		}
+		var next []map[string]any
+		for _, val := range v.Params[k] {
+			nv, err := decl.Normalize(val)
+			if err != nil {
+				return nil, errAt(v.path+".params."+k, "%v", err)
+			}
+			for _, pt := range points {
+				q := make(map[string]any, len(pt)+1)
+				for a, b := range pt {
+					q[a] = b
+				}
+				q[k] = nv
+				next = append(next, q)
+			}
+		}
+		points = next
+	}
+	for i, pt := range points {
+		full, err := info.CheckParams(pt)
+		if err != nil {
+			return nil, errAt(v.path+".params", "%v", err)
+		}
+		points[i] = full
+	}
+	return points, nil
+}
+
+// Line is the line of the variant's table in its file.
+func (v *Variant) Line() int { return v.lines.line(v.path) }
+
+func sortedKeys[T any](m map[string]T) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case map[string]any, []map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date"
+	}
+	return fmt.Sprintf("%T", v)
+}

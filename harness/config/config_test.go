@@ -1,0 +1,171 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+const good = `# a comment
+[workload]
+scale = [10, 12]
+edgefactor = 16
+seed = [2, 3]
+nbfs = 4
+
+[[variant]]
+name = "a"
+plugin = "reference"
+
+[[variant]]
+name = "b"
+plugin = "reference"
+timeout = "90s"
+grid = [2, 2]
+[variant.params]
+alpha = [10, 20]
+direction_optimizing = false
+`
+
+func TestParseGood(t *testing.T) {
+	c, err := Parse("good.toml", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Workloads) != 2 || c.Workloads[0].Spec.Scale != 10 || c.Workloads[1].Spec.Scale != 12 {
+		t.Fatalf("workloads = %+v", c.Workloads)
+	}
+	if c.Workloads[0].NBFS != 4 || c.Workloads[0].Spec.Seed != [2]uint64{2, 3} {
+		t.Fatalf("workload[0] = %+v", c.Workloads[0])
+	}
+	if len(c.Variants) != 2 {
+		t.Fatalf("variants = %d", len(c.Variants))
+	}
+	b := c.Variants[1]
+	if b.Ranks != 4 || b.Grid != [2]int{2, 2} || b.Timeout != 90*time.Second || b.Backend != "cpu" || b.Launcher != "embedded" {
+		t.Fatalf("variant b = %+v", b)
+	}
+	if got := strings.Join(b.ParamOrder, ","); got != "alpha,direction_optimizing" {
+		t.Fatalf("param order = %s (want file order)", got)
+	}
+	if c.Variants[0].Timeout != DefaultTimeout {
+		t.Fatalf("default timeout = %v", c.Variants[0].Timeout)
+	}
+}
+
+func TestSeedList(t *testing.T) {
+	c, err := Parse("s.toml", "[workload]\nscale = 8\nseed = [[1, 2], [3, 4]]\n[[variant]]\nplugin = \"x\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Workloads) != 2 || c.Workloads[1].Spec.Seed != [2]uint64{3, 4} {
+		t.Fatalf("workloads = %+v", c.Workloads)
+	}
+	if c.Variants[0].Name != "x-cpu" {
+		t.Fatalf("default name = %q", c.Variants[0].Name)
+	}
+}
+
+// TestParseErrors: every error names the file, the line and the key.
+func TestParseErrors(t *testing.T) {
+	base := "[workload]\nscale = 10\n\n[[variant]]\nplugin = \"reference\"\n"
+	tests := []struct {
+		name, text string
+		line       int
+		key, msg   string
+	}{
+		{"unknown top key", "bogus = 1\n" + base, 1, "bogus", "unknown key"},
+		{"unknown workload key", "[workload]\nscale = 10\nscael = 3\n[[variant]]\nplugin = \"r\"\n", 3, "workload.scael", "unknown key"},
+		{"wrong type scale", "[workload]\nscale = \"ten\"\n[[variant]]\nplugin = \"r\"\n", 2, "workload.scale", "want an integer"},
+		{"wrong element type", "[workload]\nscale = [10, \"x\"]\n[[variant]]\nplugin = \"r\"\n", 2, "workload.scale", "element 1"},
+		{"unknown variant key", base + "colour = \"red\"\n", 6, "variant[0].colour", "unknown key"},
+		{"second variant bad backend", base + "\n[[variant]]\nplugin = \"r\"\nbackend = \"opencl\"\n", 9, "variant[1].backend", "want \"cpu\" or \"cuda\""},
+		{"bad timeout", base + "timeout = \"soon\"\n", 6, "variant[0].timeout", "duration"},
+		{"grid and ranks disagree", base + "ranks = 3\ngrid = [2, 2]\n", 7, "variant[0].grid", "4 ranks"},
+		{"param table value", base + "[variant.params]\nx = {a = 1}\n", 7, "variant[0].params.x", "want a number"},
+		{"syntax", "[workload\nscale = 1\n", 2, "", "expected"}, // the TOML decoder places it where the line ends
+		{"no variant", "[workload]\nscale = 10\n", 0, "", "no [[variant]]"},
+		{"file and scale", "[workload]\nscale = 10\nfile = \"g.mtx\"\n[[variant]]\nplugin = \"r\"\n", 3, "workload.file", "not both"},
+		{"hostfile without mpirun", base + "hostfile = \"h\"\n", 6, "variant[0].hostfile", "need launcher"},
+		{"duplicate names", base + "name = \"a\"\n[[variant]]\nplugin = \"r\"\nname = \"a\"\n", 9, "variant[1].name", "duplicate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("c.toml", tt.text)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %T %v is not a *config.Error", err, err)
+			}
+			if ce.File != "c.toml" || ce.Line != tt.line || (tt.key != "" && ce.Key != tt.key) || !strings.Contains(ce.Msg, tt.msg) {
+				t.Fatalf("got file=%s line=%d key=%q msg=%q; want line %d key %q msg containing %q", ce.File, ce.Line, ce.Key, ce.Msg, tt.line, tt.key, tt.msg)
+			}
+		})
+	}
+}
+
+var testInfo = sdk.Info{
+	Name: "p", Backends: []string{"cpu"},
+	Params: []sdk.Param{
+		{Name: "k", Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(8)},
+		{Name: "mode", Type: sdk.TypeString, Default: "auto", Choices: []string{"auto", "on", "off"}},
+		{Name: "alpha", Type: sdk.TypeFloat, Default: 0.0625},
+	},
+}
+
+func TestPoints(t *testing.T) {
+	c, err := Parse("p.toml", "[workload]\nscale = 8\n[[variant]]\nplugin = \"p\"\n[variant.params]\nk = [1, 2, 4]\nmode = [\"on\", \"off\"]\nalpha = 1\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := c.Variants[0].Points(testInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 6 {
+		t.Fatalf("%d points, want 6", len(pts))
+	}
+	seen := map[string]bool{}
+	for _, p := range pts {
+		if p["alpha"] != 1.0 {
+			t.Fatalf("alpha normalized to %T %v, want float64 1", p["alpha"], p["alpha"])
+		}
+		seen[strings.Join([]string{string(rune('0' + p["k"].(int64))), p["mode"].(string)}, "/")] = true
+	}
+	if len(seen) != 6 {
+		t.Fatalf("points not distinct: %v", seen)
+	}
+}
+
+func TestPointsErrors(t *testing.T) {
+	tests := []struct {
+		params, key, msg string
+		line             int
+	}{
+		{"kk = 1", "variant[0].params.kk", "no such parameter", 6},
+		{"k = 9", "variant[0].params.k", "above the maximum", 6},
+		{"k = 1.5", "variant[0].params.k", "want an integer", 6},
+		{"mode = \"maybe\"", "variant[0].params.mode", "want one of", 6},
+		{"k = [1, \"x\"]", "variant[0].params.k", "want an integer", 6},
+	}
+	for _, tt := range tests {
+		c, err := Parse("p.toml", "[workload]\nscale = 8\n[[variant]]\nplugin = \"p\"\n[variant.params]\n"+tt.params+"\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Variants[0].Points(testInfo)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != tt.key || ce.Line != tt.line || !strings.Contains(ce.Msg, tt.msg) {
+			t.Errorf("%s: got %v; want %s at line %d containing %q", tt.params, err, tt.key, tt.line, tt.msg)
+		}
+	}
+	c, _ := Parse("p.toml", "[workload]\nscale = 8\n[[variant]]\nplugin = \"p\"\nbackend = \"cuda\"\n")
+	if _, err := c.Variants[0].Points(testInfo); err == nil || !strings.Contains(err.Error(), "no \"cuda\" backend") {
+		t.Errorf("backend check: %v", err)
+	}
+}

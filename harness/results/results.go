@@ -1,0 +1,186 @@
+// Package results defines results.json, the record of a bfsbench run: one
+// Run holding the environment and every Case (variant × sweep point ×
+// workload), each with one Search per timed BFS. The report package reads
+// it back to draw plots and compare runs.
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Case statuses.
+const (
+	StatusOK      = "ok"      // every search validated
+	StatusInvalid = "invalid" // at least one search failed validation
+	StatusFailed  = "failed"  // the plugin returned an error or crashed
+	StatusTimeout = "timeout" // the plugin exceeded the case's timeout
+	StatusSkipped = "skipped" // not run (e.g. interrupted before it began)
+)
+
+// Run is the whole results.json file.
+type Run struct {
+	Config      string  `json:"config"`       // the config file's text
+	ConfigPath  string  `json:"config_path"`  // as given on the command line
+	CommandLine string  `json:"command_line"` // os.Args joined
+	GitCommit   string  `json:"git_commit,omitempty"`
+	Started     string  `json:"started"` // RFC 3339
+	Finished    string  `json:"finished,omitempty"`
+	Env         Env     `json:"env"`
+	Cases       []*Case `json:"cases"`
+}
+
+// Env describes the machine that produced a run.
+type Env struct {
+	Host          string   `json:"host"`
+	OS            string   `json:"os"`
+	CPUModel      string   `json:"cpu_model"`
+	CPUs          int      `json:"cpus"`
+	GoVersion     string   `json:"go_version"`
+	GPUModels     []string `json:"gpu_models,omitempty"`
+	DriverVersion string   `json:"driver_version,omitempty"`
+	CUDAVersion   string   `json:"cuda_version,omitempty"`
+}
+
+// Graph identifies the workload a case ran on.
+type Graph struct {
+	Scale       int       `json:"scale"`
+	EdgeFactor  int       `json:"edgefactor"`
+	Seed        [2]uint64 `json:"seed"`
+	File        string    `json:"file,omitempty"`
+	NVertices   int64     `json:"nvertices"`
+	NEdges      int64     `json:"nedges"`      // input tuples, self-loops and duplicates included
+	Fingerprint string    `json:"fingerprint"` // hash of the edge list, see workload.Fingerprint
+}
+
+// Label is a short human name for the workload, e.g. "scale 20 ef 16".
+func (g Graph) Label() string {
+	if g.File != "" {
+		return filepath.Base(g.File)
+	}
+	return fmt.Sprintf("scale %d ef %d", g.Scale, g.EdgeFactor)
+}
+
+// Case is one variant at one sweep point on one workload.
+type Case struct {
+	Variant           string         `json:"variant"` // the config's name for it
+	Plugin            string         `json:"plugin"`
+	Backend           string         `json:"backend"` // "cpu" or "cuda"
+	Params            map[string]any `json:"params"`  // every declared parameter, defaults filled in
+	Ranks             int            `json:"ranks"`
+	Grid              [2]int         `json:"grid,omitempty"`
+	Launcher          string         `json:"launcher"` // "embedded" or "mpirun"
+	GPUs              int            `json:"gpus"`     // distinct devices used; 0 for CPU backends
+	Devices           []string       `json:"devices,omitempty"`
+	Status            string         `json:"status"`
+	Error             string         `json:"error,omitempty"`
+	Graph             Graph          `json:"graph"`
+	ConstructionTimeS float64        `json:"construction_time_s"`
+	BFS               []Search       `json:"bfs"`
+	Stats             *Stats         `json:"stats,omitempty"` // over valid searches only
+	Info              map[string]any `json:"info,omitempty"`  // plugin-reported facts (bytes per BFS, ...)
+}
+
+// Search is one timed BFS.
+type Search struct {
+	Root          int64        `json:"root"`
+	TimeS         float64      `json:"time_s"`
+	TransferTimeS float64      `json:"transfer_time_s"` // copying parents to the host, not in TimeS
+	ValidateTimeS float64      `json:"validate_time_s"`
+	NEdge         int64        `json:"nedge"`          // Graph500 v3 count
+	TEPS          float64      `json:"teps,omitempty"` // only when valid
+	Valid         bool         `json:"valid"`
+	Error         string       `json:"error,omitempty"` // the validator's message when invalid
+	Levels        int          `json:"levels"`
+	Phases        []LevelPhase `json:"phases,omitempty"`
+}
+
+// LevelPhase holds the time of each phase of one BFS level (seconds) and
+// the bytes the phase moved, as the plugin reports them.
+type LevelPhase struct {
+	Level    int                `json:"level"`
+	Frontier int64              `json:"frontier,omitempty"`
+	Times    map[string]float64 `json:"times,omitempty"`
+	Bytes    map[string]int64   `json:"bytes,omitempty"`
+}
+
+// Stats are the reference v3 get_statistics figures over the valid searches.
+type Stats struct {
+	N    int     `json:"n"`
+	Time Summary `json:"time"`
+	TEPS Summary `json:"teps"`
+	// HarmonicMeanTEPS and HarmonicStdDevTEPS as the reference v3 prints them.
+	HarmonicMeanTEPS   float64 `json:"harmonic_mean_teps"`
+	HarmonicStdDevTEPS float64 `json:"harmonic_stddev_teps"`
+	NEdge              Summary `json:"nedge"`
+	Validate           Summary `json:"validate"`
+}
+
+// Summary is the five-number summary plus mean and standard deviation.
+type Summary struct {
+	Min           float64 `json:"min"`
+	FirstQuartile float64 `json:"firstquartile"`
+	Median        float64 `json:"median"`
+	ThirdQuartile float64 `json:"thirdquartile"`
+	Max           float64 `json:"max"`
+	Mean          float64 `json:"mean"`
+	StdDev        float64 `json:"stddev"`
+}
+
+// Key identifies a case across runs: variant, backend, parameters, ranks
+// and workload. compare matches cases by it.
+func (c *Case) Key() string {
+	p, _ := json.Marshal(c.Params) // map keys are sorted by encoding/json
+	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/seed=%d,%d",
+		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+}
+
+// Load reads a results.json file.
+func Load(path string) (*Run, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Run
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}
+
+// Save writes r to path atomically (temporary file, fsync, rename), so a
+// reader or an interrupted run never sees a half-written file.
+func (r *Run) Save(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// WriteFileAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path.
+func WriteFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,238 @@
+package runner
+
+// case.go runs one case: plugin process, construction, warm-up and timed
+// searches, each validated by the harness against its own edge list.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+func (o Options) runCase(parent context.Context, p planned, w config.Workload, wl *prepared, rc *results.Case, outDir, tag string) {
+	v := p.variant
+	rc.Graph = wl.graph.Info
+	ctx, cancel := context.WithTimeout(parent, v.Timeout)
+	defer cancel()
+
+	logDir := filepath.Join(outDir, "logs")
+	_ = os.MkdirAll(logDir, 0o755)
+	logPath := filepath.Join(logDir, caseFileName(rc)+".log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		rc.Status, rc.Error = results.StatusFailed, err.Error()
+		return
+	}
+	defer logFile.Close()
+	tail := &tailBuffer{max: 4096}
+	stderr := io.MultiWriter(logFile, tail)
+
+	fail := func(err error) {
+		rc.Status = errStatus(ctx, err)
+		switch {
+		case rc.Status == results.StatusTimeout:
+			rc.Error = fmt.Sprintf("timed out after %s: %v", v.Timeout, err)
+		case parent.Err() != nil:
+			rc.Error = "interrupted: " + err.Error()
+		default:
+			rc.Error = err.Error()
+		}
+		if t := strings.TrimSpace(tail.String()); t != "" {
+			rc.Error += "\nplugin stderr (last lines; full log " + logPath + "):\n" + t
+		}
+	}
+
+	parentsPath, cleanup, err := parentsFilePath()
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer cleanup()
+	pf, err := sdk.CreateParentsFile(parentsPath, wl.graph.NVertices)
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer pf.Close()
+
+	proc, err := startPlugin(p.path, v, stderr)
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer proc.stop()
+	// A plugin that dies is noticed at once, not at the case's timeout.
+	go func() {
+		for !proc.client.Exited() {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+		cancel()
+	}()
+
+	bar := newBar(o.Log, o.Progress, fmt.Sprintf("%s %s", tag, rc.Variant), w.NBFS+1)
+	defer bar.finish()
+	bar.set(0, "constructing")
+	cr, err := proc.rpc.Construct(ctx, sdk.ConstructArgs{
+		Workload: w.Spec, ParentsPath: parentsPath,
+		Config: sdk.Config{Backend: v.Backend, Params: p.params, Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher},
+	})
+	if err != nil {
+		fail(exitReason(proc, err))
+		return
+	}
+	if cr.Graph.Fingerprint != wl.graph.Info.Fingerprint {
+		fail(fmt.Errorf("the plugin's edge list (fingerprint %s) differs from the harness's (%s)", cr.Graph.Fingerprint, wl.graph.Info.Fingerprint))
+		return
+	}
+	rc.ConstructionTimeS = cr.TimeS
+	rc.Devices = cr.Devices
+	rc.GPUs = distinct(cr.Devices)
+	rc.Info = cr.Info
+
+	parents := pf.Slice()
+	search := func(root int64) (results.Search, error) {
+		r, err := proc.rpc.BFS(ctx, root)
+		if err != nil {
+			return results.Search{}, exitReason(proc, err)
+		}
+		s := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases}
+		t0 := time.Now()
+		res, verr := wl.validator.Validate(root, parents)
+		s.ValidateTimeS = time.Since(t0).Seconds()
+		s.NEdge = res.NEdge
+		if verr != nil {
+			s.Error = verr.Error()
+			return s, nil
+		}
+		s.Valid = true
+		if s.TimeS > 0 {
+			s.TEPS = float64(s.NEdge) / s.TimeS
+		}
+		s.Levels = res.Levels // the validator's count: the same rule for every variant
+		return s, nil
+	}
+
+	// One untimed warm-up search on the first key (validated too: a
+	// variant that is wrong on the warm-up is wrong).
+	bar.set(0, "warm-up")
+	warm, err := search(wl.keys[0])
+	if err != nil {
+		fail(fmt.Errorf("warm-up search: %w", err))
+		return
+	}
+	invalid := 0
+	if !warm.Valid {
+		invalid++
+		rc.Error = fmt.Sprintf("warm-up search from %d: %s", warm.Root, warm.Error)
+	}
+	for i, root := range wl.keys {
+		bar.set(i+1, fmt.Sprintf("bfs %d/%d", i+1, len(wl.keys)))
+		s, err := search(root)
+		if err != nil {
+			rc.Stats = graph500.ComputeStats(rc.BFS)
+			fail(fmt.Errorf("search %d (root %d): %w", i+1, root, err))
+			return
+		}
+		if !s.Valid {
+			invalid++
+			if rc.Error == "" {
+				rc.Error = fmt.Sprintf("search %d from %d: %s", i+1, root, s.Error)
+			}
+		}
+		rc.BFS = append(rc.BFS, s)
+	}
+	rc.Stats = graph500.ComputeStats(rc.BFS)
+	rc.Status = results.StatusOK
+	if invalid > 0 {
+		rc.Status = results.StatusInvalid
+		rc.Error = fmt.Sprintf("%d of %d searches invalid; first: %s", invalid, len(wl.keys)+1, rc.Error)
+	}
+}
+
+// exitReason adds "the plugin process exited" to an RPC error when the
+// process is gone, which is what a user needs to know first.
+func exitReason(p *proc, err error) error {
+	time.Sleep(50 * time.Millisecond) // let go-plugin notice the exit
+	if p.client.Exited() {
+		return fmt.Errorf("plugin process exited (crashed?): %w", err)
+	}
+	return err
+}
+
+// parentsFilePath picks a file for the shared parent array: /dev/shm where
+// it exists (memory, never disk), else the temporary directory.
+func parentsFilePath() (string, func(), error) {
+	base := os.TempDir()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		base = "/dev/shm"
+	}
+	dir, err := os.MkdirTemp(base, "bfsbench-")
+	if err != nil {
+		return "", nil, fmt.Errorf("parents file: %w", err)
+	}
+	return filepath.Join(dir, "parents"), func() { os.RemoveAll(dir) }, nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+
+func caseFileName(c *results.Case) string {
+	keys := make([]string, 0, len(c.Params))
+	for k := range c.Params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := []string{c.Variant, c.Backend, strings.ReplaceAll(c.Graph.Label(), " ", "")}
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, c.Params[k]))
+	}
+	return unsafeName.ReplaceAllString(strings.Join(parts, "_"), "-")
+}
+
+func distinct(xs []string) int {
+	m := map[string]bool{}
+	for _, x := range xs {
+		m[x] = true
+	}
+	return len(m)
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

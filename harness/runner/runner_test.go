@@ -1,0 +1,176 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/results"
+)
+
+// buildPlugins compiles the reference plugin and the faulty test plugin
+// into a temporary directory once per test binary.
+func buildPlugins(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds plugin binaries; skipped with -short")
+	}
+	dir := t.TempDir()
+	for name, pkg := range map[string]string{"reference": "../../plugins/reference", "faulty": "./testdata/faulty"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return dir
+}
+
+func runConfig(t *testing.T, dir, text string) (*results.Run, error) {
+	t.Helper()
+	cfg, err := config.Parse("test.toml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	run, err := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard})
+	if run != nil {
+		// results.json on disk must equal what Run returned.
+		disk, lerr := results.Load(filepath.Join(out, "results.json"))
+		if lerr != nil {
+			t.Fatalf("results.json: %v", lerr)
+		}
+		if len(disk.Cases) != len(run.Cases) {
+			t.Fatalf("results.json has %d cases, run has %d", len(disk.Cases), len(run.Cases))
+		}
+	}
+	return run, err
+}
+
+func TestRunReferenceValidates(t *testing.T) {
+	dir := buildPlugins(t)
+	run, err := runConfig(t, dir, `
+[workload]
+scale = [8, 10]
+nbfs = 4
+[[variant]]
+name = "ref"
+plugin = "reference"
+[[variant]]
+name = "ref-td"
+plugin = "reference"
+[variant.params]
+direction_optimizing = false
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) != 4 {
+		t.Fatalf("%d cases, want 4", len(run.Cases))
+	}
+	for _, c := range run.Cases {
+		if c.Status != results.StatusOK || len(c.BFS) != 4 || c.Stats == nil || c.Stats.HarmonicMeanTEPS <= 0 {
+			t.Fatalf("case %s %s: status %s, %d searches, error %q", c.Variant, c.Graph.Label(), c.Status, len(c.BFS), c.Error)
+		}
+		for _, s := range c.BFS {
+			if !s.Valid || s.NEdge <= 0 || s.TEPS <= 0 || s.Levels <= 0 {
+				t.Fatalf("search %+v", s)
+			}
+		}
+		if c.Graph.Fingerprint == "" || c.Params["alpha"] != int64(15) {
+			t.Fatalf("case record incomplete: %+v", c)
+		}
+	}
+}
+
+// TestFaultsCostOneCase: each misbehaving case is recorded with its status
+// and the good case after it still runs.
+func TestFaultsCostOneCase(t *testing.T) {
+	dir := buildPlugins(t)
+	cfgText := `
+[workload]
+scale = 8
+nbfs = 3
+`
+	modes := []string{"crash", "hang", "panic", "error", "invalid", "crash-construct", "ok"}
+	for _, m := range modes {
+		cfgText += "[[variant]]\nname = \"" + m + "\"\nplugin = \"faulty\"\ntimeout = \"5s\"\n[variant.params]\nmode = \"" + m + "\"\n"
+	}
+	start := time.Now()
+	run, err := runConfig(t, dir, cfgText)
+	var fe *FailedError
+	if !errors.As(err, &fe) || len(fe.Cases) != 6 {
+		t.Fatalf("err = %v, want 6 failed cases", err)
+	}
+	want := map[string]string{
+		"crash": results.StatusFailed, "hang": results.StatusTimeout, "panic": results.StatusFailed,
+		"error": results.StatusFailed, "invalid": results.StatusInvalid, "crash-construct": results.StatusFailed,
+		"ok": results.StatusOK,
+	}
+	msg := map[string]string{"crash": "exited", "hang": "timed out", "panic": "panicked", "error": "deliberate failure",
+		"invalid": "invalid", "crash-construct": "exited"}
+	for _, c := range run.Cases {
+		if c.Status != want[c.Variant] {
+			t.Errorf("%s: status %s, want %s (error %q)", c.Variant, c.Status, want[c.Variant], c.Error)
+		}
+		if !strings.Contains(c.Error, msg[c.Variant]) {
+			t.Errorf("%s: error %q does not mention %q", c.Variant, c.Error, msg[c.Variant])
+		}
+		if c.Variant == "invalid" {
+			if c.Stats == nil || c.Stats.N != 2 {
+				t.Errorf("invalid case: stats over valid searches %+v, want 2", c.Stats)
+			}
+			for _, s := range c.BFS {
+				if !s.Valid && s.TEPS != 0 {
+					t.Errorf("invalid search got a TEPS figure: %+v", s)
+				}
+			}
+		}
+	}
+	if el := time.Since(start); el > 2*time.Minute {
+		t.Errorf("faults took %v; a crash must be noticed at once, a hang at its timeout", el)
+	}
+	// No plugin process may be left behind.
+	out, _ := exec.Command("pgrep", "-f", dir).Output()
+	if s := strings.TrimSpace(string(out)); s != "" {
+		t.Errorf("stray plugin processes: %s", s)
+	}
+}
+
+func TestExistingOutDirRefused(t *testing.T) {
+	dir := buildPlugins(t)
+	cfg, err := config.Parse("t.toml", "[workload]\nscale = 6\nnbfs = 1\n[[variant]]\nplugin = \"reference\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir() // exists
+	if _, err := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard}); err == nil || !strings.Contains(err.Error(), "never overwritten") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "results.json")); err == nil {
+		t.Fatal("results.json written into an existing folder")
+	}
+}
+
+func TestUnknownPluginParamFailsBeforeRunning(t *testing.T) {
+	dir := buildPlugins(t)
+	cfg, err := config.Parse("t.toml", "[workload]\nscale = 6\n[[variant]]\nplugin = \"reference\"\n[variant.params]\ngamma = 3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "o")
+	_, err = Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard})
+	var ce *config.Error
+	if !errors.As(err, &ce) || ce.Line != 6 || ce.Key != "variant[0].params.gamma" {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("results folder created for a config that failed its check")
+	}
+}

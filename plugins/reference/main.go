@@ -1,0 +1,61 @@
+// Command reference is the CPU baseline plugin of bfsbench: a parallel,
+// direction-optimizing BFS in Go (bfs.go), and a distributed 1D mode over
+// the communicator layer when run with more than one rank (dist.go).
+package main
+
+import (
+	"errors"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+func main() { sdk.Serve(plugin{}) }
+
+type plugin struct{}
+
+func (plugin) Info() sdk.Info {
+	return sdk.Info{
+		Name:      "reference",
+		Paper:     "Beamer, Asanović, Patterson: Direction-Optimizing Breadth-First Search, SC 2012 (as in the GAP Benchmark Suite)",
+		Summary:   "CPU baseline: parallel top-down/bottom-up BFS over CSR, 1D-distributed over ranks",
+		Backends:  []string{sdk.BackendCPU},
+		MultiRank: true,
+		Params: []sdk.Param{
+			{Name: "direction_optimizing", Type: sdk.TypeBool, Default: true, Help: "switch to bottom-up steps on large frontiers (single rank)"},
+			{Name: "alpha", Type: sdk.TypeInt, Default: int64(15), Min: sdk.Bound(1), Help: "go bottom-up when mf > mu/alpha"},
+			{Name: "beta", Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(1), Help: "go back top-down when the frontier < n/beta"},
+		},
+	}
+}
+
+// newDistributed is set by dist.go: the 1D-distributed mode for ranks > 1.
+var newDistributed func(cfg sdk.Config) (sdk.Variant, error)
+
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	if cfg.Ranks > 1 || cfg.Launcher == "mpirun" {
+		if newDistributed == nil {
+			return nil, errors.New("reference: distributed mode is not built into this binary")
+		}
+		return newDistributed(cfg)
+	}
+	return &variant{s: newSearch(cfg)}, nil
+}
+
+// variant adapts search to sdk.Variant.
+type variant struct{ s *search }
+
+func (v *variant) Construct(w *sdk.Workload) error { return v.s.construct(w) }
+
+func (v *variant) BFS(root int64) (sdk.Search, error) {
+	t0 := time.Now()
+	v.s.bfs(root)
+	return sdk.Search{TimeS: time.Since(t0).Seconds(), Levels: v.s.levels, Phases: clonePhases(v.s.levelPhases)}, nil
+}
+
+func (v *variant) Parents(dst []int64) error {
+	copy(dst, v.s.parents)
+	return nil
+}
+
+func (v *variant) Close() error { v.s = nil; return nil }
