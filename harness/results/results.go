@@ -77,6 +77,7 @@ type Case struct {
 	Status            string         `json:"status"`
 	Error             string         `json:"error,omitempty"`
 	Graph             Graph          `json:"graph"`
+	GenerationTimeS   float64        `json:"generation_time_s"` // the harness's generation or load of the edge list
 	ConstructionTimeS float64        `json:"construction_time_s"`
 	BFS               []Search       `json:"bfs"`
 	Stats             *Stats         `json:"stats,omitempty"` // over valid searches only
@@ -133,8 +134,8 @@ type Summary struct {
 // and workload. compare matches cases by it.
 func (c *Case) Key() string {
 	p, _ := json.Marshal(c.Params) // map keys are sorted by encoding/json
-	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/seed=%d,%d",
-		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
+		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
 }
 
 // Load reads a results.json file.
@@ -168,6 +169,11 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		os.Remove(tmp)

@@ -24,6 +24,7 @@ import (
 func (o Options) runCase(parent context.Context, p planned, w config.Workload, wl *prepared, rc *results.Case, outDir, tag string) {
 	v := p.variant
 	rc.Graph = wl.graph.Info
+	rc.GenerationTimeS = wl.genTimeS
 	ctx, cancel := context.WithTimeout(parent, v.Timeout)
 	defer cancel()
 

@@ -174,3 +174,69 @@ func TestUnknownPluginParamFailsBeforeRunning(t *testing.T) {
 		t.Fatal("results folder created for a config that failed its check")
 	}
 }
+
+// TestInterruptKeepsResults: cancelling the run (Ctrl-C) during a hanging
+// case stops its plugin, records it, marks the rest not run and keeps
+// results.json.
+func TestInterruptKeepsResults(t *testing.T) {
+	dir := buildPlugins(t)
+	cfg, err := config.Parse("t.toml", `
+[workload]
+scale = 7
+nbfs = 3
+[[variant]]
+name = "first"
+plugin = "faulty"
+[[variant]]
+name = "hangs"
+plugin = "faulty"
+[variant.params]
+mode = "hang"
+[[variant]]
+name = "never"
+plugin = "faulty"
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := filepath.Join(t.TempDir(), "o")
+	calls := 0
+	go func() {
+		// Interrupt once the hanging case is under way.
+		for {
+			time.Sleep(100 * time.Millisecond)
+			if b, err := os.ReadDir(filepath.Join(out, "logs")); err == nil && len(b) >= 2 {
+				time.Sleep(time.Second)
+				cancel()
+				return
+			}
+		}
+	}()
+	run, err := Run(ctx, Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard,
+		AfterCase: func(*results.Run) error { calls++; return nil }})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("err = %v", err)
+	}
+	disk, lerr := results.Load(filepath.Join(out, "results.json"))
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	want := []string{results.StatusOK, results.StatusFailed, results.StatusSkipped}
+	for i, c := range disk.Cases {
+		if c.Status != want[i] {
+			t.Errorf("case %s: status %s, want %s (%s)", c.Variant, c.Status, want[i], c.Error)
+		}
+	}
+	if !strings.Contains(disk.Cases[1].Error, "interrupted") || !strings.Contains(disk.Cases[2].Error, "interrupted") {
+		t.Errorf("errors: %q / %q", disk.Cases[1].Error, disk.Cases[2].Error)
+	}
+	if run.Finished == "" || disk.Finished == "" || calls < 2 {
+		t.Errorf("run not closed properly: finished %q, %d saves", disk.Finished, calls)
+	}
+	out2, _ := exec.Command("pgrep", "-f", dir).Output()
+	if s := strings.TrimSpace(string(out2)); s != "" {
+		t.Errorf("stray plugin processes: %s", s)
+	}
+}

@@ -154,7 +154,7 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 	case "text":
 		err = graphio.WriteEdgesText(bw, edges)
 	case "binary":
-		err = graphio.WriteEdgesBinary(bw, edges)
+		err = graphio.WriteEdgesBinary(bw, edges, graph500.NVertices(spec.Scale))
 	default:
 		return usageErr("generate: --format wants text or binary, got %q", *format)
 	}

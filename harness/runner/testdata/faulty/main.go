@@ -24,7 +24,9 @@ func (plugin) Info() sdk.Info {
 	}
 }
 
-func (plugin) New(cfg sdk.Config) (sdk.Variant, error) { return &variant{mode: cfg.String("mode")}, nil }
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	return &variant{mode: cfg.String("mode")}, nil
+}
 
 type variant struct {
 	mode    string

@@ -1,0 +1,142 @@
+// This file writes summary.txt: the run's environment, then per case a
+// header line and the Graph500 v3 statistics block, then one table of all
+// cases.
+
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bfsbench/bfsbench/harness/results"
+)
+
+// graph500Block writes the Graph500 v3 text block of one case (the
+// reference's output lines, from c.Stats). It is set in graph500block.go,
+// which keeps this file free of the graph500 package; while nil,
+// summary.txt says the block is unavailable.
+var graph500Block func(w io.Writer, c *results.Case) error
+
+// summaryText renders summary.txt.
+func summaryText(run *results.Run) ([]byte, error) {
+	var b bytes.Buffer
+	writeEnv(&b, run)
+	for i, c := range run.Cases {
+		if c == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "\n=== case %d: %s\n", i+1, caseHeader(c))
+		if err := writeCaseBlock(&b, c); err != nil {
+			return nil, fmt.Errorf("case %d (%s): %w", i+1, c.Key(), err)
+		}
+	}
+	b.WriteString("\n=== all cases\n")
+	if err := writeTable(&b, run.Cases); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeEnv writes the run's provenance: command, config, commit, machine.
+func writeEnv(w io.Writer, run *results.Run) {
+	e := run.Env
+	fmt.Fprintf(w, "bfsbench run\n")
+	for _, kv := range [][2]string{
+		{"command", run.CommandLine},
+		{"config", run.ConfigPath},
+		{"commit", run.GitCommit},
+		{"started", run.Started},
+		{"finished", run.Finished},
+		{"host", e.Host},
+		{"os", e.OS},
+		{"cpu", fmt.Sprintf("%s (%d CPUs)", e.CPUModel, e.CPUs)},
+		{"gpus", strings.Join(e.GPUModels, ", ")},
+		{"driver", e.DriverVersion},
+		{"cuda", e.CUDAVersion},
+		{"go", e.GoVersion},
+	} {
+		if kv[1] != "" {
+			fmt.Fprintf(w, "%-9s %s\n", kv[0]+":", kv[1])
+		}
+	}
+}
+
+// caseHeader is the one-line description of a case: variant, backend,
+// parameters, ranks, workload, status and error.
+func caseHeader(c *results.Case) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "variant=%s backend=%s params={%s} ranks=%d", c.Variant, c.Backend, paramList(c, ","), c.Ranks)
+	if c.Grid != [2]int{} {
+		fmt.Fprintf(&b, " grid=%dx%d", c.Grid[0], c.Grid[1])
+	}
+	if c.GPUs > 0 {
+		fmt.Fprintf(&b, " gpus=%d", c.GPUs)
+	}
+	if c.Launcher != "" {
+		fmt.Fprintf(&b, " launcher=%s", c.Launcher)
+	}
+	fmt.Fprintf(&b, " workload=%q seed=%d,%d nvertices=%d nedges=%d status=%s",
+		c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1], c.Graph.NVertices, c.Graph.NEdges, c.Status)
+	if c.Error != "" {
+		fmt.Fprintf(&b, " error=%q", c.Error)
+	}
+	return b.String()
+}
+
+// paramList formats c's parameters as "k=v" joined by sep, sorted by name.
+func paramList(c *results.Case, sep string) string {
+	var parts []string
+	for _, k := range paramNames(c) {
+		parts = append(parts, k+"="+paramString(c.Params[k]))
+	}
+	return strings.Join(parts, sep)
+}
+
+// writeCaseBlock writes the errors of c's invalid searches and its
+// Graph500 block (which says "No results printed for invalid run." when no
+// search was valid).
+func writeCaseBlock(w io.Writer, c *results.Case) error {
+	for _, s := range c.BFS {
+		if !s.Valid {
+			fmt.Fprintf(w, "invalid search from root %d: %s\n", s.Root, s.Error)
+		}
+	}
+	if graph500Block == nil {
+		fmt.Fprintf(w, "(Graph500 block unavailable in this build)\n")
+		return nil
+	}
+	return graph500Block(w, c)
+}
+
+// writeTable writes one aligned table of all cases.
+func writeTable(w io.Writer, cases []*results.Case) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "VARIANT\tBACKEND\tPARAMS\tRANKS\tWORKLOAD\tSTATUS\tHMEAN GTEPS\tMEDIAN TIME (ms)\tVALID/NBFS")
+	for _, c := range cases {
+		if c == nil {
+			continue
+		}
+		t := validTEPS(c)
+		hm, med := "-", "-"
+		if len(t) > 0 {
+			hm = fmt.Sprintf("%.4f", harmonicMean(t)/1e9)
+		}
+		var times []float64
+		for _, s := range validSearches(c) {
+			times = append(times, s.TimeS)
+		}
+		if len(times) > 0 {
+			med = fmt.Sprintf("%.4g", median(times)*1e3)
+		}
+		params := paramList(c, " ")
+		if params == "" {
+			params = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d/%d\n",
+			c.Variant, c.Backend, params, c.Ranks, c.Graph.Label(), c.Status, hm, med, len(validSearches(c)), len(c.BFS))
+	}
+	return tw.Flush()
+}

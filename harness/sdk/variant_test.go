@@ -1,0 +1,82 @@
+package sdk
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParamNormalize(t *testing.T) {
+	tests := []struct {
+		p       Param
+		in      any
+		want    any
+		wantErr string
+	}{
+		{Param{Type: TypeInt}, int64(3), int64(3), ""},
+		{Param{Type: TypeInt}, 3, int64(3), ""},
+		{Param{Type: TypeInt}, 3.0, int64(3), ""},
+		{Param{Type: TypeInt}, 3.5, nil, "want an integer"},
+		{Param{Type: TypeInt}, "3", nil, "want an integer"},
+		{Param{Type: TypeInt, Min: Bound(1), Max: Bound(8)}, int64(9), nil, "above the maximum"},
+		{Param{Type: TypeInt, Min: Bound(1), Max: Bound(8)}, int64(0), nil, "below the minimum"},
+		{Param{Type: TypeFloat}, int64(2), 2.0, ""},
+		{Param{Type: TypeFloat}, true, nil, "want a number"},
+		{Param{Type: TypeBool}, true, true, ""},
+		{Param{Type: TypeBool}, "true", nil, "want true or false"},
+		{Param{Type: TypeString, Choices: []string{"auto", "on"}}, "on", "on", ""},
+		{Param{Type: TypeString, Choices: []string{"auto", "on"}}, "off", nil, "want one of"},
+		{Param{Type: "complex"}, 1, nil, "unknown type"},
+	}
+	for _, tt := range tests {
+		got, err := tt.p.Normalize(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Normalize(%v) as %s: err %v, want %q", tt.in, tt.p.Type, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("Normalize(%v) as %s = %v (%T), %v; want %v", tt.in, tt.p.Type, got, got, err, tt.want)
+		}
+	}
+}
+
+func TestCheckParamsFillsDefaults(t *testing.T) {
+	in := Info{Name: "x", Params: []Param{
+		{Name: "a", Type: TypeInt, Default: int64(4)},
+		{Name: "b", Type: TypeBool, Default: true},
+	}}
+	got, err := in.CheckParams(map[string]any{"a": int64(2)})
+	if err != nil || got["a"] != int64(2) || got["b"] != true {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if _, err := in.CheckParams(map[string]any{"c": 1}); err == nil || !strings.Contains(err.Error(), `no parameter "c" (it has: a, b)`) {
+		t.Fatalf("unknown parameter: %v", err)
+	}
+}
+
+func TestParentsFileShared(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parents")
+	w, err := CreateParentsFile(path, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	r, err := OpenParentsFile(path, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for i := range r.Slice() {
+		r.Slice()[i] = int64(i*7 - 1)
+	}
+	for i, p := range w.Slice() {
+		if p != int64(i*7-1) {
+			t.Fatalf("parent %d = %d through the other mapping", i, p)
+		}
+	}
+	if _, err := OpenParentsFile(path, 999); err == nil {
+		t.Fatal("size mismatch not reported")
+	}
+}
