@@ -14,7 +14,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-mpi deps cuda cuda-check bench-ci clean
+.PHONY: all build demo test test-go deps bench-ci bench-ci-baseline clean
 
 all: build
 
@@ -46,3 +46,17 @@ test-go:
 
 clean:
 	rm -rf $(BIN) lib
+
+## bench-ci: run the small regression config and compare it with the
+## committed baseline (exit 1 on a significant slow-down beyond 5%).
+## Refresh the baseline on the runner's machine class with bench-ci-baseline.
+BENCH_CI_CONFIG   ?= configs/bench-ci.toml
+BENCH_CI_BASELINE ?= results/baseline/bench-ci-cpu.json
+BENCH_CI_OUT      ?= results/ci-$(shell date +%Y%m%d-%H%M%S)
+bench-ci: build
+	$(BIN)/bfsbench run $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT)
+	$(BIN)/bfsbench compare $(BENCH_CI_BASELINE) $(BENCH_CI_OUT)/results.json --threshold 5%
+
+bench-ci-baseline: build
+	$(BIN)/bfsbench run $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT)
+	mkdir -p $(dir $(BENCH_CI_BASELINE)) && cp $(BENCH_CI_OUT)/results.json $(BENCH_CI_BASELINE)

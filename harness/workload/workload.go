@@ -71,6 +71,9 @@ func Load(s Spec) (*Graph, error) {
 		if err != nil {
 			return nil, err
 		}
+		if nv > graph500.MaxValidatorVertices {
+			return nil, fmt.Errorf("%s: %d vertices (largest id + 1) exceeds the %d bfsbench supports", s.File, nv, graph500.MaxValidatorVertices)
+		}
 		g.Edges, g.NVertices = edges, nv
 	} else {
 		g.Edges = graph500.Generate(s.Scale, s.EdgeFactor, s.Seed)
