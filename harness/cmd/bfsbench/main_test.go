@@ -40,29 +40,6 @@ func TestGenerateTextMatchesReferenceFirstEdges(t *testing.T) {
 	}
 }
 
-// bfsParents is a plain serial BFS for building test inputs.
-func bfsParents(edges []graph500.Edge, n, root int64) []int64 {
-	adj := make([][]int64, n)
-	for _, e := range edges {
-		adj[e.V0] = append(adj[e.V0], e.V1)
-		adj[e.V1] = append(adj[e.V1], e.V0)
-	}
-	p := make([]int64, n)
-	for i := range p {
-		p[i] = -1
-	}
-	p[root] = root
-	for q := []int64{root}; len(q) > 0; q = q[1:] {
-		for _, w := range adj[q[0]] {
-			if p[w] < 0 {
-				p[w] = q[0]
-				q = append(q, w)
-			}
-		}
-	}
-	return p
-}
-
 func TestValidateCommand(t *testing.T) {
 	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
 	keys, err := graph500.SearchKeys(edges, 256, 1, [2]uint64{2, 3})
@@ -70,7 +47,7 @@ func TestValidateCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := keys[0]
-	parents := bfsParents(edges, 256, root)
+	parents, _ := graph500.SerialBFS(edges, 256, root)
 	write := func(p []int64) string {
 		path := filepath.Join(t.TempDir(), "parents.txt")
 		var b bytes.Buffer
