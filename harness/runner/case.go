@@ -50,7 +50,7 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		default:
 			rc.Error = err.Error()
 		}
-		if t := strings.TrimSpace(tail.String()); t != "" {
+		if t := pluginOutput(tail.String()); t != "" {
 			rc.Error += "\nplugin stderr (last lines; full log " + logPath + "):\n" + t
 		}
 	}
@@ -164,6 +164,17 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		rc.Status = results.StatusInvalid
 		rc.Error = fmt.Sprintf("%d of %d searches invalid; first: %s", invalid, len(wl.keys)+1, rc.Error)
 	}
+}
+
+// pluginOutput is the plugin's stderr without go-plugin's own debug lines.
+func pluginOutput(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.Contains(l, `"@level":"debug"`) && strings.TrimSpace(l) != "" {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 // exitReason adds "the plugin process exited" to an RPC error when the

@@ -130,12 +130,11 @@ func startPlugin(path string, v *config.Variant, stderr io.Writer) (*proc, error
 	return p, nil
 }
 
-// kill stops the plugin's whole process group at once, then lets go-plugin
-// clean up. Safe to call more than once.
+// kill stops the plugin at once: its process group and, for an mpirun job,
+// every rank (Open MPI gives each rank a process group of its own), then
+// lets go-plugin clean up. Safe to call more than once.
 func (p *proc) kill() {
-	if p.cmd != nil && p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	}
+	comm.KillGroup(p.cmd)
 	p.client.Kill()
 }
 
@@ -149,9 +148,7 @@ func (p *proc) stop() {
 	// go-plugin's Kill closes the connection and waits briefly for a
 	// graceful exit before it kills the process.
 	p.client.Kill()
-	if p.cmd != nil && p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	}
+	comm.KillGroup(p.cmd) // whatever is left of an mpirun job
 }
 
 // Describe starts the plugin at path, asks for its Info and stops it.

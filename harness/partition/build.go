@@ -1,0 +1,195 @@
+package partition
+
+// build.go constructs the 1D and 2D partitions distributedly (see the
+// package comment): each rank turns its share of the input edges into
+// directed entries u→v and v→u, sends each entry to the rank that stores
+// it (one Alltoallv), and builds its compressed structure from what it
+// received.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/graph500"
+)
+
+// Part1D is one rank's share of a 1D partition: the adjacency lists, in
+// CSR form, of the vertices it owns.
+type Part1D struct {
+	Layout Layout1D
+	Rank   int
+	Lo, Hi int64 // the owned vertices [Lo, Hi)
+	// Offsets (Hi-Lo+1 entries) index Adj: the neighbours of vertex Lo+k
+	// are Adj[Offsets[k]:Offsets[k+1]], sorted, as global vertex ids.
+	Offsets []int64
+	Adj     []int64
+}
+
+// Neighbors returns the sorted neighbours of owned vertex v.
+func (p *Part1D) Neighbors(v int64) []int64 {
+	k := v - p.Lo
+	return p.Adj[p.Offsets[k]:p.Offsets[k+1]]
+}
+
+// Build1D builds this rank's share of the 1D partition of the n-vertex
+// graph whose edges are the union of every rank's edges. Collective over
+// c; every rank passes the same n.
+func Build1D(c comm.Comm, n int64, edges []graph500.Edge) (*Part1D, error) {
+	l, err := NewLayout1D(n, c.Size())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkEdges(c, n, edges); err != nil {
+		return nil, err
+	}
+	recv, err := exchange(c, edges, func(u, v int64) (int, int64, int64) {
+		return l.Owner(u), u, v
+	})
+	if err != nil {
+		return nil, fmt.Errorf("partition: 1D exchange: %w", err)
+	}
+	p := &Part1D{Layout: l, Rank: c.Rank()}
+	p.Lo, p.Hi = l.Range(c.Rank())
+	for k := 0; k < len(recv); k += 2 {
+		recv[k] -= p.Lo // source as an index into the owned range
+	}
+	p.Offsets, p.Adj = compress(p.Hi-p.Lo, recv)
+	return p, nil
+}
+
+// Part2D is P(i,j)'s share of the 2D partition: the edge blocks (mR+i, j)
+// as one local CSC matrix of LocalRows × LocalCols with 32-bit local
+// indices (see Layout2D for the index maps).
+type Part2D struct {
+	Layout Layout2D
+	I, J   int
+	// ColPtr (LocalCols+1 entries) indexes RowIdx: local column lc (global
+	// vertex Layout.ColGlobal(J, lc)) has edges to the local rows
+	// RowIdx[ColPtr[lc]:ColPtr[lc+1]], sorted.
+	ColPtr []int64
+	RowIdx []uint32
+}
+
+// Column returns the sorted local rows of local column lc.
+func (p *Part2D) Column(lc uint32) []uint32 {
+	return p.RowIdx[p.ColPtr[lc]:p.ColPtr[lc+1]]
+}
+
+// OwnedRange is the global vertices [lo, hi) this processor owns: vertex
+// block jR+i.
+func (p *Part2D) OwnedRange() (lo, hi int64) {
+	return p.Layout.BlockRange(p.J*p.Layout.R + p.I)
+}
+
+// Build2D builds P(i,j)'s share of the 2D partition of the n-vertex graph
+// whose edges are the union of every rank's edges. Collective over
+// g.World; every rank passes the same n.
+func Build2D(g *comm.Grid, n int64, edges []graph500.Edge) (*Part2D, error) {
+	l, err := NewLayout2D(n, g.R, g.C)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkEdges(g.World, n, edges); err != nil {
+		return nil, err
+	}
+	// Entries travel as (local column, local row) at their destination,
+	// 32 bits each, as seed 000 §5 keeps local data 32-bit.
+	recv, err := exchange(g.World, edges, func(u, v int64) (int, uint32, uint32) {
+		i, j := l.EdgeOwner(u, v)
+		return comm.GridRank(i, j, l.R), l.ColLocal(j, u), l.RowLocal(i, v)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("partition: 2D exchange: %w", err)
+	}
+	p := &Part2D{Layout: l, I: g.I, J: g.J}
+	p.ColPtr, p.RowIdx = compress(l.LocalCols(), recv)
+	return p, nil
+}
+
+// checkEdges fails on every rank when any rank holds an edge with an end
+// outside [0, n), so that no rank is left waiting in the exchange.
+func checkEdges(c comm.Comm, n int64, edges []graph500.Edge) error {
+	var bad error
+	for k, e := range edges {
+		if e.V0 < 0 || e.V0 >= n || e.V1 < 0 || e.V1 >= n {
+			bad = fmt.Errorf("partition: rank %d's edge %d (%d, %d) has an end outside [0, %d)", c.Rank(), k, e.V0, e.V1, n)
+			break
+		}
+	}
+	flag := int64(0)
+	if bad != nil {
+		flag = 1
+	}
+	anyBad, err := comm.AllreduceInt64(c, flag, comm.Max)
+	switch {
+	case err != nil:
+		return fmt.Errorf("partition: checking edges: %w", err)
+	case bad != nil:
+		return bad
+	case anyBad != 0:
+		return fmt.Errorf("partition: another rank holds an edge outside [0, %d)", n)
+	}
+	return nil
+}
+
+// key is the integer type of exchanged entries.
+type key interface{ ~int64 | ~uint32 }
+
+// exchange sends both directions of every non-self-loop edge to the rank
+// dest names, encoded as the pair (a, b) dest returns, and returns the
+// received pairs interleaved (a0, b0, a1, b1, ...). Two passes over the
+// edges (count, then fill) keep the send buffer exactly sized.
+func exchange[T key](c comm.Comm, edges []graph500.Edge, dest func(u, v int64) (int, T, T)) ([]T, error) {
+	p := c.Size()
+	counts := make([]int, p)
+	for _, e := range edges {
+		if e.V0 == e.V1 {
+			continue
+		}
+		r, _, _ := dest(e.V0, e.V1)
+		counts[r] += 2
+		r, _, _ = dest(e.V1, e.V0)
+		counts[r] += 2
+	}
+	displs, total := comm.Displs(counts)
+	send := make([]T, total)
+	pos := slices.Clone(displs)
+	put := func(u, v int64) {
+		r, a, b := dest(u, v)
+		send[pos[r]], send[pos[r]+1] = a, b
+		pos[r] += 2
+	}
+	for _, e := range edges {
+		if e.V0 != e.V1 {
+			put(e.V0, e.V1)
+			put(e.V1, e.V0)
+		}
+	}
+	recv, _, err := comm.AlltoallvSlice(c, send, counts)
+	return recv, err
+}
+
+// compress turns interleaved (k, x) pairs, 0 ≤ k < nKeys, into offsets
+// (nKeys+1) and the x values grouped by k, each group sorted (a counting
+// sort by k, then a sort within each group).
+func compress[T key](nKeys int64, pairs []T) (offsets []int64, vals []T) {
+	offsets = make([]int64, nKeys+1)
+	for k := 0; k < len(pairs); k += 2 {
+		offsets[int64(pairs[k])+1]++
+	}
+	for k := int64(0); k < nKeys; k++ {
+		offsets[k+1] += offsets[k]
+	}
+	vals = make([]T, len(pairs)/2)
+	next := slices.Clone(offsets[:nKeys])
+	for k := 0; k < len(pairs); k += 2 {
+		key := int64(pairs[k])
+		vals[next[key]] = pairs[k+1]
+		next[key]++
+	}
+	for k := int64(0); k < nKeys; k++ {
+		slices.Sort(vals[offsets[k]:offsets[k+1]])
+	}
+	return offsets, vals
+}

@@ -1,0 +1,17 @@
+//go:build mpi && linux
+
+package sdk
+
+import (
+	"os"
+	"syscall"
+)
+
+// stdoutToStderr points file descriptor 1 (and os.Stdout) at stderr.
+func stdoutToStderr() error {
+	if err := syscall.Dup3(2, 1, 0); err != nil {
+		return err
+	}
+	os.Stdout = os.Stderr
+	return nil
+}
