@@ -37,10 +37,10 @@ import (
 	"github.com/bfsbench/bfsbench/harness/workload"
 )
 
-// Launchers.
+// Launchers, as the SDK names them.
 const (
-	LauncherEmbedded = "embedded"
-	LauncherMPIRun   = "mpirun"
+	LauncherEmbedded = sdk.LauncherEmbedded
+	LauncherMPIRun   = sdk.LauncherMPIRun
 )
 
 // DefaultTimeout bounds one case (construction and every search) when the
