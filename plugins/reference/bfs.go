@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/par"
 	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
@@ -45,7 +46,7 @@ func buildCSR(edges []graph500.Edge, n int64) (*csr, error) {
 		return nil, fmt.Errorf("reference: %d vertices do not fit 32-bit ids", n)
 	}
 	deg := make([]int64, n+1)
-	parallelRange(int64(len(edges)), func(lo, hi int64) {
+	par.For(int64(len(edges)), func(lo, hi int64) {
 		for _, e := range edges[lo:hi] {
 			if e.V0 != e.V1 {
 				atomic.AddInt64(&deg[e.V0], 1)
@@ -63,7 +64,7 @@ func buildCSR(edges []graph500.Edge, n int64) (*csr, error) {
 	cursor := deg[:n]
 	copy(cursor, offsets[:n])
 	adj := make([]uint32, sum)
-	parallelRange(int64(len(edges)), func(lo, hi int64) {
+	par.For(int64(len(edges)), func(lo, hi int64) {
 		for _, e := range edges[lo:hi] {
 			if e.V0 != e.V1 {
 				adj[atomic.AddInt64(&cursor[e.V0], 1)-1] = uint32(e.V1)
@@ -113,7 +114,7 @@ func (s *search) construct(w *sdk.Workload) error {
 // bfs runs one search from root, alternating top-down and bottom-up steps.
 func (s *search) bfs(root int64) {
 	g := s.g
-	parallelRange(g.n, func(lo, hi int64) {
+	par.For(g.n, func(lo, hi int64) {
 		for i := lo; i < hi; i++ {
 			s.parents[i] = -1
 		}
@@ -171,7 +172,7 @@ func (s *search) topDownStep(queue []uint32) ([]uint32, int64) {
 	chunks := make([][]uint32, 0, s.workers*4)
 	var mu sync.Mutex
 	var scout int64
-	parallelRange(int64(len(queue)), func(lo, hi int64) {
+	par.For(int64(len(queue)), func(lo, hi int64) {
 		var local []uint32
 		var sc int64
 		for _, u := range queue[lo:hi] {
@@ -202,7 +203,7 @@ func (s *search) bottomUpStep() int64 {
 	var awake int64
 	// Chunks are multiples of 64 vertices so that each worker owns whole
 	// words of s.next and can set bits without atomics.
-	parallelRangeAligned(g.n, 64, func(lo, hi int64) {
+	par.ForAligned(g.n, 64, func(lo, hi int64) {
 		var found int64
 		for v := lo; v < hi; v++ {
 			if s.parents[v] >= 0 {
@@ -243,35 +244,6 @@ func (b bitmap) toQueue(q []uint32) []uint32 {
 		}
 	}
 	return q
-}
-
-// parallelRange splits [0, n) into chunks run on GOMAXPROCS goroutines.
-func parallelRange(n int64, f func(lo, hi int64)) { parallelRangeAligned(n, 1, f) }
-
-// parallelRangeAligned is parallelRange with chunk bounds multiples of align.
-func parallelRangeAligned(n, align int64, f func(lo, hi int64)) {
-	if n == 0 {
-		return
-	}
-	workers := int64(runtime.GOMAXPROCS(0))
-	chunk := (n + workers*8 - 1) / (workers * 8)
-	chunk = max((chunk+align-1)/align*align, align)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := int64(0); w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
-					return
-				}
-				f(lo, min(lo+chunk, n))
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // clonePhases copies the per-level records so the next search can reuse
