@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -76,7 +77,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // printTable prints one line per case.
 func printTable(w io.Writer, run *results.Run) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "variant\tbackend\tworkload\tstatus\tvalid\tharmonic GTEPS\tmedian time (s)")
+	// Only the parameters that differ between cases of one variant are
+	// shown: they are what tells two rows apart.
+	varying := varyingParams(run)
+	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid\tharmonic GTEPS\tmedian time (s)")
 	for _, c := range run.Cases {
 		valid := 0
 		for _, s := range c.BFS {
@@ -89,9 +93,44 @@ func printTable(w io.Writer, run *results.Run) {
 			gteps = fmt.Sprintf("%.4g", c.Stats.HarmonicMeanTEPS/1e9)
 			med = fmt.Sprintf("%.4g", c.Stats.Time.Median)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Variant, c.Backend, c.Graph.Label(), c.Status, valid, len(c.BFS), gteps, med)
+		var ps []string
+		for _, k := range varying[c.Variant] {
+			ps = append(ps, fmt.Sprintf("%s=%v", k, c.Params[k]))
+		}
+		params := strings.Join(ps, " ")
+		if params == "" {
+			params = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Variant, c.Backend, params, c.Graph.Label(), c.Status, valid, len(c.BFS), gteps, med)
 	}
 	tw.Flush()
+}
+
+// varyingParams lists, per variant, the parameters whose values differ
+// between its cases, sorted.
+func varyingParams(run *results.Run) map[string][]string {
+	seen := map[string]map[string]map[string]bool{} // variant -> param -> values
+	for _, c := range run.Cases {
+		if seen[c.Variant] == nil {
+			seen[c.Variant] = map[string]map[string]bool{}
+		}
+		for k, v := range c.Params {
+			if seen[c.Variant][k] == nil {
+				seen[c.Variant][k] = map[string]bool{}
+			}
+			seen[c.Variant][k][fmt.Sprint(v)] = true
+		}
+	}
+	out := map[string][]string{}
+	for variant, params := range seen {
+		for k, vals := range params {
+			if len(vals) > 1 {
+				out[variant] = append(out[variant], k)
+			}
+		}
+		sort.Strings(out[variant])
+	}
+	return out
 }
 
 // kroneckerFlags are the flags naming a Kronecker workload.
