@@ -1,0 +1,224 @@
+// Package cuda loads a variant's CUDA library (lib<variant>.so, built by
+// `make cuda` from plugins/<variant>/cuda/*.cu and harness/cuda/src/*.cu)
+// at run time, so that one Go binary runs on machines with and without a
+// GPU. It uses dlopen through github.com/ebitengine/purego: no cgo, no CUDA
+// headers or libraries at build time.
+//
+// Every exported C function of such a library follows the convention of
+// include/bfsb_abi.h: it returns an int32 status (0 for success) and, on
+// failure, writes a message naming the failing CUDA call into a buffer the
+// caller passes as its last two arguments (pointer, length). Call wraps
+// that: it hands the function an error buffer and turns a non-zero status
+// into an error carrying the library, the exported function and the
+// message.
+//
+// A library is searched for, in order, in the directory named by
+// BFSBENCH_LIB_DIR (a list separated by ':' is allowed), then ../lib and
+// . relative to the running executable (bin/edgescan finds lib/ beside
+// bin/).
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// LibDirEnv names the environment variable searched first for libraries.
+const LibDirEnv = "BFSBENCH_LIB_DIR"
+
+// ABIVersion is the version of bfsb_abi.h this package speaks.
+const ABIVersion = 1
+
+// errBufLen is the size of the message buffer handed to each call.
+const errBufLen = 1024
+
+// Library is a loaded lib<name>.so.
+type Library struct {
+	Name string // the variant, e.g. "edgescan"
+	Path string // the file that was loaded
+
+	handle uintptr
+
+	// common ABI, bound by Open
+	abiVersion  func() int32
+	deviceCount func(count *int32, err *byte, errlen int32) int32
+	deviceQuery func(device int32, out *deviceInfoC, err *byte, errlen int32) int32
+	bandwidth   func(device int32, bytes int64, reps int32, copyGBs, readGBs *float64, err *byte, errlen int32) int32
+	selfTest    func(device int32, n int64, err *byte, errlen int32) int32
+}
+
+// ErrNotFound is wrapped by Open's error when no file of that name exists
+// in any search directory.
+var ErrNotFound = errors.New("library not found")
+
+// FileName is the library file of a variant: lib<name>.so.
+func FileName(name string) string { return "lib" + name + ".so" }
+
+// SearchDirs returns the directories Open looks in, in order.
+func SearchDirs() []string {
+	var dirs []string
+	if env := os.Getenv(LibDirEnv); env != "" {
+		for _, d := range filepath.SplitList(env) {
+			if d != "" {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		dir := filepath.Dir(exe)
+		dirs = append(dirs, filepath.Join(dir, "..", "lib"), dir)
+	}
+	return dirs
+}
+
+// Find returns the path of lib<name>.so in the first search directory
+// that holds it.
+func Find(name string) (string, error) {
+	file := FileName(name)
+	dirs := SearchDirs()
+	for _, d := range dirs {
+		p := filepath.Join(d, file)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	where := "no directory to search"
+	if len(dirs) > 0 {
+		where = "looked in " + strings.Join(dirs, ", ")
+	}
+	env := LibDirEnv + " is unset"
+	if v := os.Getenv(LibDirEnv); v != "" {
+		env = LibDirEnv + "=" + v
+	}
+	return "", fmt.Errorf("cuda: %s: %w (%s; %s); build it with `make cuda` where nvcc is installed",
+		file, ErrNotFound, where, env)
+}
+
+// openMu serializes dlopen, whose error message (dlerror) is per thread.
+var openMu sync.Mutex
+
+// Open finds and loads lib<name>.so and binds the common ABI of
+// bfsb_abi.h. It fails if the file is missing, cannot be loaded (a missing
+// dependency, a wrong architecture), lacks a common symbol or speaks
+// another ABI version.
+func Open(name string) (*Library, error) {
+	path, err := Find(name)
+	if err != nil {
+		return nil, err
+	}
+	return OpenPath(name, path)
+}
+
+// OpenPath loads the library at path as variant name's library.
+func OpenPath(name, path string) (*Library, error) {
+	openMu.Lock()
+	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	openMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("cuda: loading %s: %v", path, err)
+	}
+	l := &Library{Name: name, Path: path, handle: h}
+	binds := []struct {
+		fptr any
+		sym  string
+	}{
+		{&l.abiVersion, "bfsb_abi_version"},
+		{&l.deviceCount, "bfsb_device_count"},
+		{&l.deviceQuery, "bfsb_device_query"},
+		{&l.bandwidth, "bfsb_copy_bandwidth"},
+		{&l.selfTest, "bfsb_selftest"},
+	}
+	for _, b := range binds {
+		if err := l.Bind(b.fptr, b.sym); err != nil {
+			l.Close()
+			return nil, err
+		}
+	}
+	if v := l.abiVersion(); v != ABIVersion {
+		l.Close()
+		return nil, fmt.Errorf("cuda: %s speaks bfsb ABI version %d, this program version %d: rebuild it with `make cuda`", path, v, ABIVersion)
+	}
+	return l, nil
+}
+
+// Bind points fptr (a pointer to a Go func variable whose signature mirrors
+// the C function's) at the library's symbol sym.
+func (l *Library) Bind(fptr any, sym string) error {
+	addr, err := purego.Dlsym(l.handle, sym)
+	if err != nil || addr == 0 {
+		return fmt.Errorf("cuda: %s has no symbol %s (stale build? run `make cuda`): %v", l.Path, sym, err)
+	}
+	purego.RegisterFunc(fptr, addr)
+	return nil
+}
+
+// Close unloads the library. Functions bound from it must not be called
+// afterwards.
+func (l *Library) Close() error {
+	if l == nil || l.handle == 0 {
+		return nil
+	}
+	err := purego.Dlclose(l.handle)
+	l.handle = 0
+	return err
+}
+
+// Call runs one exported function of the library under the error
+// convention: f receives the message buffer and its length to pass on as
+// the C function's last two arguments, and returns the C status. A
+// non-zero status becomes an error "cuda: lib<name>.so: <fn>: <message>
+// (status N)".
+func (l *Library) Call(fn string, f func(err *byte, errlen int32) int32) error {
+	buf := make([]byte, errBufLen)
+	st := f(&buf[0], int32(len(buf)))
+	if st == 0 {
+		return nil
+	}
+	return &CallError{Library: filepath.Base(l.Path), Func: fn, Status: st, Msg: cString(buf)}
+}
+
+// CallError is a failed call into a CUDA library.
+type CallError struct {
+	Library string // file name, e.g. libedgescan.so
+	Func    string // the exported function
+	Status  int32  // the CUDA error code, or a BFSB_E* status
+	Msg     string // the library's message: the failing CUDA call first
+}
+
+func (e *CallError) Error() string {
+	msg := e.Msg
+	if msg == "" {
+		msg = "no message"
+	}
+	return fmt.Sprintf("cuda: %s: %s: %s (status %d)", e.Library, e.Func, msg, e.Status)
+}
+
+// cString returns the NUL-terminated string at the start of b.
+func cString(b []byte) string {
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}
+
+// Ptr returns a pointer to s's first element for passing to C, or nil for
+// an empty slice. The slice must stay referenced until the call returns
+// (Go's collector does not move heap memory).
+func Ptr[T any](s []T) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}

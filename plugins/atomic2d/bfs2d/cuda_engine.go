@@ -1,0 +1,388 @@
+package bfs2d
+
+// cuda_engine.go is the CUDA backend: the engine of engine.go over one GPU,
+// calling the kernels of ../cuda/atomic2d.cu through libatomic2d.so (C ABI
+// in ../cuda/atomic2d.h, loaded at run time by harness/cuda). The search
+// data never leaves the device; only message payloads and the few counters
+// of each step cross to the host.
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
+)
+
+// libName is the variant's CUDA library: lib/libatomic2d.so.
+const libName = "atomic2d"
+
+// a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
+const a2dABIVersion = 1
+
+// a2dParams mirrors struct a2d_params (all int64: no padding).
+type a2dParams struct {
+	Device, R, C, I, J                   int64
+	BlockN, OwnLen, LocalRows, LocalCols int64
+	NNZ, EdgesPerThread, ThreadsPerBlock int64
+}
+
+var _ [96 - unsafe.Sizeof(a2dParams{})]struct{} // 12 int64 fields
+var _ [unsafe.Sizeof(a2dParams{}) - 96]struct{}
+
+// a2dLib is the loaded library with the variant's functions bound.
+type a2dLib struct {
+	lib *cuda.Library
+
+	abiVersion      func() int32
+	deviceBytes     func(p *a2dParams, bytes *int64, err *byte, errlen int32) int32
+	create          func(p *a2dParams, colOff, rowIdx *uint32, out *uintptr, err *byte, errlen int32) int32
+	reset           func(h uintptr, rootRow int64, nfront *int64, err *byte, errlen int32) int32
+	setK            func(h uintptr, k int64, err *byte, errlen int32) int32
+	frontierPayload func(h uintptr, bitmap int32, dst *uint32, err *byte, errlen int32) int32
+	frontierBegin   func(h uintptr, err *byte, errlen int32) int32
+	frontierAdd     func(h uintptr, r int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
+	expand          func(h uintptr, lvl int32, counts *uint32, edges *int64, err *byte, errlen int32) int32
+	foldPayload     func(h uintptr, m int64, bitmap int32, dst *uint32, err *byte, errlen int32) int32
+	foldBegin       func(h uintptr, err *byte, errlen int32) int32
+	foldAdd         func(h uintptr, m int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
+	update          func(h uintptr, lvl int32, nfront *int64, err *byte, errlen int32) int32
+	remoteQueries   func(h uintptr, counts, rows *uint32, err *byte, errlen int32) int32
+	lookupPreds     func(h uintptr, rows *uint32, n int64, out *uint32, err *byte, errlen int32) int32
+	finalize        func(h uintptr, answers *uint32, n int64, err *byte, errlen int32) int32
+	parents         func(h uintptr, dst *int64, err *byte, errlen int32) int32
+	levels          func(h uintptr, dst *int32, err *byte, errlen int32) int32
+	destroy         func(h uintptr)
+}
+
+var (
+	libOnce sync.Once
+	libVal  *a2dLib
+	libErr  error
+)
+
+// loadLib loads and binds libatomic2d.so once per process (every rank of
+// an in-process run shares it).
+func loadLib() (*a2dLib, error) {
+	libOnce.Do(func() {
+		l, err := cuda.Open(libName)
+		if err != nil {
+			libErr = err
+			return
+		}
+		a := &a2dLib{lib: l}
+		binds := []struct {
+			fptr any
+			sym  string
+		}{
+			{&a.abiVersion, "a2d_abi_version"},
+			{&a.deviceBytes, "a2d_device_bytes"},
+			{&a.create, "a2d_create"},
+			{&a.reset, "a2d_reset"},
+			{&a.setK, "a2d_set_edges_per_thread"},
+			{&a.frontierPayload, "a2d_frontier_payload"},
+			{&a.frontierBegin, "a2d_frontier_begin"},
+			{&a.frontierAdd, "a2d_frontier_add"},
+			{&a.expand, "a2d_expand"},
+			{&a.foldPayload, "a2d_fold_payload"},
+			{&a.foldBegin, "a2d_fold_begin"},
+			{&a.foldAdd, "a2d_fold_add"},
+			{&a.update, "a2d_update"},
+			{&a.remoteQueries, "a2d_remote_queries"},
+			{&a.lookupPreds, "a2d_lookup_preds"},
+			{&a.finalize, "a2d_finalize"},
+			{&a.parents, "a2d_parents"},
+			{&a.levels, "a2d_levels"},
+			{&a.destroy, "a2d_destroy"},
+		}
+		for _, b := range binds {
+			if err := l.Bind(b.fptr, b.sym); err != nil {
+				l.Close()
+				libErr = err
+				return
+			}
+		}
+		if v := a.abiVersion(); v != a2dABIVersion {
+			l.Close()
+			libErr = fmt.Errorf("%s speaks atomic2d ABI %d, this program %d: rebuild it with `make cuda`", l.Path, v, a2dABIVersion)
+			return
+		}
+		libVal = a
+	})
+	return libVal, libErr
+}
+
+// ptr32 and friends return a pointer to a slice's first element, or nil.
+func ptr32(s []uint32) *uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
+// cudaEngine is one rank's CUDA backend.
+type cudaEngine struct {
+	lib    *a2dLib
+	h      uintptr
+	l      Layout
+	dev    cuda.Device
+	nfront int
+	counts []uint32 // dst_cnt after the last expansion
+}
+
+// CUDAOptions are the CUDA backend's settings.
+type CUDAOptions struct {
+	Device          int // CUDA device ordinal
+	ThreadsPerBlock int
+}
+
+// DeviceCount returns the number of CUDA devices libatomic2d.so sees.
+func DeviceCount() (int, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return 0, err
+	}
+	return lib.lib.DeviceCount()
+}
+
+// CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
+func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return cuda.Bandwidth{}, err
+	}
+	return lib.lib.CopyBandwidth(device, bytes, reps)
+}
+
+func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, co CUDAOptions) (*cudaEngine, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return nil, err
+	}
+	dev, err := lib.lib.Device(co.Device)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(g.ColOff)) != l.LocalCols()+1 {
+		return nil, fmt.Errorf("local CSC has %d column offsets, want %d", len(g.ColOff), l.LocalCols()+1)
+	}
+	tpb := co.ThreadsPerBlock
+	if tpb == 0 {
+		tpb = 256
+	}
+	p := a2dParams{
+		Device: int64(co.Device), R: int64(l.R), C: int64(l.C), I: int64(l.I), J: int64(l.J),
+		BlockN: l.BlockN, OwnLen: l.BlockLen(l.Block()), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
+		NNZ: int64(len(g.RowIdx)), EdgesPerThread: int64(edgesPerThread), ThreadsPerBlock: int64(tpb),
+	}
+	var need int64
+	if err := lib.lib.Call("a2d_device_bytes", func(e *byte, n int32) int32 { return lib.deviceBytes(&p, &need, e, n) }); err != nil {
+		return nil, err
+	}
+	if err := dev.Need(need, fmt.Sprintf("atomic2d rank P(%d,%d) (%d local edges)", l.I, l.J, len(g.RowIdx))); err != nil {
+		return nil, err
+	}
+	e := &cudaEngine{lib: lib, l: l, dev: dev, counts: make([]uint32, l.C)}
+	if err := lib.lib.Call("a2d_create", func(eb *byte, n int32) int32 {
+		return lib.create(&p, ptr32(g.ColOff), ptr32(g.RowIdx), &e.h, eb, n)
+	}); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Device is the GPU this engine runs on.
+func (e *cudaEngine) Device() cuda.Device { return e.dev }
+
+func (e *cudaEngine) call(fn string, f func(eb *byte, n int32) int32) error {
+	return e.lib.lib.Call(fn, f)
+}
+
+func (e *cudaEngine) SetEdgesPerThread(k int) error {
+	return e.call("a2d_set_edges_per_thread", func(eb *byte, n int32) int32 { return e.lib.setK(e.h, int64(k), eb, n) })
+}
+
+func (e *cudaEngine) Reset(rootRow int64) (int, error) {
+	var nf int64
+	err := e.call("a2d_reset", func(eb *byte, n int32) int32 { return e.lib.reset(e.h, rootRow, &nf, eb, n) })
+	e.nfront = int(nf)
+	return e.nfront, err
+}
+
+// message writes the header for count vertices and lets payload fill the
+// rest of buf.
+func (e *cudaEngine) message(mode string, count int, buf []uint32, payload func(bitmap int32, dst *uint32) error) ([]uint32, error) {
+	bn := int(e.l.BlockN)
+	bitmap := UseBitmap(mode, count, bn)
+	words := MessageWords(bitmap, count, bn)
+	if len(buf) < words {
+		return nil, fmt.Errorf("message of %d words, buffer holds %d", words, len(buf))
+	}
+	if bitmap {
+		buf[0] = bitmapFlag | uint32(count)
+	} else {
+		buf[0] = uint32(count)
+	}
+	if words > 1 {
+		flag := int32(0)
+		if bitmap {
+			flag = 1
+		}
+		if err := payload(flag, &buf[1]); err != nil {
+			return nil, err
+		}
+	}
+	return buf[:words], nil
+}
+
+func (e *cudaEngine) FrontierMessage(mode string, buf []uint32) ([]uint32, error) {
+	return e.message(mode, e.nfront, buf, func(bitmap int32, dst *uint32) error {
+		return e.call("a2d_frontier_payload", func(eb *byte, n int32) int32 { return e.lib.frontierPayload(e.h, bitmap, dst, eb, n) })
+	})
+}
+
+// add hands each received message's payload to add (fn names the C call).
+func (e *cudaEngine) addMessages(msgs [][]uint32, self int, what string, add func(src int64, bitmap int32, payload *uint32, count int64, eb *byte, n int32) int32, fn string) error {
+	for src, msg := range msgs {
+		if src == self || msg == nil {
+			continue
+		}
+		bitmap, count, payload, err := ParseHeader(msg, int(e.l.BlockN))
+		if err != nil {
+			return fmt.Errorf("%s %d: %w", what, src, err)
+		}
+		if count == 0 {
+			continue
+		}
+		flag := int32(0)
+		if bitmap {
+			flag = 1
+		}
+		if err := e.call(fn, func(eb *byte, n int32) int32 { return add(int64(src), flag, ptr32(payload), int64(count), eb, n) }); err != nil {
+			return fmt.Errorf("%s %d: %w", what, src, err)
+		}
+	}
+	return nil
+}
+
+func (e *cudaEngine) LoadFrontier(msgs [][]uint32) error {
+	if err := e.call("a2d_frontier_begin", func(eb *byte, n int32) int32 { return e.lib.frontierBegin(e.h, eb, n) }); err != nil {
+		return err
+	}
+	return e.addMessages(msgs, e.l.I, "expand message from grid row", func(src int64, bm int32, p *uint32, c int64, eb *byte, n int32) int32 {
+		return e.lib.frontierAdd(e.h, src, bm, p, c, eb, n)
+	}, "a2d_frontier_add")
+}
+
+func (e *cudaEngine) Expand(lvl int32) ([]uint32, int64, error) {
+	var edges int64
+	err := e.call("a2d_expand", func(eb *byte, n int32) int32 { return e.lib.expand(e.h, lvl, ptr32(e.counts), &edges, eb, n) })
+	if err != nil {
+		return nil, 0, err
+	}
+	e.nfront = int(e.counts[e.l.J])
+	return append([]uint32(nil), e.counts...), edges, nil
+}
+
+func (e *cudaEngine) FoldMessage(m int, mode string, buf []uint32) ([]uint32, error) {
+	return e.message(mode, int(e.counts[m]), buf, func(bitmap int32, dst *uint32) error {
+		return e.call("a2d_fold_payload", func(eb *byte, n int32) int32 { return e.lib.foldPayload(e.h, int64(m), bitmap, dst, eb, n) })
+	})
+}
+
+func (e *cudaEngine) LoadFold(msgs [][]uint32) error {
+	if err := e.call("a2d_fold_begin", func(eb *byte, n int32) int32 { return e.lib.foldBegin(e.h, eb, n) }); err != nil {
+		return err
+	}
+	return e.addMessages(msgs, e.l.J, "fold message from grid column", func(src int64, bm int32, p *uint32, c int64, eb *byte, n int32) int32 {
+		return e.lib.foldAdd(e.h, src, bm, p, c, eb, n)
+	}, "a2d_fold_add")
+}
+
+func (e *cudaEngine) Update(lvl int32) (int, error) {
+	var nf int64
+	err := e.call("a2d_update", func(eb *byte, n int32) int32 { return e.lib.update(e.h, lvl, &nf, eb, n) })
+	e.nfront = int(nf)
+	return e.nfront, err
+}
+
+func (e *cudaEngine) RemoteQueries() ([][]uint32, error) {
+	counts := make([]uint32, e.l.C)
+	rows := make([]uint32, e.l.BlockLen(e.l.Block()))
+	if err := e.call("a2d_remote_queries", func(eb *byte, n int32) int32 {
+		return e.lib.remoteQueries(e.h, ptr32(counts), ptr32(rows), eb, n)
+	}); err != nil {
+		return nil, err
+	}
+	q := make([][]uint32, e.l.C)
+	off := 0
+	for m, c := range counts {
+		q[m] = rows[off : off+int(c)]
+		off += int(c)
+	}
+	return q, nil
+}
+
+func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
+	for _, v := range rows {
+		if int64(v) >= e.l.LocalRows() {
+			return nil, fmt.Errorf("predecessor query for local row %d of %d", v, e.l.LocalRows())
+		}
+	}
+	out := make([]uint32, len(rows))
+	err := e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
+		return e.lib.lookupPreds(e.h, ptr32(rows), int64(len(rows)), ptr32(out), eb, n)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for k, p := range out {
+		if p == predNone || p&predRemote != 0 {
+			return nil, fmt.Errorf("predecessor query for local row %d, which this rank did not discover (entry %#x)", rows[k], p)
+		}
+	}
+	return out, nil
+}
+
+func (e *cudaEngine) Finalize(queries, answers [][]uint32) error {
+	var flat []uint32
+	for m := range queries {
+		if len(answers[m]) != len(queries[m]) {
+			return fmt.Errorf("grid column %d answered %d of %d predecessor queries", m, len(answers[m]), len(queries[m]))
+		}
+		flat = append(flat, answers[m]...)
+	}
+	return e.call("a2d_finalize", func(eb *byte, n int32) int32 {
+		return e.lib.finalize(e.h, ptr32(flat), int64(len(flat)), eb, n)
+	})
+}
+
+func (e *cudaEngine) Parents(dst []int64) error {
+	if int64(len(dst)) != e.l.BlockLen(e.l.Block()) {
+		return fmt.Errorf("parents buffer of %d for a block of %d", len(dst), e.l.BlockLen(e.l.Block()))
+	}
+	var p *int64
+	if len(dst) > 0 {
+		p = &dst[0]
+	}
+	return e.call("a2d_parents", func(eb *byte, n int32) int32 { return e.lib.parents(e.h, p, eb, n) })
+}
+
+func (e *cudaEngine) Levels(dst []int32) error {
+	if int64(len(dst)) != e.l.BlockLen(e.l.Block()) {
+		return fmt.Errorf("levels buffer of %d for a block of %d", len(dst), e.l.BlockLen(e.l.Block()))
+	}
+	var p *int32
+	if len(dst) > 0 {
+		p = &dst[0]
+	}
+	return e.call("a2d_levels", func(eb *byte, n int32) int32 { return e.lib.levels(e.h, p, eb, n) })
+}
+
+func (e *cudaEngine) Close() error {
+	if e.h != 0 {
+		e.lib.destroy(e.h)
+		e.h = 0
+	}
+	return nil
+}

@@ -1,0 +1,18 @@
+// Package bfs2d is the algorithm of the atomic2d variant: the distributed
+// BFS of seed 000 (Bisson, Bernaschi and Mastrostefano, "Parallel
+// Distributed Breadth First Search on the Kepler Architecture") over the R×C
+// processor grid of §2.2.
+//
+//   - layout.go: the §2.2/§3.1 index maps (local rows, columns, ROW2COL);
+//   - rank.go: Algorithm 2, one rank's search loop with per-level phase
+//     times and bytes;
+//   - exchange.go: the §3.3 non-blocking send/receive scheme of the expand
+//     (grid column) and fold (grid row) exchanges;
+//   - message.go: vertex lists and §5's bitmap messages;
+//   - pred.go: the delayed predecessor exchange (§3.5);
+//   - engine.go, cpu_engine.go, kernels_cpu.go: the compute backend
+//     interface and the CPU backend (Algorithm 3 and §3.5's update with
+//     sync/atomic);
+//   - cuda_engine.go: the CUDA backend over ../cuda/atomic2d.cu;
+//   - api.go: building a rank from harness/partition's 2D blocks.
+package bfs2d

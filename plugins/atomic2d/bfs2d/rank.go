@@ -1,0 +1,318 @@
+package bfs2d
+
+// rank.go is Algorithm 2 of seed 000 (§3.2) for one processor P(i,j): the
+// BFS loop of expand exchange (along the grid column), frontier expansion
+// (Algorithm 3), fold exchange (along the grid row) and frontier update
+// (§3.5), ended when every frontier is empty, followed by the delayed
+// predecessor exchange (§3.5, ref [9]/[11]). The compute steps run on an
+// engine (CPU or CUDA); the exchanges are host-staged over comm.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/results"
+)
+
+// Phase names reported per level (results.LevelPhase keys).
+const (
+	PhaseExpandExchange = "expand_exchange"
+	PhaseExpansion      = "expansion"
+	PhaseFoldExchange   = "fold_exchange"
+	PhaseUpdate         = "update"
+	// PhasePredecessors is the delayed predecessor exchange after the last
+	// level, reported as one extra LevelPhase (Level = the number of
+	// levels) so that the phases add up to the whole search.
+	PhasePredecessors = "predecessors"
+
+	BytesExpand = "expand"
+	BytesFold   = "fold"
+	BytesPred   = "pred"
+)
+
+// Message tags of the two exchanges (each on its own communicator).
+const (
+	tagExpand = 1
+	tagFold   = 2
+)
+
+// Options are a rank's algorithm parameters.
+type Options struct {
+	EdgesPerThread int    // §3.4.1: 1..8
+	BitmapMessages string // §5: auto | off | on
+	Workers        int    // CPU backend goroutines; ≤ 0 means GOMAXPROCS
+}
+
+func (o Options) check() error {
+	if o.EdgesPerThread < 1 || o.EdgesPerThread > 8 {
+		return fmt.Errorf("edges_per_thread %d outside 1..8", o.EdgesPerThread)
+	}
+	switch o.BitmapMessages {
+	case BitmapAuto, BitmapOff, BitmapOn:
+	default:
+		return fmt.Errorf("bitmap_messages %q: want auto, off or on", o.BitmapMessages)
+	}
+	return nil
+}
+
+// SearchResult is what one rank reports about a search.
+type SearchResult struct {
+	Levels int                  // BFS levels (1 + the largest level)
+	Phases []results.LevelPhase // rank 0's times; bytes summed over ranks
+}
+
+// Rank is one processor's share of the distributed search.
+type Rank struct {
+	grid *comm.Grid
+	l    Layout
+	eng  engine
+	opt  Options
+
+	colX, rowX *exchanger
+	frontBuf   []uint32   // this rank's expand message
+	foldBufs   [][]uint32 // fold messages, one per grid column
+	expandMsgs [][]uint32
+	foldMsgs   [][]uint32
+}
+
+// newRank builds a rank around an engine and posts the first receives of
+// both exchanges. Collective over the grid.
+func newRank(g *comm.Grid, l Layout, eng engine, opt Options) (*Rank, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	if g.R != l.R || g.C != l.C || g.I != l.I || g.J != l.J {
+		return nil, fmt.Errorf("layout P(%d,%d) of %d×%d does not match grid P(%d,%d) of %d×%d", l.I, l.J, l.R, l.C, g.I, g.J, g.R, g.C)
+	}
+	// Buffers fit the longest message of any mode, so that SetOptions may
+	// switch modes between searches.
+	maxWords := maxMessageWords(BitmapOff, int(l.BlockN))
+	rk := &Rank{grid: g, l: l, eng: eng, opt: opt,
+		expandMsgs: make([][]uint32, l.R), foldMsgs: make([][]uint32, l.C)}
+	var err error
+	if rk.colX, err = newExchanger(g.Col, tagExpand, "expand", maxWords); err != nil {
+		return nil, err
+	}
+	if rk.rowX, err = newExchanger(g.Row, tagFold, "fold", maxWords); err != nil {
+		return nil, err
+	}
+	if l.R > 1 {
+		rk.frontBuf = make([]uint32, maxWords)
+	}
+	if l.C > 1 {
+		rk.foldBufs = make([][]uint32, l.C)
+		for m := range rk.foldBufs {
+			if m != l.J {
+				rk.foldBufs[m] = make([]uint32, maxWords)
+			}
+		}
+	}
+	return rk, nil
+}
+
+// maxMessageWords is the longest message a mode can produce about a block of
+// blockN vertices: a frontier or a fold block holds each vertex at most once.
+func maxMessageWords(mode string, blockN int) int {
+	if mode == BitmapOff {
+		return 1 + blockN
+	}
+	// auto: lists only while not longer than the bitmap; on: bitmaps (or
+	// the empty list).
+	return 1 + BitmapWords(blockN)
+}
+
+// SetOptions changes the algorithm parameters for the following searches
+// (parameter sweeps on one constructed graph). Every rank of the grid must
+// get the same options.
+func (rk *Rank) SetOptions(opt Options) error {
+	if err := opt.check(); err != nil {
+		return err
+	}
+	if err := rk.eng.SetEdgesPerThread(opt.EdgesPerThread); err != nil {
+		return err
+	}
+	rk.opt = opt
+	return nil
+}
+
+// Layout is the rank's view of the partition.
+func (rk *Rank) Layout() Layout { return rk.l }
+
+// BFS runs one search from global vertex root. Collective over the grid.
+func (rk *Rank) BFS(root int64) (SearchResult, error) {
+	l := rk.l
+	if root < 0 || root >= l.N {
+		return SearchResult{}, fmt.Errorf("root %d out of range [0, %d)", root, l.N)
+	}
+	rootRow := int64(-1)
+	if l.Owns(root) {
+		v, _ := l.LocalRowOf(root)
+		rootRow = int64(v)
+	}
+	nf, err := rk.eng.Reset(rootRow)
+	if err != nil {
+		return SearchResult{}, fmt.Errorf("reset: %w", err)
+	}
+	frontier := int64(1) // the global frontier: the root
+	var phases []results.LevelPhase
+	var bytes []int64 // per level: expand, fold
+	lvl := int32(1)
+	for ; ; lvl++ {
+		ph := results.LevelPhase{Level: int(lvl), Frontier: frontier, Times: map[string]float64{}, Bytes: map[string]int64{}}
+		t0 := time.Now()
+		eb, err := rk.expandExchange(nf)
+		if err != nil {
+			return SearchResult{}, fmt.Errorf("level %d: %w", lvl, err)
+		}
+		t1 := time.Now()
+		if _, _, err = rk.eng.Expand(lvl); err != nil {
+			return SearchResult{}, fmt.Errorf("level %d: expand_frontier: %w", lvl, err)
+		}
+		t2 := time.Now()
+		fb, err := rk.foldExchange()
+		if err != nil {
+			return SearchResult{}, fmt.Errorf("level %d: %w", lvl, err)
+		}
+		t3 := time.Now()
+		if nf, err = rk.eng.Update(lvl); err != nil {
+			return SearchResult{}, fmt.Errorf("level %d: update_frontier: %w", lvl, err)
+		}
+		t4 := time.Now()
+		// Line 19: stop when every frontier is empty. The allreduce is
+		// communication, counted with the fold exchange (seed 000 §4
+		// counts it among the transfers).
+		if frontier, err = comm.AllreduceInt64(rk.grid.World, int64(nf), comm.Sum); err != nil {
+			return SearchResult{}, fmt.Errorf("level %d: frontier allreduce: %w", lvl, err)
+		}
+		t5 := time.Now()
+		ph.Times[PhaseExpandExchange] = t1.Sub(t0).Seconds()
+		ph.Times[PhaseExpansion] = t2.Sub(t1).Seconds()
+		ph.Times[PhaseFoldExchange] = t3.Sub(t2).Seconds() + t5.Sub(t4).Seconds()
+		ph.Times[PhaseUpdate] = t4.Sub(t3).Seconds()
+		phases = append(phases, ph)
+		bytes = append(bytes, eb, fb)
+		if frontier == 0 {
+			break
+		}
+	}
+	t0 := time.Now()
+	pb, err := rk.resolvePredecessors()
+	if err != nil {
+		return SearchResult{}, err
+	}
+	phases = append(phases, results.LevelPhase{Level: int(lvl),
+		Times: map[string]float64{PhasePredecessors: time.Since(t0).Seconds()}})
+	bytes = append(bytes, pb)
+	// Bytes sent, summed over every rank (one small allreduce).
+	if err := comm.AllreduceSlice(rk.grid.World, bytes, comm.Sum); err != nil {
+		return SearchResult{}, fmt.Errorf("bytes allreduce: %w", err)
+	}
+	for k := range phases[:len(phases)-1] {
+		phases[k].Bytes[BytesExpand] = bytes[2*k]
+		phases[k].Bytes[BytesFold] = bytes[2*k+1]
+	}
+	phases[len(phases)-1].Bytes = map[string]int64{BytesPred: bytes[len(bytes)-1]}
+	// Levels 0..lvl-1 hold vertices; the last iteration found none.
+	return SearchResult{Levels: int(lvl), Phases: phases}, nil
+}
+
+// expandExchange is Algorithm 2 line 13: every processor of the grid column
+// sends its frontier to the others and all_front is assembled. It returns
+// the bytes this rank sent.
+func (rk *Rank) expandExchange(nf int) (int64, error) {
+	if rk.l.R == 1 {
+		return 0, rk.eng.LoadFrontier(nil)
+	}
+	msg, err := rk.eng.FrontierMessage(rk.opt.BitmapMessages, rk.frontBuf)
+	if err != nil {
+		return 0, fmt.Errorf("expand message: %w", err)
+	}
+	for r := range rk.expandMsgs {
+		rk.expandMsgs[r] = msg
+	}
+	recv, words, err := rk.colX.round(rk.expandMsgs)
+	if err != nil {
+		return 0, err
+	}
+	if err := rk.eng.LoadFrontier(recv); err != nil {
+		return 0, err
+	}
+	return 4 * words, nil
+}
+
+// foldExchange is Algorithm 2 line 17: the vertices found for grid column m
+// go to P(i,m). It returns the bytes this rank sent.
+func (rk *Rank) foldExchange() (int64, error) {
+	if rk.l.C == 1 {
+		return 0, nil
+	}
+	for m := range rk.foldMsgs {
+		rk.foldMsgs[m] = nil
+		if m == rk.l.J {
+			continue
+		}
+		msg, err := rk.eng.FoldMessage(m, rk.opt.BitmapMessages, rk.foldBufs[m])
+		if err != nil {
+			return 0, fmt.Errorf("fold message for grid column %d: %w", m, err)
+		}
+		rk.foldMsgs[m] = msg
+	}
+	recv, words, err := rk.rowX.round(rk.foldMsgs)
+	if err != nil {
+		return 0, err
+	}
+	if err := rk.eng.LoadFold(recv); err != nil {
+		return 0, err
+	}
+	return 4 * words, nil
+}
+
+// Parents gathers the parents of every vertex on world rank 0 into dst
+// (length N there; other ranks pass nil). Collective over the grid. Rank r
+// owns vertex block r, so the blocks arrive in vertex order.
+func (rk *Rank) Parents(dst []int64) error {
+	own := make([]int64, rk.l.BlockLen(rk.l.Block()))
+	if err := rk.eng.Parents(own); err != nil {
+		return err
+	}
+	w := rk.grid.World
+	if w.Size() == 1 {
+		if int64(len(dst)) != rk.l.N {
+			return fmt.Errorf("parents buffer of %d for %d vertices", len(dst), rk.l.N)
+		}
+		copy(dst, own)
+		return nil
+	}
+	all, err := comm.GathervSlice(w, own, 0)
+	if err != nil {
+		return fmt.Errorf("gather parents: %w", err)
+	}
+	if w.Rank() == 0 {
+		if len(dst) != len(all) {
+			return fmt.Errorf("parents buffer of %d for %d vertices", len(dst), len(all))
+		}
+		copy(dst, all)
+	}
+	return nil
+}
+
+// Levels returns the own block's levels (for tests and diagnostics).
+func (rk *Rank) Levels() ([]int32, error) {
+	out := make([]int32, rk.l.BlockLen(rk.l.Block()))
+	return out, rk.eng.Levels(out)
+}
+
+// Close completes the pending receives and releases the engine. Collective.
+func (rk *Rank) Close() error {
+	err1 := rk.colX.close()
+	err2 := rk.rowX.close()
+	err3 := rk.eng.Close()
+	if err1 != nil {
+		return err1
+	}
+	if err2 != nil {
+		return err2
+	}
+	return err3
+}

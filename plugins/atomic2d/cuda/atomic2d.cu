@@ -1,0 +1,818 @@
+// atomic2d.cu: the CUDA kernels of seed 000 (Bisson, Bernaschi and
+// Mastrostefano, "Parallel Distributed Breadth First Search on the Kepler
+// Architecture") for one rank of the 2D-partitioned search, and the C ABI
+// of atomic2d.h around them:
+//
+//   - expand_frontier (Algorithm 3, §3.4): cumulative degrees of all_front
+//     by an exclusive scan (CUB), then one thread per group of K consecutive
+//     frontier edges (§3.4.1), its first edge found by binsearch_maxle and
+//     the next ones by a linear advance; the K edges are processed
+//     interleaved (each step issued for all K before the next, so their
+//     loads are in flight together); test then atomicOr on the visited
+//     bitmap, an atomic increment of the per-column output counter, level
+//     and predecessor writes;
+//   - update_frontier (§3.5): one thread per vertex received in the fold
+//     exchange, the sender's grid column stored as a temporary predecessor;
+//   - bitmap messages (§5): packing a vertex list into a bitmap and a
+//     warp-centric unpacking kernel (popcount, shuffle scan);
+//   - the delayed predecessor exchange's device side (queries, lookups,
+//     final parents).
+//
+// Choices the paper leaves open, made here:
+//   - The output counters are incremented with warp-aggregated atomicAdd
+//     (one atomic per warp and destination column, __match_any_sync) in
+//     place of one atomicInc per vertex: the same counters and slots, fewer
+//     atomics on one hot address (the paper targets Kepler, where this
+//     aggregation was not done for atomicInc).
+//   - The expansion grid is persistent (as many blocks as fit on the GPU,
+//     striding over the edge groups), so that the host need not read the
+//     scan's total before the launch: one host synchronization per level,
+//     for the output counts.
+//   - The bitmap test before the atomicOr is a plain load: a stale zero only
+//     costs an atomic; bits never clear during a search.
+//   - Level and predecessor of a local row share one 64-bit word (level in
+//     the high half, predecessor in the low half) instead of two arrays, so
+//     that discovering a vertex is one 8-byte store: on HBM with ECC a
+//     partial-sector store costs a read-modify-write of the whole 32-byte
+//     sector, and two arrays would pay it twice per vertex.
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <new>
+#include <vector>
+
+#include "atomic2d.h"
+#include "bfsb_check.cuh"
+#include "bfsb_scan.cuh"
+
+namespace {
+
+constexpr uint32_t kFull = 0xffffffffu;
+
+// ---------------------------------------------------------------- helpers
+
+__device__ __forceinline__ uint32_t LaneMaskLt() {
+  uint32_t m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+
+// WarpAppend reserves one slot of the output queue tgt (≥ 0) for each lane
+// that asks, with one atomicAdd per distinct tgt in the warp; lanes with tgt
+// < 0 ask for nothing. All 32 lanes of the warp must call it together.
+// single: every asking lane uses queue 0 (then a ballot groups them).
+__device__ __forceinline__ uint32_t WarpAppend(int tgt, uint32_t* cnt, bool single) {
+  const uint32_t want = __ballot_sync(kFull, tgt >= 0);
+  if (want == 0) return 0;
+  const uint32_t peers = single ? want : __match_any_sync(kFull, tgt);
+  const int lane = threadIdx.x & 31;
+  const int leader = __ffs(peers) - 1;
+  uint32_t base = 0;
+  if (tgt >= 0 && lane == leader) base = atomicAdd(&cnt[tgt], (uint32_t)__popc(peers));
+  base = __shfl_sync(kFull, base, leader);
+  return base + __popc(peers & LaneMaskLt());
+}
+
+// MaxLE is binsearch_maxle of Algorithm 3: the largest k in [0, n-1] with
+// a[k] ≤ x, for non-decreasing a with a[0] ≤ x.
+__device__ __forceinline__ uint32_t MaxLE(const uint32_t* __restrict__ a, uint32_t n, uint32_t x) {
+  uint32_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const uint32_t mid = (lo + hi + 1) >> 1;
+    if (__ldg(&a[mid]) <= x) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// ---------------------------------------------------------------- kernels
+
+// LP packs a level and a predecessor into one word.
+__host__ __device__ __forceinline__ uint64_t LP(int32_t level, uint32_t pred) {
+  return ((uint64_t)(uint32_t)level << 32) | pred;
+}
+__host__ __device__ __forceinline__ uint32_t PredOf(uint64_t lp) { return (uint32_t)lp; }
+__host__ __device__ __forceinline__ int32_t LevelOf(uint64_t lp) { return (int32_t)(lp >> 32); }
+
+// ResetRootKernel marks the root (Algorithm 2 lines 6-9).
+__global__ void ResetRootKernel(uint64_t* lp, uint32_t* bmap, uint32_t* front, uint32_t* cnt,
+                                uint32_t row, uint32_t col) {
+  lp[row] = LP(0, col);  // the root is its own predecessor (a local column)
+  bmap[row >> 5] |= 1u << (row & 31);
+  front[0] = col;
+  *cnt = 1;
+}
+
+// SubCopyKernel writes dst[k] = src[k] - sub (vertices to message offsets).
+__global__ void SubCopyKernel(uint32_t* __restrict__ dst, const uint32_t* __restrict__ src,
+                              uint32_t n, uint32_t sub) {
+  for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+    dst[k] = src[k] - sub;
+  }
+}
+
+// AddKernel adds add to a[0..n) in place (message offsets to vertices).
+__global__ void AddKernel(uint32_t* a, uint32_t n, uint32_t add) {
+  for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+    a[k] += add;
+  }
+}
+
+// PackKernel sets bit src[k]-sub of bm for every k (list to bitmap, §5).
+__global__ void PackKernel(const uint32_t* __restrict__ src, uint32_t n, uint32_t sub,
+                           uint32_t* bm) {
+  for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+    const uint32_t x = src[k] - sub;
+    atomicOr(&bm[x >> 5], 1u << (x & 31));
+  }
+}
+
+// UnpackKernel appends add+b for every set bit b of bm[0..nwords) to out at
+// *cursor (bitmap to list, §5): one word per lane, the warp's popcounts
+// scanned with shuffles, one atomicAdd per warp.
+__global__ void UnpackKernel(const uint32_t* __restrict__ bm, uint32_t nwords, uint32_t* out,
+                             uint32_t* cursor, uint32_t add) {
+  const int lane = threadIdx.x & 31;
+  for (uint32_t base = blockIdx.x * blockDim.x; base < nwords; base += gridDim.x * blockDim.x) {
+    const uint32_t i = base + threadIdx.x;
+    uint32_t w = i < nwords ? bm[i] : 0;
+    const uint32_t c = __popc(w);
+    uint32_t incl = c;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const uint32_t y = __shfl_up_sync(kFull, incl, off);
+      if (lane >= off) incl += y;
+    }
+    const uint32_t total = __shfl_sync(kFull, incl, 31);
+    uint32_t start = 0;
+    if (lane == 0 && total != 0) start = atomicAdd(cursor, total);
+    start = __shfl_sync(kFull, start, 0);
+    uint32_t pos = start + incl - c;
+    while (w != 0) {
+      const int b = __ffs(w) - 1;
+      w &= w - 1;
+      out[pos++] = add + i * 32 + (uint32_t)b;
+    }
+  }
+}
+
+// DegreesKernel writes the degree of each all_front vertex into deg[k] and
+// deg[n] = 0, so that an exclusive scan over n+1 entries leaves the total
+// in deg[n].
+__global__ void DegreesKernel(const uint32_t* __restrict__ front, uint32_t n,
+                              const uint32_t* __restrict__ col_off, uint32_t* deg) {
+  for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k <= n; k += gridDim.x * blockDim.x) {
+    uint32_t d = 0;
+    if (k < n) {
+      const uint32_t u = front[k];
+      d = __ldg(&col_off[u + 1]) - __ldg(&col_off[u]);
+    }
+    deg[k] = d;
+  }
+}
+
+// ExpandArgs are expand_frontier's inputs.
+struct ExpandArgs {
+  const uint32_t* col_off;  // CSC
+  const uint32_t* row_idx;
+  const uint32_t* front;  // all_front (local columns)
+  const uint32_t* cumul;  // exclusive scan of degrees, nfront+1 entries
+  uint32_t nfront;
+  uint32_t* bmap;
+  uint64_t* lp;   // level and predecessor per local row
+  uint32_t* out;  // dst_verts: C blocks of block_n
+  uint32_t* cnt;  // dst_cnt
+  uint32_t block_n, C, J, row0, col0;
+  int32_t lvl;
+};
+
+// ExpandKernel is Algorithm 3 with K consecutive edges per thread (§3.4.1).
+template <int K>
+__global__ void ExpandKernel(ExpandArgs a) {
+  const uint32_t total = a.cumul[a.nfront];
+  const uint64_t groups = ((uint64_t)total + K - 1) / K;
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  const bool single = a.C == 1;
+  // The loop bound is uniform across the block, so whole warps iterate
+  // together (WarpAppend needs all 32 lanes).
+  for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < groups; base += stride) {
+    const uint64_t t = base + threadIdx.x;
+    uint32_t u[K], v[K];
+    bool valid[K];
+    if (t < groups) {
+      const uint32_t first = (uint32_t)(t * K);
+      // Line 2: one binary search, for the group's first edge.
+      uint32_t c = MaxLE(a.cumul, a.nfront, first);
+      uint32_t cstart = __ldg(&a.cumul[c]);
+      uint32_t cend = __ldg(&a.cumul[c + 1]);
+      uint32_t uc = __ldg(&a.front[c]);  // line 3
+      uint32_t off = __ldg(&a.col_off[uc]);
+#pragma unroll
+      for (int i = 0; i < K; ++i) {
+        const uint32_t e = first + i;
+        valid[i] = e < total;
+        if (valid[i]) {
+          // §3.4.1: the group overlaps the next column(s).
+          while (e >= cend) {
+            ++c;
+            cstart = cend;
+            cend = __ldg(&a.cumul[c + 1]);
+            uc = __ldg(&a.front[c]);
+            off = __ldg(&a.col_off[uc]);
+          }
+        }
+        u[i] = uc;
+        v[i] = off + (e - cstart);  // position in row_idx
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < K; ++i) {
+        valid[i] = false;
+        u[i] = 0;
+        v[i] = 0;
+      }
+    }
+    // Line 4, interleaved: K independent loads in flight.
+#pragma unroll
+    for (int i = 0; i < K; ++i) v[i] = valid[i] ? __ldg(&a.row_idx[v[i]]) : 0;
+    // Lines 5-6: test.
+    uint32_t w[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) w[i] = valid[i] ? a.bmap[v[i] >> 5] : kFull;
+    // Lines 7-8: atomicOr; only the thread that set the bit goes on.
+    bool won[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      const uint32_t m = 1u << (v[i] & 31);
+      won[i] = false;
+      if (valid[i] && (w[i] & m) == 0) won[i] = (atomicOr(&a.bmap[v[i] >> 5], m) & m) == 0;
+    }
+    // Lines 9-17.
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      const int tgt = won[i] ? (single ? 0 : (int)(v[i] / a.block_n)) : -1;
+      const uint32_t slot = WarpAppend(tgt, a.cnt, single);
+      if (won[i]) {
+        if ((uint32_t)tgt != a.J) {
+          a.out[(uint64_t)tgt * a.block_n + slot] = v[i];  // line 12
+          a.lp[v[i]] = LP(-1, u[i]);                       // line 17
+        } else {
+          a.out[(uint64_t)a.J * a.block_n + slot] = v[i] - a.row0 + a.col0;  // line 14: ROW2COL
+          a.lp[v[i]] = LP(a.lvl, u[i]);                                      // lines 15, 17
+        }
+      }
+    }
+  }
+}
+
+// UpdateArgs are update_frontier's inputs.
+struct UpdateArgs {
+  const uint32_t* recv;  // offsets within the own block
+  uint32_t nrecv;
+  const uint32_t* segs;  // C+1 segment starts: recv from grid column m
+  uint32_t C;
+  uint32_t* bmap;
+  uint64_t* lp;
+  uint32_t* front;  // dst_verts[J]
+  uint32_t* cnt;    // &dst_cnt[J]
+  uint32_t row0, col0;
+  int32_t lvl;
+};
+
+// UpdateKernel is the frontier update of §3.5: one thread per received
+// vertex.
+__global__ void UpdateKernel(UpdateArgs a) {
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t base = blockIdx.x * blockDim.x; base < a.nrecv; base += stride) {
+    const uint32_t t = base + threadIdx.x;
+    bool won = false;
+    uint32_t v = 0;
+    if (t < a.nrecv) {
+      v = a.row0 + a.recv[t];
+      const uint32_t m = 1u << (v & 31);
+      if ((a.bmap[v >> 5] & m) == 0) won = (atomicOr(&a.bmap[v >> 5], m) & m) == 0;
+      if (won) {
+        const uint32_t sender = MaxLE(a.segs, a.C, t);
+        a.lp[v] = LP(a.lvl, A2D_PRED_REMOTE | sender);  // the sender holds the predecessor
+      }
+    }
+    const uint32_t slot = WarpAppend(won ? 0 : -1, a.cnt, true);
+    if (won) a.front[slot] = v - a.row0 + a.col0;
+  }
+}
+
+// RemoteQueriesKernel appends every own row whose predecessor is held by
+// grid column m to out block m.
+__global__ void RemoteQueriesKernel(const uint64_t* __restrict__ lp, uint32_t row0, uint32_t own_len,
+                                    uint32_t* out, uint32_t block_n, uint32_t* cnt) {
+  for (uint32_t o = blockIdx.x * blockDim.x + threadIdx.x; o < own_len; o += gridDim.x * blockDim.x) {
+    const uint32_t p = PredOf(lp[row0 + o]);
+    if (p != A2D_PRED_NONE && (p & A2D_PRED_REMOTE) != 0) {
+      const uint32_t m = p & ~A2D_PRED_REMOTE;
+      out[(uint64_t)m * block_n + atomicAdd(&cnt[m], 1u)] = row0 + o;
+    }
+  }
+}
+
+// LookupKernel replaces each queried local row by its predecessor.
+__global__ void LookupKernel(uint32_t* rows, uint32_t n, const uint64_t* __restrict__ lp) {
+  for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+    rows[k] = PredOf(lp[rows[k]]);
+  }
+}
+
+// FinalizeKernel turns own predecessors into global parents: -1 unreached,
+// -2 remote (overwritten by ScatterAnswersKernel).
+__global__ void FinalizeKernel(const uint64_t* __restrict__ lp, uint32_t row0, uint32_t own_len,
+                               int64_t col_base, int64_t* parents) {
+  for (uint32_t o = blockIdx.x * blockDim.x + threadIdx.x; o < own_len; o += gridDim.x * blockDim.x) {
+    const uint32_t p = PredOf(lp[row0 + o]);
+    int64_t g;
+    if (p == A2D_PRED_NONE) {
+      g = -1;
+    } else if (p & A2D_PRED_REMOTE) {
+      g = -2;
+    } else {
+      g = col_base + p;
+    }
+    parents[o] = g;
+  }
+}
+
+// ScatterAnswersKernel writes the parents answered by grid column m.
+__global__ void ScatterAnswersKernel(const uint32_t* __restrict__ rows, const uint32_t* __restrict__ ans,
+                                     uint32_t n, uint32_t row0, int64_t col_base, int64_t* parents) {
+  for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+    parents[rows[k] - row0] = col_base + ans[k];
+  }
+}
+
+// ---------------------------------------------------------------- handle
+
+struct Handle {
+  a2d_params p{};
+  int sms = 0;
+  int tpb = 256;
+  int expand_blocks = 0;  // persistent grid of the expansion kernel
+  cudaStream_t s = nullptr;
+  uint32_t* col_off = nullptr;
+  uint32_t* row_idx = nullptr;
+  uint64_t* lp = nullptr;  // level << 32 | predecessor, per local row
+  uint32_t* bmap = nullptr;
+  uint32_t* out = nullptr;  // C·n
+  uint32_t* cnt = nullptr;  // C counters, then one cursor
+  uint32_t* all_front = nullptr;
+  uint32_t* cumul = nullptr;
+  uint32_t* recv = nullptr;
+  uint32_t* segs = nullptr;
+  uint32_t* stage = nullptr;  // bitmap of block_n bits
+  int64_t* parents = nullptr;
+  bfsb::Scratch scratch;
+  int64_t nfront = 0;
+  int64_t nall = 0;
+  int64_t nrecv = 0;
+  std::vector<uint32_t> hsegs;     // C+1
+  std::vector<uint32_t> hcounts;   // C: dst_cnt after expansion
+  std::vector<uint32_t> hqcounts;  // C: remote query counts
+
+  uint32_t* cursor() const { return cnt + p.C; }
+  int64_t bitmap_words() const { return (p.block_n + 31) / 32; }
+  int64_t recv_cap() const { return (p.C > 1 ? p.C - 1 : 1) * p.block_n; }
+  uint32_t row0() const { return (uint32_t)(p.J * p.block_n); }
+  uint32_t col0() const { return (uint32_t)(p.I * p.block_n); }
+
+  ~Handle() {
+    cudaSetDevice((int)p.device);
+    void* ptrs[] = {col_off, row_idx, lp, bmap, out, cnt, all_front, cumul, recv, segs, stage, parents};
+    for (void* q : ptrs) {
+      if (q != nullptr) cudaFree(q);
+    }
+    scratch.Free();
+    if (s != nullptr) cudaStreamDestroy(s);
+  }
+};
+
+int GridFor(const Handle* h, int64_t n) {
+  int64_t b = (n + h->tpb - 1) / h->tpb;
+  const int64_t cap = (int64_t)h->sms * 8;
+  if (b > cap) b = cap;
+  return b < 1 ? 1 : (int)b;
+}
+
+int64_t DeviceBytes(const a2d_params* p) {
+  const int64_t n = p->block_n;
+  int64_t b = 0;
+  b += 4 * (p->local_cols + 1) + 4 * p->nnz;                 // CSC
+  b += 8 * p->local_rows + 4 * ((p->local_rows + 31) / 32);  // level+pred, bitmap
+  b += 4 * p->C * n + 4 * (p->C + 1);                         // out, cnt, cursor
+  b += 4 * p->local_cols + 4 * (p->local_cols + 1);           // all_front, cumul
+  b += 4 * (p->C > 1 ? p->C - 1 : 1) * n + 4 * (p->C + 1);     // recv, segs
+  b += 4 * ((n + 31) / 32) + 8 * p->own_len;                  // stage, parents
+  b += 64 << 20;                                              // CUB scratch and slack
+  return b;
+}
+
+template <int K>
+cudaError_t ExpandBlocks(Handle* h) {
+  int per_sm = 0;
+  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ExpandKernel<K>, h->tpb, 0);
+  if (e != cudaSuccess) return e;
+  h->expand_blocks = (per_sm < 1 ? 1 : per_sm) * h->sms;
+  return cudaSuccess;
+}
+
+cudaError_t LaunchExpand(Handle* h, const ExpandArgs& a) {
+  switch (h->p.edges_per_thread) {
+    case 1: ExpandKernel<1><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    case 2: ExpandKernel<2><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    case 3: ExpandKernel<3><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    case 4: ExpandKernel<4><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    case 5: ExpandKernel<5><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    case 6: ExpandKernel<6><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    case 7: ExpandKernel<7><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+    default: ExpandKernel<8><<<h->expand_blocks, h->tpb, 0, h->s>>>(a); break;
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t SetExpandBlocks(Handle* h) {
+  switch (h->p.edges_per_thread) {
+    case 1: return ExpandBlocks<1>(h);
+    case 2: return ExpandBlocks<2>(h);
+    case 3: return ExpandBlocks<3>(h);
+    case 4: return ExpandBlocks<4>(h);
+    case 5: return ExpandBlocks<5>(h);
+    case 6: return ExpandBlocks<6>(h);
+    case 7: return ExpandBlocks<7>(h);
+    default: return ExpandBlocks<8>(h);
+  }
+}
+
+// Payload writes count vertices of src (device), minus sub, to host dst as
+// a list or a bitmap of block_n bits.
+int32_t Payload(Handle* h, const uint32_t* src, int64_t count, uint32_t sub, int32_t bitmap,
+                uint32_t* dst, char* err, int32_t errlen) {
+  if (!bitmap) {
+    if (count == 0) return 0;
+    SubCopyKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(h->cumul, src, (uint32_t)count, sub);
+    BFSB_CHECK_LAUNCH("SubCopyKernel");
+    BFSB_CHECK(cudaMemcpyAsync(dst, h->cumul, 4 * count, cudaMemcpyDeviceToHost, h->s));
+  } else {
+    BFSB_CHECK(cudaMemsetAsync(h->stage, 0, 4 * h->bitmap_words(), h->s));
+    if (count > 0) {
+      PackKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(src, (uint32_t)count, sub, h->stage);
+      BFSB_CHECK_LAUNCH("PackKernel");
+    }
+    BFSB_CHECK(cudaMemcpyAsync(dst, h->stage, 4 * h->bitmap_words(), cudaMemcpyDeviceToHost, h->s));
+  }
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+// Append copies a received payload to dst+*n (device) as vertices
+// (offset + add) and advances *n by count.
+int32_t Append(Handle* h, uint32_t* dst, int64_t* n, int64_t cap, int32_t bitmap,
+               const uint32_t* payload, int64_t count, uint32_t add, char* err, int32_t errlen) {
+  BFSB_REQUIRE(count >= 0 && *n + count <= cap, "received %lld vertices, %lld already held, room for %lld",
+               (long long)count, (long long)*n, (long long)cap);
+  if (count == 0) return 0;
+  if (!bitmap) {
+    BFSB_CHECK(cudaMemcpyAsync(dst + *n, payload, 4 * count, cudaMemcpyHostToDevice, h->s));
+    if (add != 0) {
+      AddKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(dst + *n, (uint32_t)count, add);
+      BFSB_CHECK_LAUNCH("AddKernel");
+    }
+  } else {
+    const int64_t nw = h->bitmap_words();
+    BFSB_CHECK(cudaMemcpyAsync(h->stage, payload, 4 * nw, cudaMemcpyHostToDevice, h->s));
+    BFSB_CHECK(cudaMemsetAsync(h->cursor(), 0, 4, h->s));
+    UnpackKernel<<<GridFor(h, nw), h->tpb, 0, h->s>>>(h->stage, (uint32_t)nw, dst + *n, h->cursor(), add);
+    BFSB_CHECK_LAUNCH("UnpackKernel");
+    uint32_t got = 0;
+    BFSB_CHECK(cudaMemcpyAsync(&got, h->cursor(), 4, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaStreamSynchronize(h->s));
+    BFSB_REQUIRE(got == (uint32_t)count, "bitmap message header says %lld vertices, bitmap held %u",
+                 (long long)count, got);
+  }
+  *n += count;
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t a2d_abi_version(void) { return A2D_ABI_VERSION; }
+
+int32_t a2d_device_bytes(const a2d_params* p, int64_t* bytes, char* err, int32_t errlen) {
+  BFSB_REQUIRE(p != nullptr && bytes != nullptr, "a2d_device_bytes: null argument");
+  *bytes = DeviceBytes(p);
+  return 0;
+}
+
+int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t* row_idx, void** out,
+                   char* err, int32_t errlen) {
+  BFSB_REQUIRE(p != nullptr && out != nullptr && col_off != nullptr, "a2d_create: null argument");
+  BFSB_REQUIRE(p->R >= 1 && p->C >= 1 && p->I >= 0 && p->I < p->R && p->J >= 0 && p->J < p->C,
+               "a2d_create: bad grid position P(%lld,%lld) of %lldx%lld", (long long)p->I, (long long)p->J,
+               (long long)p->R, (long long)p->C);
+  BFSB_REQUIRE(p->block_n >= 1 && p->local_rows == p->C * p->block_n && p->local_cols == p->R * p->block_n &&
+                   p->local_rows < (1ll << 31) && p->local_cols < (1ll << 31),
+               "a2d_create: inconsistent shape (block_n %lld, rows %lld, cols %lld)", (long long)p->block_n,
+               (long long)p->local_rows, (long long)p->local_cols);
+  BFSB_REQUIRE(p->nnz >= 0 && p->nnz < (1ll << 32), "a2d_create: %lld local edges exceed 32-bit offsets",
+               (long long)p->nnz);
+  BFSB_REQUIRE(p->edges_per_thread >= 1 && p->edges_per_thread <= 8, "edges_per_thread %lld outside 1..8",
+               (long long)p->edges_per_thread);
+  BFSB_REQUIRE(p->threads_per_block >= 64 && p->threads_per_block <= 1024 && p->threads_per_block % 32 == 0,
+               "threads_per_block %lld: want a multiple of 32 in [64, 1024]", (long long)p->threads_per_block);
+  BFSB_CHECK(cudaSetDevice((int)p->device));
+  Handle* h = new (std::nothrow) Handle();
+  BFSB_REQUIRE(h != nullptr, "a2d_create: host allocation failed");
+  h->p = *p;
+  h->tpb = (int)p->threads_per_block;
+  h->hsegs.assign(p->C + 1, 0);
+  h->hcounts.assign(p->C, 0);
+  h->hqcounts.assign(p->C, 0);
+  int32_t st = [&]() -> int32_t {
+    BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
+    BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
+    const int64_t n = p->block_n;
+    BFSB_CHECK(cudaMalloc(&h->col_off, 4 * (p->local_cols + 1)));
+    BFSB_CHECK(cudaMalloc(&h->row_idx, 4 * (p->nnz > 0 ? p->nnz : 1)));
+    BFSB_CHECK(cudaMalloc(&h->lp, 8 * p->local_rows));
+    BFSB_CHECK(cudaMalloc(&h->bmap, 4 * ((p->local_rows + 31) / 32)));
+    BFSB_CHECK(cudaMalloc(&h->out, 4 * p->C * n));
+    BFSB_CHECK(cudaMalloc(&h->cnt, 4 * (p->C + 1)));
+    BFSB_CHECK(cudaMalloc(&h->all_front, 4 * p->local_cols));
+    BFSB_CHECK(cudaMalloc(&h->cumul, 4 * (p->local_cols + 1)));
+    BFSB_CHECK(cudaMalloc(&h->recv, 4 * h->recv_cap()));
+    BFSB_CHECK(cudaMalloc(&h->segs, 4 * (p->C + 1)));
+    BFSB_CHECK(cudaMalloc(&h->stage, 4 * h->bitmap_words()));
+    BFSB_CHECK(cudaMalloc(&h->parents, 8 * (p->own_len > 0 ? p->own_len : 1)));
+    BFSB_CHECK(cudaMemcpy(h->col_off, col_off, 4 * (p->local_cols + 1), cudaMemcpyHostToDevice));
+    if (p->nnz > 0) BFSB_CHECK(cudaMemcpy(h->row_idx, row_idx, 4 * p->nnz, cudaMemcpyHostToDevice));
+    BFSB_CHECK(SetExpandBlocks(h));
+    // Size CUB's scratch once, for the largest scan.
+    size_t bytes = 0;
+    BFSB_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, h->cumul, h->cumul, (int)(p->local_cols + 1), h->s));
+    BFSB_CHECK(h->scratch.Reserve(bytes));
+    return 0;
+  }();
+  if (st != 0) {
+    delete h;
+    return st;
+  }
+  *out = h;
+  return 0;
+}
+
+int32_t a2d_set_edges_per_thread(void* hv, int64_t k, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "a2d_set_edges_per_thread: null handle");
+  BFSB_REQUIRE(k >= 1 && k <= 8, "edges_per_thread %lld outside 1..8", (long long)k);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  h->p.edges_per_thread = k;
+  BFSB_CHECK(SetExpandBlocks(h));
+  return 0;
+}
+
+int32_t a2d_reset(void* hv, int64_t root_row, int64_t* nfront, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "a2d_reset: null handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  // Level -1 and A2D_PRED_NONE: all ones.
+  BFSB_CHECK(cudaMemsetAsync(h->lp, 0xff, 8 * h->p.local_rows, h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->bmap, 0, 4 * ((h->p.local_rows + 31) / 32), h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * (h->p.C + 1), h->s));
+  h->nfront = 0;
+  if (root_row >= 0) {
+    BFSB_REQUIRE(root_row >= h->row0() && root_row < h->row0() + h->p.own_len, "root row %lld is not an own row",
+                 (long long)root_row);
+    const uint32_t row = (uint32_t)root_row;
+    ResetRootKernel<<<1, 1, 0, h->s>>>(h->lp, h->bmap, h->out + h->p.J * h->p.block_n, h->cnt + h->p.J, row,
+                                       row - h->row0() + h->col0());
+    BFSB_CHECK_LAUNCH("ResetRootKernel");
+    h->nfront = 1;
+  }
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  *nfront = h->nfront;
+  return 0;
+}
+
+int32_t a2d_frontier_payload(void* hv, int32_t bitmap, uint32_t* dst, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  return Payload(h, h->out + h->p.J * h->p.block_n, h->nfront, h->col0(), bitmap, dst, err, errlen);
+}
+
+int32_t a2d_frontier_begin(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (h->nfront > 0) {
+    BFSB_CHECK(cudaMemcpyAsync(h->all_front, h->out + h->p.J * h->p.block_n, 4 * h->nfront,
+                               cudaMemcpyDeviceToDevice, h->s));
+  }
+  h->nall = h->nfront;
+  return 0;
+}
+
+int32_t a2d_frontier_add(void* hv, int64_t r, int32_t bitmap, const uint32_t* payload, int64_t count, char* err,
+                         int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(r >= 0 && r < h->p.R && r != h->p.I, "frontier from grid row %lld", (long long)r);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  return Append(h, h->all_front, &h->nall, h->p.local_cols, bitmap, payload, count, (uint32_t)(r * h->p.block_n),
+                err, errlen);
+}
+
+int32_t a2d_expand(void* hv, int32_t lvl, uint32_t* counts, int64_t* edges, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t nf = h->nall;
+  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * h->p.C, h->s));  // dst_cnt[] = 0
+  uint32_t total = 0;
+  if (nf > 0) {
+    DegreesKernel<<<GridFor(h, nf + 1), h->tpb, 0, h->s>>>(h->all_front, (uint32_t)nf, h->col_off, h->cumul);
+    BFSB_CHECK_LAUNCH("DegreesKernel");
+    BFSB_CHECK(bfsb::ExclusiveSum(h->scratch, h->cumul, h->cumul, (int)(nf + 1), h->s));
+    ExpandArgs a;
+    a.col_off = h->col_off;
+    a.row_idx = h->row_idx;
+    a.front = h->all_front;
+    a.cumul = h->cumul;
+    a.nfront = (uint32_t)nf;
+    a.bmap = h->bmap;
+    a.lp = h->lp;
+    a.out = h->out;
+    a.cnt = h->cnt;
+    a.block_n = (uint32_t)h->p.block_n;
+    a.C = (uint32_t)h->p.C;
+    a.J = (uint32_t)h->p.J;
+    a.row0 = h->row0();
+    a.col0 = h->col0();
+    a.lvl = lvl;
+    BFSB_CHECK(LaunchExpand(h, a));
+    BFSB_CHECK(cudaMemcpyAsync(&total, h->cumul + nf, 4, cudaMemcpyDeviceToHost, h->s));
+  }
+  BFSB_CHECK(cudaMemcpyAsync(h->hcounts.data(), h->cnt, 4 * h->p.C, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  memcpy(counts, h->hcounts.data(), 4 * h->p.C);
+  *edges = total;
+  h->nfront = h->hcounts[h->p.J];
+  return 0;
+}
+
+int32_t a2d_fold_payload(void* hv, int64_t m, int32_t bitmap, uint32_t* dst, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(m >= 0 && m < h->p.C && m != h->p.J, "fold payload for grid column %lld", (long long)m);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  return Payload(h, h->out + m * h->p.block_n, h->hcounts[m], (uint32_t)(m * h->p.block_n), bitmap, dst, err,
+                 errlen);
+}
+
+int32_t a2d_fold_begin(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  h->nrecv = 0;
+  for (auto& x : h->hsegs) x = 0;
+  return 0;
+}
+
+int32_t a2d_fold_add(void* hv, int64_t m, int32_t bitmap, const uint32_t* payload, int64_t count, char* err,
+                     int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(m >= 0 && m < h->p.C && m != h->p.J, "fold message from grid column %lld", (long long)m);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  // Segments must be added in increasing m; segment m starts where the
+  // list stands now, and every later segment start follows it.
+  for (int64_t x = m; x <= h->p.C; ++x) h->hsegs[x] = (uint32_t)h->nrecv;
+  int32_t st = Append(h, h->recv, &h->nrecv, h->recv_cap(), bitmap, payload, count, 0, err, errlen);
+  if (st != 0) return st;
+  for (int64_t x = m + 1; x <= h->p.C; ++x) h->hsegs[x] = (uint32_t)h->nrecv;
+  return 0;
+}
+
+int32_t a2d_update(void* hv, int32_t lvl, int64_t* nfront, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (h->nrecv > 0) {
+    BFSB_CHECK(cudaMemcpyAsync(h->segs, h->hsegs.data(), 4 * (h->p.C + 1), cudaMemcpyHostToDevice, h->s));
+    UpdateArgs a;
+    a.recv = h->recv;
+    a.nrecv = (uint32_t)h->nrecv;
+    a.segs = h->segs;
+    a.C = (uint32_t)h->p.C;
+    a.bmap = h->bmap;
+    a.lp = h->lp;
+    a.front = h->out + h->p.J * h->p.block_n;
+    a.cnt = h->cnt + h->p.J;
+    a.row0 = h->row0();
+    a.col0 = h->col0();
+    a.lvl = lvl;
+    UpdateKernel<<<GridFor(h, h->nrecv), h->tpb, 0, h->s>>>(a);
+    BFSB_CHECK_LAUNCH("UpdateKernel");
+    uint32_t nf = 0;
+    BFSB_CHECK(cudaMemcpyAsync(&nf, h->cnt + h->p.J, 4, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaStreamSynchronize(h->s));
+    h->nfront = nf;
+  }
+  *nfront = h->nfront;
+  return 0;
+}
+
+int32_t a2d_remote_queries(void* hv, uint32_t* counts, uint32_t* rows, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * h->p.C, h->s));
+  if (h->p.own_len > 0) {
+    RemoteQueriesKernel<<<GridFor(h, h->p.own_len), h->tpb, 0, h->s>>>(h->lp, h->row0(), (uint32_t)h->p.own_len,
+                                                                      h->out, (uint32_t)h->p.block_n, h->cnt);
+    BFSB_CHECK_LAUNCH("RemoteQueriesKernel");
+  }
+  BFSB_CHECK(cudaMemcpyAsync(h->hqcounts.data(), h->cnt, 4 * h->p.C, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  int64_t off = 0;
+  for (int64_t m = 0; m < h->p.C; ++m) {
+    const int64_t c = h->hqcounts[m];
+    if (c > 0) {
+      BFSB_CHECK(cudaMemcpyAsync(rows + off, h->out + m * h->p.block_n, 4 * c, cudaMemcpyDeviceToHost, h->s));
+    }
+    off += c;
+  }
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  memcpy(counts, h->hqcounts.data(), 4 * h->p.C);
+  return 0;
+}
+
+int32_t a2d_lookup_preds(void* hv, const uint32_t* rows, int64_t n, uint32_t* out, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(n >= 0 && n <= h->recv_cap(), "%lld predecessor queries, room for %lld", (long long)n,
+               (long long)h->recv_cap());
+  if (n == 0) return 0;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemcpyAsync(h->recv, rows, 4 * n, cudaMemcpyHostToDevice, h->s));
+  LookupKernel<<<GridFor(h, n), h->tpb, 0, h->s>>>(h->recv, (uint32_t)n, h->lp);
+  BFSB_CHECK_LAUNCH("LookupKernel");
+  BFSB_CHECK(cudaMemcpyAsync(out, h->recv, 4 * n, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+int32_t a2d_finalize(void* hv, const uint32_t* answers, int64_t n, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t stride_cols = h->p.R * h->p.block_n;  // vertices per column block
+  if (h->p.own_len > 0) {
+    FinalizeKernel<<<GridFor(h, h->p.own_len), h->tpb, 0, h->s>>>(h->lp, h->row0(), (uint32_t)h->p.own_len,
+                                                                 h->p.J * stride_cols, h->parents);
+    BFSB_CHECK_LAUNCH("FinalizeKernel");
+  }
+  int64_t want = 0;
+  for (int64_t m = 0; m < h->p.C; ++m) want += h->hqcounts[m];
+  BFSB_REQUIRE(n == want, "%lld predecessor answers for %lld queries", (long long)n, (long long)want);
+  if (n > 0) {
+    BFSB_CHECK(cudaMemcpyAsync(h->all_front, answers, 4 * n, cudaMemcpyHostToDevice, h->s));
+    int64_t off = 0;
+    for (int64_t m = 0; m < h->p.C; ++m) {
+      const int64_t c = h->hqcounts[m];
+      if (c > 0) {
+        ScatterAnswersKernel<<<GridFor(h, c), h->tpb, 0, h->s>>>(h->out + m * h->p.block_n, h->all_front + off,
+                                                                (uint32_t)c, h->row0(), m * stride_cols, h->parents);
+        BFSB_CHECK_LAUNCH("ScatterAnswersKernel");
+      }
+      off += c;
+    }
+  }
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+int32_t a2d_parents(void* hv, int64_t* dst, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (h->p.own_len > 0) {
+    BFSB_CHECK(cudaMemcpyAsync(dst, h->parents, 8 * h->p.own_len, cudaMemcpyDeviceToHost, h->s));
+  }
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+int32_t a2d_levels(void* hv, int32_t* dst, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (h->p.own_len > 0) {
+    std::vector<uint64_t> lp(h->p.own_len);
+    BFSB_CHECK(cudaMemcpyAsync(lp.data(), h->lp + h->row0(), 8 * h->p.own_len, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaStreamSynchronize(h->s));
+    for (int64_t o = 0; o < h->p.own_len; ++o) dst[o] = LevelOf(lp[o]);
+  }
+  return 0;
+}
+
+void a2d_destroy(void* hv) { delete (Handle*)hv; }
+
+}  // extern "C"

@@ -1,0 +1,139 @@
+/* atomic2d.h: the C ABI of libatomic2d.so, the CUDA backend of the atomic2d
+ * variant (seed 000, Bisson, Bernaschi and Mastrostefano: 2D-partitioned
+ * BFS with atomic-based frontier expansion). One handle is one rank's
+ * search state on one GPU: its local CSC block, the level and predecessor
+ * (packed in one 64-bit word per local row) and the visited bitmap over every
+ * local row (§3.1), the per-column output
+ * queues of Algorithm 3 and the scratch for exclusive scans and message
+ * packing. The Go side (plugins/atomic2d/bfs2d/cuda_engine.go) binds these
+ * symbols by name and runs Algorithm 2 over them, staging the expand and
+ * fold messages through host memory. Errors follow bfsb_abi.h (status
+ * return, message in the caller's err buffer).
+ *
+ * Messages: the wire format of bfs2d/message.go — one header word (count,
+ * or 0x80000000|count for a bitmap) then the payload (offsets within the
+ * block, or a bitmap of block_n bits). The device functions below take and
+ * produce payloads; the Go side writes and parses the header.
+ *
+ * Every function is called from one host thread at a time per handle but
+ * may be called from different threads over a handle's life (Go moves
+ * goroutines between threads): each selects the handle's device first. */
+#ifndef BFSBENCH_ATOMIC2D_H
+#define BFSBENCH_ATOMIC2D_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define A2D_ABI_VERSION 1
+
+/* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
+ * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
+ * the fold exchange, or A2D_PRED_NONE. */
+#define A2D_PRED_NONE 0xFFFFFFFFu
+#define A2D_PRED_REMOTE 0x80000000u
+
+/* One rank's shape and options; all int64 so the Go mirror has no padding. */
+typedef struct a2d_params {
+  int64_t device;            /* CUDA device ordinal */
+  int64_t R, C, I, J;        /* grid and this rank's position P(I,J) */
+  int64_t block_n;           /* vertices per vertex block (n) */
+  int64_t own_len;           /* vertices of the own block (≤ block_n) */
+  int64_t local_rows;        /* C·n */
+  int64_t local_cols;        /* R·n */
+  int64_t nnz;               /* local CSC entries */
+  int64_t edges_per_thread;  /* 1..8 (§3.4.1) */
+  int64_t threads_per_block; /* multiple of 32 in [64, 1024] */
+} a2d_params;
+
+/* a2d_abi_version returns A2D_ABI_VERSION. */
+int32_t a2d_abi_version(void);
+
+/* a2d_device_bytes stores in *bytes the device memory a handle with these
+ * params allocates (for a memory-need check before a2d_create). */
+int32_t a2d_device_bytes(const a2d_params* p, int64_t* bytes, char* err, int32_t errlen);
+
+/* a2d_create allocates a handle's device memory and uploads the local CSC:
+ * col_off[local_cols+1] offsets into row_idx[nnz] (local rows). */
+int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t* row_idx,
+                   void** out, char* err, int32_t errlen);
+
+/* a2d_set_edges_per_thread changes the expansion's edges per thread (1..8)
+ * for the following searches (parameter sweeps on one constructed graph). */
+int32_t a2d_set_edges_per_thread(void* h, int64_t k, char* err, int32_t errlen);
+
+/* a2d_reset is Algorithm 2 lines 1-10: levels and predecessors set to -1 /
+ * A2D_PRED_NONE, bitmap cleared; when root_row ≥ 0 (an own local row) the
+ * root is marked and becomes the frontier. *nfront is 0 or 1. */
+int32_t a2d_reset(void* h, int64_t root_row, int64_t* nfront, char* err, int32_t errlen);
+
+/* a2d_frontier_payload writes the own frontier (nfront vertices, as offsets
+ * from the own first column) to host dst, as a list (bitmap = 0; dst holds
+ * nfront words) or as a bitmap of block_n bits (bitmap = 1; dst holds
+ * ⌈block_n/32⌉ words). */
+int32_t a2d_frontier_payload(void* h, int32_t bitmap, uint32_t* dst, char* err, int32_t errlen);
+
+/* a2d_frontier_begin starts all_front with the own frontier. */
+int32_t a2d_frontier_begin(void* h, char* err, int32_t errlen);
+
+/* a2d_frontier_add appends a received expand payload from grid row r to
+ * all_front: count offsets (bitmap = 0) or a bitmap of block_n bits with
+ * count bits set (bitmap = 1); each offset o becomes local column r·n+o. */
+int32_t a2d_frontier_add(void* h, int64_t r, int32_t bitmap, const uint32_t* payload, int64_t count,
+                         char* err, int32_t errlen);
+
+/* a2d_expand runs expand_frontier (Algorithm 3) at level lvl over
+ * all_front: degree gather, exclusive scan (CUB), the kernel with
+ * edges_per_thread consecutive edges per thread. counts[C] receives
+ * dst_cnt, *edges the number of edges scanned. */
+int32_t a2d_expand(void* h, int32_t lvl, uint32_t* counts, int64_t* edges, char* err,
+                   int32_t errlen);
+
+/* a2d_fold_payload writes dst_verts[m] (counts[m] local rows of block m, as
+ * offsets from m·n) to host dst as a list or a bitmap (see
+ * a2d_frontier_payload). */
+int32_t a2d_fold_payload(void* h, int64_t m, int32_t bitmap, uint32_t* dst, char* err,
+                         int32_t errlen);
+
+/* a2d_fold_begin empties the fold-received list. */
+int32_t a2d_fold_begin(void* h, char* err, int32_t errlen);
+
+/* a2d_fold_add appends a fold payload received from grid column m. */
+int32_t a2d_fold_add(void* h, int64_t m, int32_t bitmap, const uint32_t* payload, int64_t count,
+                     char* err, int32_t errlen);
+
+/* a2d_update runs update_frontier (§3.5) at level lvl over the received
+ * vertices and stores the new own frontier size in *nfront. */
+int32_t a2d_update(void* h, int32_t lvl, int64_t* nfront, char* err, int32_t errlen);
+
+/* a2d_remote_queries gathers, per grid column m, the own rows whose
+ * predecessor is A2D_PRED_REMOTE|m: counts[C] receives their numbers and
+ * rows (host, room for own_len) the rows, column after column. The device
+ * keeps them for a2d_finalize. */
+int32_t a2d_remote_queries(void* h, uint32_t* counts, uint32_t* rows, char* err, int32_t errlen);
+
+/* a2d_lookup_preds answers n queries: out[k] = pred[rows[k]] (host arrays). */
+int32_t a2d_lookup_preds(void* h, const uint32_t* rows, int64_t n, uint32_t* out, char* err,
+                         int32_t errlen);
+
+/* a2d_finalize builds the own parents (int64, global ids, -1 unreached) on
+ * the device: local predecessors directly, remote ones from answers (host,
+ * in the order of a2d_remote_queries' rows; n of them). */
+int32_t a2d_finalize(void* h, const uint32_t* answers, int64_t n, char* err, int32_t errlen);
+
+/* a2d_parents copies the own parents (own_len int64) to host dst. */
+int32_t a2d_parents(void* h, int64_t* dst, char* err, int32_t errlen);
+
+/* a2d_levels copies the own levels (own_len int32) to host dst. */
+int32_t a2d_levels(void* h, int32_t* dst, char* err, int32_t errlen);
+
+/* a2d_destroy frees everything the handle holds. NULL is allowed. */
+void a2d_destroy(void* h);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BFSBENCH_ATOMIC2D_H */

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# gpu-run.sh: atomic2d's benchmark on the GPU machine, in one call.
+#
+#   plugins/atomic2d/gpu-run.sh single|multi|all [OUTDIR]
+#
+# There is no Go there (and no zstd): build the plugin binary here and carry
+# it as .carry/atomic2d.tgz (holding atomic2d, built with CGO_ENABLED=0):
+#   CGO_ENABLED=0 go build -o .carry/a2d/atomic2d ./plugins/atomic2d
+#   tar -C .carry/a2d -czf .carry/atomic2d.tgz atomic2d
+# The script builds lib/libatomic2d.so with the machine's nvcc, then:
+#   single: a correctness check at scale 16 on grids 1x1, 1x2, 2x1, 2x2
+#           (ranks sharing the GPU; every search validated), stopping
+#           there if it fails; then 1x1 at scales 21-25 with the
+#           edges-per-thread sweep (1, 2, 4, 8) at 21 and 24, three
+#           gridcheck processes constructing at once and taking turns for
+#           the timed parts (-lock);
+#   multi:  grids 1x2 and 2x1 (one rank per GPU) at scales 25 and 26,
+#           bitmap messages auto and off;
+#   all:    both on a two-GPU machine in one call (the check, then four
+#           gridcheck processes at once: 1x1 at 21-23 and at 24 with the
+#           sweep, 1x1/1x2/2x1 at 25 and 1x2/2x1 at 26 with bitmap messages
+#           auto and off).
+# Reports: OUTDIR/*.json (gpucheck.Report), OUTDIR/log.txt, OUTDIR/runs.txt
+# (each gridcheck's full output).
+set -uo pipefail
+mode=${1:?single or multi}
+out=${2:-${OUT:-results/atomic2d-gpu-$(date +%Y%m%d-%H%M%S)}}
+mkdir -p "$out"
+exec > >(tee -a "$out/log.txt") 2>&1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+
+echo "== atomic2d gpu-run $mode $(date -u +%FT%TZ) on $(hostname), $(nproc) cores"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 || true
+grep -m1 'model name' /proc/cpuinfo; free -g | head -2
+
+bin=.carry/a2d/atomic2d
+if [ ! -x "$bin" ]; then
+  mkdir -p .carry/a2d && tar -C .carry/a2d -xzf .carry/atomic2d.tgz || exit 1
+fi
+NVCC=${NVCC:-$(command -v /usr/local/cuda/bin/nvcc || command -v nvcc)}
+mkdir -p lib
+t0=$(date +%s)
+"$NVCC" -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -O3 -std=c++17 -lineinfo \
+  -Xcompiler -fPIC -shared -Iharness/cuda/include -Iplugins/atomic2d/cuda -o lib/libatomic2d.so \
+  plugins/atomic2d/cuda/*.cu harness/cuda/src/*.cu || { echo "gpu-run: nvcc failed"; exit 1; }
+echo "nvcc $("$NVCC" --version | tail -n 1) took $(( $(date +%s) - t0 )) s"
+export BFSBENCH_LIB_DIR=$PWD/lib
+
+tmp=$(mktemp -d)
+lock=$tmp/lock
+trap 'for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "==== $f"; cat "$f"; }; done >"$out/runs.txt"' EXIT
+sets=(-set k1:edges_per_thread=1 -set k2:edges_per_thread=2 -set k4:edges_per_thread=4
+      -set k8:edges_per_thread=8 -set auto:bitmap_messages=auto -set off:bitmap_messages=off
+      -set on:bitmap_messages=on -set k1off:edges_per_thread=1,bitmap_messages=off
+      -set k8on:edges_per_thread=8,bitmap_messages=on)
+run() { # label, then gridcheck flags
+  local label=$1; shift
+  echo "== $label: $bin gridcheck $*"
+  "$bin" gridcheck -backend cuda "${sets[@]}" -lock "$lock" -json "$out/$label.json" "$@" >"$tmp/$label.txt" 2>&1
+  local st=$?
+  echo "== $label: exit $st"; tail -n 40 "$tmp/$label.txt"
+  return $st
+}
+
+case "$mode" in
+single)
+  run check -roots 8 -validate -1 -plan "16:1x1,1x2,2x1,2x2:k4,k1off,k8on" || { echo "gpu-run: check failed"; exit 1; }
+  run s25 -roots 64 -validate 3 -plan "25:1x1:k4" &
+  run s24 -roots 64 -validate 3 -plan "24:1x1:k4,k1,k2,k8" &
+  run s21-23 -roots 64 -validate 3 -plan "21:1x1:k4,k1,k2,k8;22:1x1:k4;23:1x1:k4" &
+  wait
+  ;;
+multi)
+  run m-check -roots 8 -validate -1 -plan "18:1x2,2x1:auto,on" || { echo "gpu-run: check failed"; exit 1; }
+  run m25 -roots 64 -validate 2 -parallel-construct -plan "25:1x2,2x1:auto,off" &
+  run m26 -roots 64 -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
+  wait
+  ;;
+all)
+  # Every case validates its own searches: go on after a failed check, so
+  # that one lease still yields what works.
+  run check -roots 8 -validate -1 -plan "16:1x1,1x2,2x1,2x2:k4,k1off,k8on" || echo "gpu-run: check failed"
+  run p26 -roots 64 -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
+  run p25 -roots 64 -validate 2 -plan "25:1x1,1x2,2x1:auto,off" &
+  run p24 -roots 64 -validate 2 -plan "24:1x1:k4,k1,k2,k8" &
+  run p21 -roots 64 -validate 2 -plan "21:1x1:k4,k1,k2,k8;22:1x1:k4;23:1x1:k4" &
+  wait
+  ;;
+*) echo "unknown mode $mode"; exit 2 ;;
+esac
+echo "== done $(date -u +%FT%TZ)"

@@ -1,0 +1,594 @@
+package main
+
+// gridcheck.go: `atomic2d gridcheck`, the one-call check of this variant on
+// R×C grids of in-process ranks (harness/cuda/gpucheck runs one rank only).
+// For each scale it generates the Graph500 graph once; for each grid it
+// constructs the ranks once (the plugin's own rankVariant, held directly as
+// sdk.NewDistributed's embedded launcher holds them) and runs every
+// parameter set on that construction: one untimed warm-up, the timed
+// searches, the first -validate of them validated with the harness's
+// validator. It prints gpucheck's table and the mean phase breakdown; -json
+// writes gpucheck's Report (results.Case records with per-level phases)
+// after every grid. Ranks use GPU (world rank mod device count), so on a
+// one-GPU machine several ranks share it; a case's gpus field is the number
+// of distinct devices.
+//
+// Construction (the shared partition) is host work and dominates the wall
+// time of large graphs; to fit a device lease, several gridcheck processes
+// may construct at once and take turns for the timed part through -lock (an
+// exclusive flock held around the bandwidth measurement and each case's
+// searches), and -parallel-construct builds all grids of a scale at once.
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda/gpucheck"
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/atomic2d/bfs2d"
+)
+
+type gridOptions struct {
+	backend           string
+	grids             [][2]int
+	scales            []int
+	edgefactor        int
+	roots             int
+	validate          int
+	sets              []gpucheck.ParamSet
+	bwGBs             float64
+	bwBytes           int64
+	jsonPath          string
+	plan              []planEntry
+	lock              string
+	parallelConstruct bool
+}
+
+// withLock runs f holding the -lock file's exclusive flock (or just runs it).
+func withLock(o gridOptions, f func()) error {
+	if o.lock == "" {
+		f()
+		return nil
+	}
+	fd, err := os.OpenFile(o.lock, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return err
+	}
+	defer fd.Close()
+	if err := syscall.Flock(int(fd.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("flock %s: %w", o.lock, err)
+	}
+	defer syscall.Flock(int(fd.Fd()), syscall.LOCK_UN)
+	f()
+	return nil
+}
+
+func parseGridFlags(args []string, stderr io.Writer) (gridOptions, error) {
+	var o gridOptions
+	fs := flag.NewFlagSet("gridcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.backend, "backend", sdk.BackendCUDA, "backend: cpu or cuda")
+	grids := fs.String("grids", "1x1", "comma-separated RxC processor grids")
+	scales := fs.String("scales", "20", "comma-separated Graph500 scales")
+	fs.IntVar(&o.edgefactor, "edgefactor", 16, "Graph500 edge factor")
+	fs.IntVar(&o.roots, "roots", 64, "search keys per graph")
+	fs.IntVar(&o.validate, "validate", -1, "searches validated per case (-1: all)")
+	fs.Float64Var(&o.bwGBs, "bw", 0, "bandwidth of the bound in GB/s (0: measure device 0)")
+	fs.Int64Var(&o.bwBytes, "bw-bytes", 2<<30, "buffer size of the bandwidth measurement")
+	fs.StringVar(&o.jsonPath, "json", "", "write the report to this file")
+	fs.Func("set", "a parameter set `label:name=value,...` (repeatable)", func(s string) error {
+		ps, err := gpucheck.ParseParamSet(s)
+		if err == nil {
+			o.sets = append(o.sets, ps)
+		}
+		return err
+	})
+	fs.StringVar(&o.lock, "lock", "", "flock this file around the timed parts (processes sharing the GPUs take turns)")
+	fs.BoolVar(&o.parallelConstruct, "parallel-construct", false, "construct all grids of a scale at once")
+	plan := fs.String("plan", "", "per-scale plan `SCALE:RxC,..:label,..;...` (default: every -scales × -grids × -set)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	if o.grids, err = parseGrids(*grids); err != nil {
+		return o, err
+	}
+	for _, f := range strings.Split(*scales, ",") {
+		s, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return o, fmt.Errorf("-scales: %q is not an integer", f)
+		}
+		if err := graph500.CheckParams(s, o.edgefactor); err != nil {
+			return o, err
+		}
+		o.scales = append(o.scales, s)
+	}
+	if len(o.sets) == 0 {
+		o.sets = []gpucheck.ParamSet{{Label: "default", Params: map[string]any{}}}
+	}
+	for i, s := range o.sets {
+		p, err := plugin{}.Info().CheckParams(s.Params)
+		if err != nil {
+			return o, fmt.Errorf("set %q: %w", s.Label, err)
+		}
+		o.sets[i].Params = p
+	}
+	if *plan != "" {
+		o.plan, err = parsePlan(*plan, o)
+		return o, err
+	}
+	for _, sc := range o.scales {
+		o.plan = append(o.plan, planEntry{scale: sc, grids: o.grids, sets: o.sets})
+	}
+	return o, nil
+}
+
+// parseGrids reads "RxC,RxC".
+func parseGrids(s string) ([][2]int, error) {
+	var out [][2]int
+	for _, g := range strings.Split(s, ",") {
+		a, b, ok := strings.Cut(strings.TrimSpace(g), "x")
+		r, err1 := strconv.Atoi(a)
+		c, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || r < 1 || c < 1 {
+			return nil, fmt.Errorf("grid %q is not RxC", g)
+		}
+		out = append(out, [2]int{r, c})
+	}
+	return out, nil
+}
+
+func gridcheckMain(args []string, stdout, stderr io.Writer) int {
+	o, err := parseGridFlags(args, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "gridcheck:", err)
+		return 2
+	}
+	host, _ := os.Hostname()
+	rep := &gpucheck.Report{Command: strings.Join(os.Args, " "), Started: time.Now().UTC().Format(time.RFC3339),
+		Host: host, CPUs: runtime.NumCPU(), Plugin: "atomic2d", Backend: o.backend, BoundGBs: o.bwGBs, SelfTest: "not run"}
+	if o.backend == sdk.BackendCUDA && o.bwGBs == 0 {
+		lerr := withLock(o, func() {
+			if bw, err := bfs2d.CopyBandwidth(0, o.bwBytes, 20); err != nil {
+				fmt.Fprintln(stderr, "gridcheck: bandwidth:", err)
+			} else {
+				rep.Bandwidth, rep.BoundGBs = &bw, bw.CopyGBs
+				fmt.Fprintf(stderr, "gridcheck: device copy bandwidth %.0f GB/s (read+write), read %.0f GB/s\n", bw.CopyGBs, bw.ReadGBs)
+			}
+		})
+		if lerr != nil {
+			fmt.Fprintln(stderr, "gridcheck:", lerr)
+			return 1
+		}
+	}
+	for _, e := range o.plan {
+		gridScale(o, e, rep, stderr)
+	}
+	writeReport(o, rep, stderr)
+	gpucheck.PrintTable(stdout, rep)
+	printPhases(stdout, rep)
+	for _, c := range rep.Cases {
+		if c.Status != results.StatusOK {
+			return 1
+		}
+	}
+	return 0
+}
+
+// planEntry is one scale of the plan: its grids and parameter sets.
+type planEntry struct {
+	scale int
+	grids [][2]int
+	sets  []gpucheck.ParamSet
+}
+
+// parsePlan reads "SCALE:RxC,RxC:label,label;..." (grids and labels
+// optional: all -grids, all -set).
+func parsePlan(s string, o gridOptions) ([]planEntry, error) {
+	var out []planEntry
+	for _, item := range strings.Split(s, ";") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		f := strings.Split(item, ":")
+		scale, err := strconv.Atoi(f[0])
+		if err != nil {
+			return nil, fmt.Errorf("-plan: %q: scale %q", item, f[0])
+		}
+		e := planEntry{scale: scale, grids: o.grids, sets: o.sets}
+		if len(f) > 1 && f[1] != "" {
+			if e.grids, err = parseGrids(f[1]); err != nil {
+				return nil, err
+			}
+		}
+		if len(f) > 2 && f[2] != "" {
+			e.sets = nil
+			for _, lab := range strings.Split(f[2], ",") {
+				found := false
+				for _, ps := range o.sets {
+					if ps.Label == lab {
+						e.sets, found = append(e.sets, ps), true
+					}
+				}
+				if !found {
+					return nil, fmt.Errorf("-plan: %q: no -set labelled %q", item, lab)
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// localGrid is an R×C grid of in-process ranks held directly (as
+// sdk.NewDistributed's embedded launcher holds them), so that one
+// construction serves several parameter sets.
+type localGrid struct {
+	comms  []comm.Comm
+	ranks  []*rankVariant
+	broken bool
+}
+
+func newLocalGrid(backend string, grid [2]int, o options) (*localGrid, error) {
+	n := grid[0] * grid[1]
+	cfg := sdk.Config{Backend: backend, Ranks: n, Grid: grid, Launcher: sdk.LauncherEmbedded}
+	comms, err := comm.NewLocal(n)
+	if err != nil {
+		return nil, err
+	}
+	g := &localGrid{comms: comms, ranks: make([]*rankVariant, n)}
+	err = comm.RunRanks(comms, func(c comm.Comm) error {
+		rv, err := newRankVariant(c, cfg, o)
+		g.ranks[c.Rank()] = rv
+		return err
+	})
+	if err != nil {
+		g.broken = true
+		g.close()
+		return nil, err
+	}
+	return g, nil
+}
+
+func (g *localGrid) all(f func(r int, rv *rankVariant) error) error {
+	if g.broken {
+		return fmt.Errorf("the grid failed earlier")
+	}
+	err := comm.RunRanks(g.comms, func(c comm.Comm) error { return f(c.Rank(), g.ranks[c.Rank()]) })
+	if err != nil {
+		g.broken = true
+	}
+	return err
+}
+
+func (g *localGrid) close() {
+	if !g.broken && g.all(func(_ int, rv *rankVariant) error { return rv.Close() }) == nil {
+		return
+	}
+	for _, rv := range g.ranks { // after a failure, each on its own
+		if rv != nil && rv.rank != nil {
+			func() {
+				defer func() { _ = recover() }()
+				_ = rv.rank.Close()
+			}()
+		}
+	}
+}
+
+// gridScale generates one graph and runs every grid × parameter set of the
+// plan entry on it.
+func gridScale(o gridOptions, e planEntry, rep *gpucheck.Report, log io.Writer) {
+	seed := [2]uint64{2, 3}
+	t0 := time.Now()
+	edges := graph500.Generate(e.scale, o.edgefactor, seed)
+	nv := graph500.NVertices(e.scale)
+	g := results.Graph{Scale: e.scale, EdgeFactor: o.edgefactor, Seed: seed, NVertices: nv, NEdges: int64(len(edges))}
+	keys, kerr := graph500.SearchKeys(edges, nv, o.roots, seed)
+	fmt.Fprintf(log, "gridcheck: scale %d: %d edges in %.1f s\n", e.scale, len(edges), time.Since(t0).Seconds())
+	val := graph500.NewValidator(edges, nv)
+	nedge := map[int64]int64{}
+	type built struct {
+		lg        *localGrid
+		opts      []options
+		construct float64
+		err       error
+	}
+	builds := make([]built, len(e.grids))
+	build := func(k int) {
+		if kerr != nil {
+			builds[k].err = fmt.Errorf("search keys: %w", kerr)
+			return
+		}
+		t0 := time.Now()
+		builds[k].lg, builds[k].opts, builds[k].err = constructGrid(o, e.grids[k], e.sets, edges, g)
+		builds[k].construct = time.Since(t0).Seconds()
+		if builds[k].err == nil {
+			fmt.Fprintf(log, "gridcheck: scale %d %dx%d constructed in %.1f s\n", e.scale, e.grids[k][0], e.grids[k][1], builds[k].construct)
+		}
+	}
+	if o.parallelConstruct {
+		var wg sync.WaitGroup
+		for k := range e.grids {
+			wg.Add(1)
+			go func() { defer wg.Done(); build(k) }()
+		}
+		wg.Wait()
+	}
+	for k, grid := range e.grids {
+		if !o.parallelConstruct {
+			build(k)
+		}
+		var cases []*results.Case
+		for _, s := range e.sets {
+			cases = append(cases, &results.Case{Variant: fmt.Sprintf("%s %dx%d", s.Label, grid[0], grid[1]), Plugin: "atomic2d",
+				Backend: o.backend, Params: s.Params, Ranks: grid[0] * grid[1], Grid: grid, Launcher: sdk.LauncherEmbedded,
+				Graph: g, Info: map[string]any{}})
+		}
+		b := builds[k]
+		if b.err != nil {
+			for _, c := range cases {
+				c.Status, c.Error = results.StatusFailed, b.err.Error()
+			}
+		} else if err := withLock(o, func() { gridCases(o, b.lg, b.opts, b.construct, cases, edges, keys, val, nedge) }); err != nil {
+			for _, c := range cases {
+				c.Status, c.Error = results.StatusFailed, err.Error()
+			}
+		}
+		if b.lg != nil {
+			b.lg.close()
+			builds[k].lg = nil
+		}
+		for _, c := range cases {
+			finishGridCase(c, rep.BoundGBs)
+			rep.Cases = append(rep.Cases, c)
+			fmt.Fprintf(log, "gridcheck: %s scale %d: %s %s (%v GTEPS, %.1f%% of bound, construct %.1f s)\n", c.Variant, e.scale,
+				c.Status, firstLine(c.Error), c.Info["hmean_gteps"], 100*infoF(c.Info, "bound_fraction"), c.ConstructionTimeS)
+		}
+		writeReport(o, rep, log)
+		runtime.GC()
+		debug.FreeOSMemory()
+	}
+}
+
+// constructGrid parses the sets' options and constructs the grid's ranks
+// with the first set's.
+func constructGrid(o gridOptions, grid [2]int, sets []gpucheck.ParamSet, edges []graph500.Edge, g results.Graph) (*localGrid, []options, error) {
+	opts := make([]options, len(sets))
+	for i, s := range sets {
+		var err error
+		if opts[i], err = parseOptions(sdk.Config{Params: s.Params}); err != nil {
+			return nil, nil, fmt.Errorf("set %q: %w", s.Label, err)
+		}
+	}
+	lg, err := newLocalGrid(o.backend, grid, opts[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	p := grid[0] * grid[1]
+	err = lg.all(func(r int, rv *rankVariant) error {
+		lo, hi := sdk.EdgeShare(int64(len(edges)), r, p)
+		return rv.Construct(&sdk.Workload{NVertices: g.NVertices, NEdges: int64(len(edges)), Edges: edges[lo:hi], EdgeOffset: lo, Graph: g})
+	})
+	if err != nil {
+		lg.close()
+		return nil, nil, fmt.Errorf("construct: %w", err)
+	}
+	return lg, opts, nil
+}
+
+// gridCases runs each parameter set on a constructed grid.
+func gridCases(o gridOptions, lg *localGrid, opts []options, construct float64, cases []*results.Case, edges []graph500.Edge,
+	keys []int64, val *graph500.Validator, nedge map[int64]int64) {
+	var devices []string
+	for _, rv := range lg.ranks {
+		devices = appendNew(devices, rv.Devices()...)
+	}
+	for i, c := range cases {
+		c.ConstructionTimeS = construct
+		c.Devices, c.GPUs = devices, len(devices)
+		for k, x := range lg.ranks[0].CaseInfo() {
+			c.Info[k] = x
+		}
+		if err := lg.all(func(_ int, rv *rankVariant) error { return rv.setOptions(opts[i]) }); err != nil {
+			c.Status, c.Error = results.StatusFailed, "options: "+err.Error()
+			return
+		}
+		if !runSearches(o, lg, c, edges, keys, val, nedge) {
+			for _, d := range cases[i+1:] {
+				d.Status, d.Error = results.StatusFailed, "an earlier case on this grid failed"
+			}
+			return
+		}
+	}
+}
+
+func appendNew(xs []string, ys ...string) []string {
+	for _, y := range ys {
+		if !slices.Contains(xs, y) {
+			xs = append(xs, y)
+		}
+	}
+	return xs
+}
+
+// runSearches runs the warm-up and the timed searches of one case; it
+// returns false when the grid failed (it cannot be used again).
+func runSearches(o gridOptions, lg *localGrid, c *results.Case, edges []graph500.Edge, keys []int64,
+	val *graph500.Validator, nedge map[int64]int64) bool {
+	bfs := func(root int64) (bfs2d.SearchResult, error) {
+		var res bfs2d.SearchResult
+		err := lg.all(func(r int, rv *rankVariant) error {
+			x, err := rv.rank.BFS(root)
+			if r == 0 {
+				res = x
+			}
+			return err
+		})
+		return res, err
+	}
+	parents := make([]int64, c.Graph.NVertices)
+	getParents := func() error {
+		return lg.all(func(r int, rv *rankVariant) error {
+			if r == 0 {
+				return rv.Parents(parents)
+			}
+			return rv.Parents(nil)
+		})
+	}
+	if _, err := bfs(keys[0]); err != nil {
+		c.Status, c.Error = results.StatusFailed, fmt.Sprintf("warm-up bfs from %d: %v", keys[0], err)
+		return false
+	}
+	c.Status = results.StatusOK
+	for i, root := range keys {
+		t := time.Now()
+		res, err := bfs(root)
+		sr := results.Search{Root: root, TimeS: time.Since(t).Seconds(), Levels: res.Levels, Phases: res.Phases}
+		if err != nil {
+			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("bfs from %d: %v", root, err)
+			return false
+		}
+		validate := o.validate < 0 || i < o.validate
+		if n, ok := nedge[root]; ok && !validate {
+			sr.NEdge = n
+			sr.Error = "not validated: edge count from an earlier search of this root"
+			c.BFS = append(c.BFS, sr)
+			continue
+		}
+		t = time.Now()
+		if err := getParents(); err != nil {
+			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("parents of %d: %v", root, err)
+			return false
+		}
+		sr.TransferTimeS = time.Since(t).Seconds()
+		if validate {
+			t = time.Now()
+			vr, err := val.Validate(root, parents)
+			sr.ValidateTimeS = time.Since(t).Seconds()
+			if err != nil {
+				sr.Error = err.Error()
+				c.Status = results.StatusInvalid
+			} else if vr.Levels != res.Levels {
+				sr.Error = fmt.Sprintf("valid tree of %d levels, but the search reported %d", vr.Levels, res.Levels)
+				c.Status = results.StatusInvalid
+			} else {
+				sr.Valid, sr.NEdge, sr.TEPS = true, vr.NEdge, float64(vr.NEdge)/sr.TimeS
+				nedge[root] = vr.NEdge
+			}
+		} else {
+			sr.NEdge = gpucheck.CountEdges(edges, parents)
+			sr.Error = "not validated: edge count from its own parents"
+			nedge[root] = sr.NEdge
+		}
+		c.BFS = append(c.BFS, sr)
+	}
+	return true
+}
+
+func writeReport(o gridOptions, rep *gpucheck.Report, log io.Writer) {
+	if o.jsonPath == "" {
+		return
+	}
+	rep.Finished = time.Now().UTC().Format(time.RFC3339)
+	b, err := json.MarshalIndent(rep, "", " ")
+	if err == nil {
+		err = results.WriteFileAtomic(o.jsonPath, append(b, '\n'))
+	}
+	if err != nil {
+		fmt.Fprintln(log, "gridcheck: writing report:", err)
+	}
+}
+
+func infoF(m map[string]any, k string) float64 {
+	x, _ := m[k].(float64)
+	return x
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// finishGridCase computes the Graph500 statistics over validated searches,
+// the harmonic mean over all searches, the fraction of the bandwidth bound
+// (Info bytes_fixed_per_bfs over the measured copy bandwidth, per GPU: the
+// bound time divides by the number of distinct GPUs) and the phase totals.
+func finishGridCase(c *results.Case, gbs float64) {
+	c.Stats = graph500.ComputeStats(c.BFS)
+	var teps []float64
+	var timeS float64
+	phase := map[string]float64{}
+	bytes := map[string]int64{}
+	valid := 0
+	for _, s := range c.BFS {
+		if s.Valid {
+			valid++
+		}
+		if s.NEdge > 0 && s.TimeS > 0 {
+			teps = append(teps, float64(s.NEdge)/s.TimeS)
+		}
+		timeS += s.TimeS
+		for _, ph := range s.Phases {
+			for k, t := range ph.Times {
+				phase[k] += t / float64(len(c.BFS))
+			}
+			for k, b := range ph.Bytes {
+				bytes[k] += b / int64(len(c.BFS))
+			}
+		}
+	}
+	c.Info["searches"], c.Info["validated_ok"] = len(c.BFS), valid
+	c.Info["valid"], c.Info["validated"] = valid, countValidated(c.BFS)
+	if len(teps) > 0 {
+		hm, _ := graph500.HarmonicMean(teps)
+		c.Info["hmean_teps_all"] = hm
+		c.Info["hmean_gteps"] = fmt.Sprintf("%.3f", hm/1e9)
+	}
+	c.Info["mean_phase_s"] = phase
+	c.Info["mean_bytes_sent"] = bytes
+	fixed, _ := c.Info["bytes_fixed_per_bfs"].(int64)
+	if gbs > 0 && fixed > 0 && timeS > 0 {
+		gpus := max(c.GPUs, 1)
+		c.Info["bound_fraction"] = float64(len(c.BFS)) * float64(fixed) / (gbs * 1e9 * float64(gpus)) / timeS
+		c.Info["bound_gbs"] = gbs
+	}
+}
+
+func countValidated(ss []results.Search) int {
+	n := 0
+	for _, s := range ss {
+		if s.Valid || s.ValidateTimeS > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// printPhases prints each case's mean per-search phase times and bytes.
+func printPhases(w io.Writer, rep *gpucheck.Report) {
+	fmt.Fprintln(w, "mean per search: expand_exchange expansion fold_exchange update predecessors (ms) | bytes expand fold pred")
+	for _, c := range rep.Cases {
+		ph, _ := c.Info["mean_phase_s"].(map[string]float64)
+		by, _ := c.Info["mean_bytes_sent"].(map[string]int64)
+		fmt.Fprintf(w, "%-22s scale %2d gpus %d: %8.3f %8.3f %8.3f %8.3f %8.3f | %d %d %d\n", c.Variant, c.Graph.Scale, c.GPUs,
+			1e3*ph[bfs2d.PhaseExpandExchange], 1e3*ph[bfs2d.PhaseExpansion], 1e3*ph[bfs2d.PhaseFoldExchange],
+			1e3*ph[bfs2d.PhaseUpdate], 1e3*ph[bfs2d.PhasePredecessors], by[bfs2d.BytesExpand], by[bfs2d.BytesFold], by[bfs2d.BytesPred])
+	}
+}

@@ -1,0 +1,262 @@
+package main
+
+// plugin.go: the atomic2d plugin's description (sdk.Info), its parameters
+// (seed 000's knobs) and its per-rank variant over sdk.NewDistributed.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/partition"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/atomic2d/bfs2d"
+)
+
+// plugin is the sdk.Plugin of atomic2d.
+type plugin struct{}
+
+// Parameter names.
+const (
+	pEdgesPerThread = "edges_per_thread"
+	pBitmapMessages = "bitmap_messages"
+	pThreads        = "threads_per_block"
+	pWorkers        = "workers"
+)
+
+// Info implements sdk.Plugin.
+func (plugin) Info() sdk.Info {
+	return sdk.Info{
+		Name:     "atomic2d",
+		Paper:    "seed 000: Bisson, Bernaschi, Mastrostefano, Parallel Distributed BFS on the Kepler Architecture, §2.2, §3 (Algorithms 2 and 3), §5",
+		Summary:  "2D R×C partition with local CSC blocks; one thread per frontier edge by scan + binary search (k edges per thread, interleaved), atomicOr visited bitmap, atomic per-column queues; expand/fold exchanges; bitmap messages past §5's threshold; predecessors resolved after the search",
+		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
+		Params: []sdk.Param{
+			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(8),
+				Help: "§3.4.1: consecutive frontier edges per thread, processed interleaved (1 = one thread per edge; the paper's best on Kepler is 4)"},
+			{Name: pBitmapMessages, Type: sdk.TypeString, Default: bfs2d.BitmapAuto,
+				Choices: []string{bfs2d.BitmapAuto, bfs2d.BitmapOff, bfs2d.BitmapOn},
+				Help:    "§5: send a bitmap of the receiver's block instead of a vertex list: auto (when smaller), off (lists, §3), on (always)"},
+			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
+				Help: "CUDA: threads per block (a multiple of 32)"},
+			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
+				Help: "CPU: goroutines per rank running the kernels (0: GOMAXPROCS / ranks)"},
+		},
+		MultiRank: true,
+	}
+}
+
+// options are one case's resolved parameters.
+type options struct {
+	bfs2d.Options
+	Threads int
+}
+
+func parseOptions(cfg sdk.Config) (options, error) {
+	params, err := plugin{}.Info().CheckParams(cfg.Params)
+	if err != nil {
+		return options{}, err
+	}
+	cfg.Params = params
+	o := options{
+		Options: bfs2d.Options{
+			EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
+			BitmapMessages: cfg.String(pBitmapMessages),
+			Workers:        int(cfg.Int(pWorkers)),
+		},
+		Threads: int(cfg.Int(pThreads)),
+	}
+	if o.Threads%32 != 0 {
+		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
+	}
+	return o, nil
+}
+
+// gridShape is cfg.Grid, or for an unset grid the R×C with R ≤ C closest to
+// square (seed 000 Table 1: 2 ranks 1×2, 8 ranks 2×4).
+func gridShape(cfg sdk.Config) (r, c int, err error) {
+	ranks := max(cfg.Ranks, 1)
+	if cfg.Grid != [2]int{0, 0} {
+		r, c = cfg.Grid[0], cfg.Grid[1]
+		if r < 1 || c < 1 || r*c != ranks {
+			return 0, 0, fmt.Errorf("grid %d×%d does not match %d ranks", r, c, ranks)
+		}
+		return r, c, nil
+	}
+	r = int(math.Sqrt(float64(ranks)))
+	for ranks%r != 0 {
+		r--
+	}
+	return r, ranks / r, nil
+}
+
+// New implements sdk.Plugin: every grid, 1×1 included, runs through
+// sdk.NewDistributed (goroutine ranks, or one rank per MPI process).
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	o, err := parseOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := gridShape(cfg); err != nil {
+		return nil, err
+	}
+	switch cfg.Backend {
+	case sdk.BackendCPU, sdk.BackendCUDA:
+	default:
+		return nil, fmt.Errorf("atomic2d has no backend %q (it has cpu, cuda)", cfg.Backend)
+	}
+	return sdk.NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
+		return newRankVariant(c, cfg, o)
+	})
+}
+
+// rankVariant is one rank's sdk.RankVariant.
+type rankVariant struct {
+	cfg    sdk.Config
+	opt    options
+	grid   *comm.Grid
+	rank   *bfs2d.Rank
+	device string
+	info   map[string]any
+}
+
+func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
+	r, cc, err := gridShape(cfg)
+	if err != nil {
+		return nil, err
+	}
+	g, err := comm.NewGrid(c, r, cc)
+	if err != nil {
+		return nil, err
+	}
+	if o.Workers == 0 && cfg.Backend == sdk.BackendCPU && cfg.Launcher != sdk.LauncherMPIRun {
+		// In-process ranks share the machine's cores.
+		o.Workers = max(1, defaultWorkers()/(r*cc))
+	}
+	return &rankVariant{cfg: cfg, opt: o, grid: g}, nil
+}
+
+// Construct builds the rank's CSC block through the shared 2D partition and
+// sets up its backend (Graph500 kernel 1).
+func (v *rankVariant) Construct(w *sdk.Workload) error {
+	part, err := partition.Build2D(v.grid, w.NVertices, w.Edges)
+	if err != nil {
+		return err
+	}
+	l, csc, err := bfs2d.FromPartition(part)
+	if err := agreeErr(v.grid.World, err); err != nil {
+		return err
+	}
+	part = nil
+	if v.cfg.Backend == sdk.BackendCUDA {
+		dev, err := cudaDeviceFor(v.grid.World.Rank())
+		if err := agreeErr(v.grid.World, err); err != nil {
+			return err
+		}
+		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options, bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads})
+		if err != nil {
+			return err
+		}
+	} else {
+		if v.rank, err = bfs2d.NewCPURank(v.grid, l, csc, v.opt.Options); err != nil {
+			return err
+		}
+	}
+	v.info, err = caseInfo(v.grid, l, csc)
+	return err
+}
+
+// cudaDeviceFor is one rank per GPU where there are enough GPUs: world rank
+// r uses device r mod the device count (ranks share GPUs otherwise).
+func cudaDeviceFor(rank int) (int, error) {
+	n, err := bfs2d.DeviceCount()
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("no CUDA device")
+	}
+	return rank % n, nil
+}
+
+func agreeErr(c comm.Comm, err error) error {
+	flag := int64(0)
+	if err != nil {
+		flag = 1
+	}
+	anyFailed, rerr := comm.AllreduceInt64(c, flag, comm.Max)
+	switch {
+	case err != nil:
+		return err
+	case rerr != nil:
+		return rerr
+	case anyFailed != 0:
+		return fmt.Errorf("another rank failed")
+	}
+	return nil
+}
+
+// BFS implements sdk.RankVariant.
+func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
+	if v.rank == nil {
+		return sdk.Search{}, fmt.Errorf("bfs before construct")
+	}
+	res, err := v.rank.BFS(root)
+	if err != nil {
+		return sdk.Search{}, err
+	}
+	return sdk.Search{Levels: res.Levels, Phases: res.Phases}, nil
+}
+
+// Parents implements sdk.RankVariant.
+func (v *rankVariant) Parents(dst []int64) error {
+	if v.rank == nil {
+		return fmt.Errorf("parents before construct")
+	}
+	return v.rank.Parents(dst)
+}
+
+// Close implements sdk.RankVariant.
+func (v *rankVariant) Close() error {
+	var err error
+	if v.rank != nil {
+		err = v.rank.Close()
+		v.rank = nil
+	}
+	if v.grid != nil {
+		if e := v.grid.Close(); err == nil {
+			err = e
+		}
+		v.grid = nil
+	}
+	return err
+}
+
+// Devices implements sdk.Devicer: this rank's GPU ("cuda:N name"); ranks
+// sharing a GPU report the same string, so the union counts distinct GPUs.
+func (v *rankVariant) Devices() []string {
+	if v.device == "" {
+		return nil
+	}
+	return []string{v.device}
+}
+
+// CaseInfo implements sdk.Informer.
+func (v *rankVariant) CaseInfo() map[string]any { return v.info }
+
+// setOptions changes the algorithm parameters of a constructed rank (used
+// by gridcheck's parameter sweeps; every rank gets the same options).
+func (v *rankVariant) setOptions(o options) error {
+	if o.Threads != v.opt.Threads {
+		return fmt.Errorf("%s cannot change after construction (%d, then %d)", pThreads, v.opt.Threads, o.Threads)
+	}
+	if v.rank == nil {
+		return fmt.Errorf("set options before construct")
+	}
+	o.Workers = v.opt.Workers
+	if err := v.rank.SetOptions(o.Options); err != nil {
+		return err
+	}
+	v.opt = o
+	return nil
+}

@@ -1,0 +1,75 @@
+/* edgescan.h: the C ABI of libedgescan.so, the CUDA backend of the edgescan
+ * variant (seed 002: BFS by scanning the whole edge list every iteration,
+ * Bellman-Ford style, on one GPU). The Go side (plugins/edgescan/gpu.go)
+ * binds these symbols by name; the errors follow bfsb_abi.h (status return,
+ * message in the caller's err buffer).
+ *
+ * Life of a handle: edgescan_create (allocates everything; the caller has
+ * checked the memory need first), edgescan_upload (the prepared edge
+ * arrays, once), then per search edgescan_bfs and edgescan_parents, and
+ * finally edgescan_destroy. */
+#ifndef BFSBENCH_EDGESCAN_H
+#define BFSBENCH_EDGESCAN_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EDGESCAN_ABI_VERSION 2
+
+/* Most iterations a search may run: levels are uint8 and 255 means
+ * unvisited, so the deepest level is 254, and iteration 254 may only
+ * confirm that nothing is left (if it finds more, edgescan_bfs fails). */
+#define EDGESCAN_MAX_ITERS 255
+
+/* Kernel options, all int32 so that the Go mirror needs no padding. */
+typedef struct edgescan_options {
+  int32_t device;            /* CUDA device ordinal */
+  int32_t restrict_loads;    /* 1: read levels through the read-only cache (const __restrict__ + __ldg) */
+  int32_t packed16;          /* 1: edges arrive as one array of (dst << 16 | src) words */
+  int32_t edges_per_thread;  /* 1, 2 or 4 consecutive edges per thread, loaded as one vector */
+  int32_t threads_per_block; /* a multiple of 32 in [32, 1024] */
+  int32_t lazy_source;       /* 1: load the source's level only when the destination's can matter */
+  int32_t frontier_summary;  /* 1: skip the source's level when its group of 64 has no frontier vertex (implies lazy_source) */
+  int32_t write_check;       /* 1: re-read a level from L2 before writing it, skip vertices already claimed */
+} edgescan_options;
+
+/* edgescan_create allocates the device arrays for nv vertices and m edges
+ * (m after any self-loops were dropped) and returns a handle in *out. nv
+ * must be below 2^31 (parents are stored as int32 on the device). */
+int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int64_t m, void** out, char* err,
+                        int32_t errlen);
+
+/* edgescan_upload copies the edge arrays to the device: src[m] and dst[m]
+ * vertex ids, or, when packed16 is set, the packed words in src and dst
+ * NULL. The order of the arrays is the order the kernel scans. */
+int32_t edgescan_upload(void* h, const uint32_t* src, const uint32_t* dst, char* err,
+                        int32_t errlen);
+
+/* edgescan_bfs searches from root. On return *iters is the number of
+ * iterations (kernel launches) run, iter_ms[i] the time of iteration i's
+ * kernel (CUDA events; iter_ms must hold EDGESCAN_MAX_ITERS), and *total_ms
+ * the device time from the start of initialization to the end of the last
+ * iteration (events on the same stream), which includes the host's reads of
+ * the "modified" flag between iterations. */
+int32_t edgescan_bfs(void* h, int64_t root, float* iter_ms, int32_t* iters, float* total_ms,
+                     char* err, int32_t errlen);
+
+/* edgescan_parents copies the last search's parents to dst[nv] as int64:
+ * dst[root] = root, -1 for unreached vertices. */
+int32_t edgescan_parents(void* h, int64_t* dst, char* err, int32_t errlen);
+
+/* edgescan_levels copies the last search's levels to dst[nv] (255 for
+ * unreached vertices); for tests and diagnostics. */
+int32_t edgescan_levels(void* h, uint8_t* dst, char* err, int32_t errlen);
+
+/* edgescan_destroy frees everything the handle holds. NULL is allowed. */
+void edgescan_destroy(void* h);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BFSBENCH_EDGESCAN_H */

@@ -1,0 +1,439 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+// oracleKey identifies a search for the oracle's cache.
+type oracleKey struct {
+	edges *graph500.Edge
+	n     int
+	root  int64
+}
+
+var oracleCache = map[oracleKey][]uint8{}
+
+// oracle returns refLevels, computed once per graph and root.
+func oracle(edges []graph500.Edge, nv, root int64) []uint8 {
+	k := oracleKey{&edges[0], len(edges), root}
+	if lv, ok := oracleCache[k]; ok {
+		return lv
+	}
+	lv := refLevels(edges, nv, root)
+	oracleCache[k] = lv
+	return lv
+}
+
+// refLevels is a plain queue BFS over edges, the oracle for levels.
+func refLevels(edges []graph500.Edge, nv, root int64) []uint8 {
+	adj := make([][]int64, nv)
+	for _, e := range edges {
+		adj[e.V0] = append(adj[e.V0], e.V1)
+		adj[e.V1] = append(adj[e.V1], e.V0)
+	}
+	lv := make([]uint8, nv)
+	for i := range lv {
+		lv[i] = unvisited
+	}
+	lv[root] = 0
+	q := []int64{root}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, w := range adj[u] {
+			if lv[w] == unvisited {
+				lv[w] = lv[u] + 1
+				q = append(q, w)
+			}
+		}
+	}
+	return lv
+}
+
+func path(n int64) []graph500.Edge {
+	var es []graph500.Edge
+	for i := int64(0); i+1 < n; i++ {
+		es = append(es, graph500.Edge{V0: i + 1, V1: i}) // reversed, so both directions are exercised
+	}
+	return es
+}
+
+// handMade are small graphs with the features the kernel must handle.
+var handMade = []struct {
+	name  string
+	nv    int64
+	edges []graph500.Edge
+	roots []int64
+}{
+	{"single edge", 2, []graph500.Edge{{V0: 0, V1: 1}}, []int64{0, 1}},
+	{"path", 9, path(9), []int64{0, 4, 8}},
+	{"star with self-loops and duplicates", 6,
+		[]graph500.Edge{{V0: 0, V1: 1}, {V0: 2, V1: 0}, {V0: 0, V1: 3}, {V0: 3, V1: 0}, {V0: 0, V1: 0}, {V0: 4, V1: 4}, {V0: 0, V1: 4}, {V0: 1, V1: 2}}, []int64{0, 4}},
+	{"two components and an isolated vertex", 8,
+		[]graph500.Edge{{V0: 0, V1: 1}, {V0: 1, V1: 2}, {V0: 2, V1: 0}, {V0: 4, V1: 5}, {V0: 5, V1: 6}, {V0: 6, V1: 7}, {V0: 7, V1: 4}}, []int64{1, 6, 3}},
+	{"cycle", 7, append(path(7), graph500.Edge{V0: 0, V1: 6}), []int64{3}},
+}
+
+// optionSets covers the knobs both backends share: permutation, the
+// source-load mode (eager, lazy, lazy with the frontier summary), packing
+// and the write check.
+func optionSets() []map[string]any {
+	modes := []struct{ lazy, summary bool }{{false, false}, {true, false}, {true, true}}
+	var out []map[string]any
+	for _, permute := range []bool{false, true} {
+		orient := permute // both with and without, without doubling the sets
+		for _, m := range modes {
+			for _, pack := range []string{packOff, packAuto} {
+				for _, wcheck := range []bool{false, true} {
+					out = append(out, map[string]any{pPermute: permute, pBlockVertices: int64(1024), pLazySource: m.lazy,
+						pSummary: m.summary, pPack16: pack, pWriteCheck: wcheck, pOrient: orient, pWorkers: int64(3)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func newVariant(t *testing.T, backend string, params map[string]any) sdk.Variant {
+	t.Helper()
+	v, err := plugin{}.New(sdk.Config{Backend: backend, Params: params, Ranks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// checkSearches runs every root on a constructed variant and checks levels
+// against the oracle, parents with the Graph500 validator, and the
+// reported level count.
+func checkSearches(t *testing.T, v sdk.Variant, edges []graph500.Edge, nv int64, roots []int64, levels func() ([]uint8, error)) {
+	t.Helper()
+	val := graph500.NewValidator(edges, nv)
+	parents := make([]int64, nv)
+	for _, r := range roots {
+		s, err := v.BFS(r)
+		if err != nil {
+			t.Fatalf("BFS(%d): %v", r, err)
+		}
+		for i := range parents {
+			parents[i] = -7 // poison: every entry must be written
+		}
+		if err := v.Parents(parents); err != nil {
+			t.Fatal(err)
+		}
+		res, err := val.Validate(r, parents)
+		if err != nil {
+			t.Fatalf("root %d: %v", r, err)
+		}
+		if s.Levels != res.Levels || len(s.Phases) != s.Levels {
+			t.Errorf("root %d: reported %d levels and %d phases, validator counts %d levels", r, s.Levels, len(s.Phases), res.Levels)
+		}
+		got, err := levels()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := oracle(edges, nv, r); !slices.Equal(got, want) {
+			t.Fatalf("root %d: levels\n got %v\nwant %v", r, got, want)
+		}
+	}
+}
+
+func TestCPUHandMade(t *testing.T) {
+	for _, g := range handMade {
+		for _, params := range optionSets() {
+			t.Run(fmt.Sprintf("%s/%v", g.name, params), func(t *testing.T) {
+				v := newVariant(t, sdk.BackendCPU, params)
+				defer v.Close()
+				if err := v.Construct(&sdk.Workload{NVertices: g.nv, NEdges: int64(len(g.edges)), Edges: g.edges}); err != nil {
+					t.Fatal(err)
+				}
+				cv := v.(*cpuVariant)
+				checkSearches(t, v, g.edges, g.nv, g.roots, func() ([]uint8, error) { return cv.Levels(), nil })
+			})
+		}
+	}
+}
+
+func TestCPUGraph500(t *testing.T) {
+	for _, scale := range []int{10, 17} { // 17: more than 65536 vertices, so no packing
+		edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+		nv := graph500.NVertices(scale)
+		roots, err := graph500.SearchKeys(edges, nv, 4, [2]uint64{2, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, params := range optionSets() {
+			t.Run(fmt.Sprintf("scale%d/%v", scale, params), func(t *testing.T) {
+				v := newVariant(t, sdk.BackendCPU, params)
+				defer v.Close()
+				if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+					t.Fatal(err)
+				}
+				cv := v.(*cpuVariant)
+				wantPacked := scale <= 16 && params[pPack16] == packAuto
+				if got := cv.arr.Packed != nil; got != wantPacked {
+					t.Errorf("packed = %v, want %v", got, wantPacked)
+				}
+				checkSearches(t, v, edges, nv, roots, func() ([]uint8, error) { return cv.Levels(), nil })
+			})
+		}
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	for _, tc := range []struct {
+		n       int64
+		wantErr bool
+	}{
+		{255, false}, // depth 254: the deepest uint8 level
+		{256, true},  // depth 255 would collide with the unvisited marker
+	} {
+		v := newVariant(t, sdk.BackendCPU, nil)
+		es := path(tc.n)
+		if err := v.Construct(&sdk.Workload{NVertices: tc.n, NEdges: int64(len(es)), Edges: es}); err != nil {
+			t.Fatal(err)
+		}
+		s, err := v.BFS(0)
+		if tc.wantErr {
+			if err == nil || !strings.Contains(err.Error(), "deeper than 254 levels") {
+				t.Errorf("path of %d: err = %v, want the depth error", tc.n, err)
+			}
+			continue
+		}
+		if err != nil || s.Levels != 255 {
+			t.Errorf("path of %d: levels %d, err %v; want 255 levels", tc.n, s.Levels, err)
+		}
+	}
+}
+
+func TestPrepare(t *testing.T) {
+	edges := []graph500.Edge{{V0: 5, V1: 3500}, {V0: 1, V1: 1}, {V0: 7, V1: 2}, {V0: 2, V1: 2050}, {V0: 3500, V1: 4}, {V0: 9, V1: 1030}, {V0: 2, V1: 7}}
+	const nv = 4000
+	tests := []struct {
+		name      string
+		opt       prepOptions
+		wantOrder []graph500.Edge // src, dst in scan order
+		packed    bool
+		blocks    int64
+	}{
+		{"generator order", prepOptions{Pack16: packOff, Workers: 2}, []graph500.Edge{{V0: 5, V1: 3500}, {V0: 7, V1: 2}, {V0: 2, V1: 2050}, {V0: 3500, V1: 4}, {V0: 9, V1: 1030}, {V0: 2, V1: 7}}, false, 1},
+		{"by destination block, stable", prepOptions{Permute: true, BlockVertices: 1024, Pack16: packOff, Workers: 3},
+			[]graph500.Edge{{V0: 7, V1: 2}, {V0: 3500, V1: 4}, {V0: 2, V1: 7}, {V0: 9, V1: 1030}, {V0: 2, V1: 2050}, {V0: 5, V1: 3500}}, false, 4},
+		{"packed", prepOptions{Permute: true, BlockVertices: 2048, Pack16: packOn, Workers: 1},
+			[]graph500.Edge{{V0: 7, V1: 2}, {V0: 3500, V1: 4}, {V0: 9, V1: 1030}, {V0: 2, V1: 7}, {V0: 5, V1: 3500}, {V0: 2, V1: 2050}}, true, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := prepare(edges, nv, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.M != 6 || a.SelfLoops != 1 || a.Blocks != tc.blocks || (a.Packed != nil) != tc.packed {
+				t.Fatalf("M %d, self-loops %d, blocks %d, packed %v", a.M, a.SelfLoops, a.Blocks, a.Packed != nil)
+			}
+			var got []graph500.Edge
+			for k := range a.M {
+				s, d := a.edge(k)
+				got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
+			}
+			if !slices.Equal(got, tc.wantOrder) {
+				t.Errorf("order\n got %v\nwant %v", got, tc.wantOrder)
+			}
+			wantBytes := int64(8)
+			if tc.packed {
+				wantBytes = 4
+			}
+			if a.EdgeBytes() != 6*wantBytes {
+				t.Errorf("EdgeBytes = %d", a.EdgeBytes())
+			}
+		})
+	}
+}
+
+func TestPrepareOrient(t *testing.T) {
+	edges := []graph500.Edge{{V0: 0, V1: 1}, {V0: 2, V1: 1}, {V0: 1, V1: 3}, {V0: 4, V1: 5}, {V0: 6, V1: 6}}
+	a, err := prepare(edges, 7, prepOptions{Orient: true, Pack16: packOff, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Vertex 1 has degree 3: it becomes the source of its edges; the tie
+	// (4,5) keeps generator order; the self-loop is dropped.
+	want := []graph500.Edge{{V0: 1, V1: 0}, {V0: 1, V1: 2}, {V0: 1, V1: 3}, {V0: 4, V1: 5}}
+	var got []graph500.Edge
+	for k := range a.M {
+		s, d := a.edge(k)
+		got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("oriented edges %v, want %v", got, want)
+	}
+}
+
+func TestPrepareErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edges []graph500.Edge
+		nv    int64
+		opt   prepOptions
+		want  string
+	}{
+		{"id out of range", []graph500.Edge{{V0: 0, V1: 1}, {V0: 2, V1: 9}}, 5, prepOptions{Pack16: packOff}, "edge 1 (2,9) has an end outside [0,5)"},
+		{"negative id", []graph500.Edge{{V0: -1, V1: 1}}, 5, prepOptions{Pack16: packOff}, "outside"},
+		{"pack16 on a big graph", nil, 70000, prepOptions{Pack16: packOn}, "pack16 = on needs at most 65536 vertices"},
+		{"bad pack16", nil, 10, prepOptions{Pack16: "maybe"}, `pack16 = "maybe"`},
+		{"too many vertices", nil, 1 << 33, prepOptions{Pack16: packOff}, "32 bits"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := prepare(tc.edges, tc.nv, tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  sdk.Config
+		want string
+	}{
+		{sdk.Config{Backend: "tpu"}, `no backend "tpu"`},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pThreads: int64(100)}}, "multiple of 32"},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pEdgesPerThread: int64(3)}}, "want 1, 2 or 4"},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{"bogus": true}}, `no parameter "bogus"`},
+		{sdk.Config{Backend: sdk.BackendCPU, Ranks: 4}, "one process"},
+	} {
+		if _, err := (plugin{}).New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%+v) = %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+func TestInfoBytes(t *testing.T) {
+	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
+	v := newVariant(t, sdk.BackendCPU, nil)
+	if err := v.Construct(&sdk.Workload{NVertices: 256, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+		t.Fatal(err)
+	}
+	info := v.(sdk.Informer).CaseInfo()
+	m := info["edges_scanned"].(int64)
+	if info["bytes_per_edge"].(int64) != 4 || info["bytes_per_iteration"].(int64) != 4*m+256 || info["bytes_fixed_per_bfs"].(int64) != 2560 {
+		t.Errorf("info = %v", info)
+	}
+	s, err := v.BFS(edges[0].V0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, b := range s.Phases[0].Bytes {
+		sum += b
+	}
+	if sum != info["bytes_per_iteration"].(int64) {
+		t.Errorf("phase bytes %d, want bytes_per_iteration %d", sum, info["bytes_per_iteration"])
+	}
+}
+
+// gpuOrSkip returns a CUDA variant when lib/libedgescan.so and a GPU are
+// present. Without a GPU it checks that the failure names the library and
+// the device, then skips.
+func gpuOrSkip(t *testing.T, params map[string]any) sdk.Variant {
+	t.Helper()
+	if os.Getenv(cuda.LibDirEnv) == "" {
+		lib, _ := filepath.Abs(filepath.Join("..", "..", "lib"))
+		t.Setenv(cuda.LibDirEnv, lib)
+	}
+	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: params, Ranks: 1})
+	if err == nil {
+		return v
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "libedgescan.so") {
+		t.Errorf("CUDA failure %q does not name the library", msg)
+	}
+	if !strings.Contains(msg, "not found") && !strings.Contains(msg, "device 0") {
+		t.Errorf("CUDA failure %q names neither the missing file nor the device", msg)
+	}
+	t.Skipf("no CUDA backend here: %v", err)
+	return nil
+}
+
+// TestCUDA runs every kernel instance (restrict, packing, edges per
+// thread, lazy source, permutation) against the oracle and the validator;
+// it needs a GPU and `make cuda`.
+func TestCUDA(t *testing.T) {
+	gpuOrSkip(t, nil).Close()
+	type graph struct {
+		name  string
+		nv    int64
+		edges []graph500.Edge
+		roots []int64
+	}
+	var graphs []graph
+	for _, g := range handMade {
+		graphs = append(graphs, graph{g.name, g.nv, g.edges, g.roots})
+	}
+	graphs = append(graphs, graph{"path 255", 255, path(255), []int64{0}})
+	scales := []int{12, 17}
+	if testing.Short() {
+		scales = scales[:1]
+	}
+	for _, scale := range scales {
+		edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+		nv := graph500.NVertices(scale)
+		roots, err := graph500.SearchKeys(edges, nv, 3, [2]uint64{2, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, graph{fmt.Sprintf("scale %d", scale), nv, edges, roots})
+	}
+	for _, g := range graphs {
+		for _, restrict := range []bool{false, true} {
+			for _, ept := range []int64{1, 4} {
+				for _, base := range optionSets() {
+					params := map[string]any{pRestrict: restrict, pEdgesPerThread: ept, pThreads: int64(64)}
+					for k, x := range base {
+						params[k] = x
+					}
+					t.Run(fmt.Sprintf("%s/%v", g.name, params), func(t *testing.T) {
+						v := gpuOrSkip(t, params)
+						defer v.Close()
+						if err := v.Construct(&sdk.Workload{NVertices: g.nv, NEdges: int64(len(g.edges)), Edges: g.edges}); err != nil {
+							t.Fatal(err)
+						}
+						gv := v.(*gpuVariant)
+						checkSearches(t, v, g.edges, g.nv, g.roots, gv.Levels)
+						if d := v.(sdk.Devicer).Devices(); len(d) != 1 || !strings.HasPrefix(d[0], "cuda:0 ") {
+							t.Errorf("Devices = %v", d)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestCUDADepthAndMemory(t *testing.T) {
+	v := gpuOrSkip(t, map[string]any{pPack16: packOff})
+	defer v.Close()
+	es := path(256)
+	if err := v.Construct(&sdk.Workload{NVertices: 256, NEdges: int64(len(es)), Edges: es}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.BFS(0); err == nil || !strings.Contains(err.Error(), "deeper than 254 levels") {
+		t.Errorf("path of 256: err = %v, want the depth error", err)
+	}
+	// The need checked before allocating is what edgescan_create allocates.
+	info := v.(sdk.Informer).CaseInfo()
+	if got, want := info["device_bytes_allocated"].(int64), deviceBytes(256, 255, false); got != want {
+		t.Errorf("device_bytes_allocated = %d, want %d", got, want)
+	}
+}

@@ -1,0 +1,267 @@
+package main
+
+// gpu.go: the CUDA backend of edgescan. The kernels are in cuda/edgescan.cu
+// (seed 002's edge-scan kernel); this file loads lib/libedgescan.so through
+// harness/cuda, checks the device memory need before allocating, uploads
+// the edge arrays prepared by prepare.go (the same code the CPU backend
+// uses) and turns each search's per-iteration CUDA-event times into
+// results.LevelPhase entries.
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+// esOptions mirrors struct edgescan_options of cuda/edgescan.h.
+type esOptions struct {
+	Device         int32
+	RestrictLoads  int32
+	Packed16       int32
+	EdgesPerThread int32
+	Threads        int32
+	LazySource     int32
+	Summary        int32
+	WriteCheck     int32
+}
+
+// esMaxIters is EDGESCAN_MAX_ITERS, the length of the iteration-time array.
+const esMaxIters = 255
+
+// esLib is libedgescan.so with its edgescan_* functions bound.
+type esLib struct {
+	*cuda.Library
+	create  func(opt *esOptions, nv, m int64, out *uintptr, err *byte, errlen int32) int32
+	upload  func(h uintptr, src, dst unsafe.Pointer, err *byte, errlen int32) int32
+	bfs     func(h uintptr, root int64, iterMs *float32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
+	parents func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
+	levels  func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
+	destroy func(h uintptr)
+}
+
+// The library is loaded once per process and never unloaded (unloading
+// the CUDA runtime under live contexts is not supported).
+var (
+	libMu     sync.Mutex
+	libLoaded *esLib
+)
+
+// loadLib loads and binds libedgescan.so.
+func loadLib() (*esLib, error) {
+	libMu.Lock()
+	defer libMu.Unlock()
+	if libLoaded != nil {
+		return libLoaded, nil
+	}
+	l, err := cuda.Open("edgescan")
+	if err != nil {
+		return nil, err
+	}
+	es := &esLib{Library: l}
+	for _, b := range []struct {
+		fptr any
+		sym  string
+	}{
+		{&es.create, "edgescan_create"},
+		{&es.upload, "edgescan_upload"},
+		{&es.bfs, "edgescan_bfs"},
+		{&es.parents, "edgescan_parents"},
+		{&es.levels, "edgescan_levels"},
+		{&es.destroy, "edgescan_destroy"},
+	} {
+		if err := l.Bind(b.fptr, b.sym); err != nil {
+			return nil, err
+		}
+	}
+	libLoaded = es
+	return es, nil
+}
+
+// gpuVariant is the CUDA backend.
+type gpuVariant struct {
+	opt   options
+	lib   *esLib
+	dev   cuda.Device
+	h     uintptr // edgescan handle, 0 before Construct
+	nv    int64
+	need  int64       // device bytes allocated
+	arr   *edgeArrays // sizes only: Src, Dst and Packed are released after the upload
+	bound boundBytes
+	last  int64 // root of the last search, -1 before any
+}
+
+// newGPU loads the library and finds the device; without either it fails
+// with a message naming the library, the device and what was found.
+func newGPU(o options) (*gpuVariant, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return nil, fmt.Errorf("CUDA backend unavailable: %w", err)
+	}
+	dev, err := lib.Device(o.Device)
+	if err != nil {
+		return nil, fmt.Errorf("CUDA backend unavailable: %w", err)
+	}
+	return &gpuVariant{opt: o, lib: lib, dev: dev, last: -1}, nil
+}
+
+// deviceBytes is what edgescan_create allocates (cuda/edgescan.cu): the
+// edge arrays padded to a multiple of 4 edges, uint8 levels, int32 parents,
+// int64 parents for the copy-out, two frontier summaries (a bit per 64
+// vertices) and the flag, plus 64 MiB of slack for allocation granularity.
+func deviceBytes(nv, m int64, packed bool) int64 {
+	mPad := (m + 3) / 4 * 4
+	edgeWords := 2 * mPad
+	if packed {
+		edgeWords = mPad
+	}
+	sumWords := (nv + summaryGroup*32 - 1) / (summaryGroup * 32)
+	return 4*edgeWords + nv + 4*nv + 8*nv + 2*4*sumWords + 4 + 64<<20
+}
+
+// Construct implements sdk.Variant.
+func (v *gpuVariant) Construct(w *sdk.Workload) error {
+	if w.EdgeOffset != 0 || int64(len(w.Edges)) != w.NEdges {
+		return errors.New("edgescan needs the whole edge list (one rank)")
+	}
+	if w.NVertices >= 1<<31 {
+		return fmt.Errorf("%d vertices: the CUDA backend stores parents as int32 (below 2^31 vertices)", w.NVertices)
+	}
+	arr, err := prepare(w.Edges, w.NVertices, v.opt.prep())
+	if err != nil {
+		return err
+	}
+	packed := arr.Packed != nil
+	v.need = deviceBytes(arr.NV, arr.M, packed)
+	dev, err := v.lib.Device(v.opt.Device) // free memory now, not at New
+	if err != nil {
+		return err
+	}
+	v.dev = dev
+	if err := dev.Need(v.need, fmt.Sprintf("edgescan graph (%d vertices, %d edges)", arr.NV, arr.M)); err != nil {
+		return err
+	}
+	opt := esOptions{
+		Device:         int32(v.opt.Device),
+		RestrictLoads:  b2i(v.opt.Restrict),
+		Packed16:       b2i(packed),
+		EdgesPerThread: int32(v.opt.EdgesPerThread),
+		Threads:        int32(v.opt.Threads),
+		LazySource:     b2i(v.opt.LazySource),
+		Summary:        b2i(v.opt.Summary),
+		WriteCheck:     b2i(v.opt.WriteCheck),
+	}
+	var h uintptr
+	if err := v.lib.Call("edgescan_create", func(e *byte, el int32) int32 {
+		return v.lib.create(&opt, arr.NV, arr.M, &h, e, el)
+	}); err != nil {
+		return err
+	}
+	v.h, v.nv = h, arr.NV
+	src, dst := cuda.Ptr(arr.Src), cuda.Ptr(arr.Dst)
+	if packed {
+		src, dst = cuda.Ptr(arr.Packed), nil
+	}
+	err = v.lib.Call("edgescan_upload", func(e *byte, el int32) int32 { return v.lib.upload(h, src, dst, e, el) })
+	runtime.KeepAlive(arr)
+	if err != nil {
+		return err
+	}
+	v.bound = boundFor(arr)
+	arr.Src, arr.Dst, arr.Packed = nil, nil, nil // the device holds them now
+	v.arr = arr
+	return nil
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// BFS implements sdk.Variant. TimeS is the CUDA-event time of the whole
+// search (initialization, every iteration and the host's flag reads
+// between them); each iteration's kernel time is a "scan" phase.
+func (v *gpuVariant) BFS(root int64) (sdk.Search, error) {
+	if v.h == 0 {
+		return sdk.Search{}, errors.New("BFS before Construct")
+	}
+	var iterMs [esMaxIters]float32
+	var iters int32
+	var totalMs float32
+	if err := v.lib.Call("edgescan_bfs", func(e *byte, el int32) int32 {
+		return v.lib.bfs(v.h, root, &iterMs[0], &iters, &totalMs, e, el)
+	}); err != nil {
+		return sdk.Search{}, err
+	}
+	phases := make([]results.LevelPhase, iters)
+	for i := range phases {
+		phases[i] = results.LevelPhase{
+			Level: i,
+			Times: map[string]float64{"scan": float64(iterMs[i]) / 1e3},
+			Bytes: phaseBytes(v.arr),
+		}
+	}
+	v.last = root
+	return sdk.Search{TimeS: float64(totalMs) / 1e3, Levels: int(iters), Phases: phases}, nil
+}
+
+// Parents implements sdk.Variant.
+func (v *gpuVariant) Parents(dst []int64) error {
+	if v.last < 0 {
+		return errors.New("Parents before any BFS")
+	}
+	if int64(len(dst)) != v.nv {
+		return fmt.Errorf("parents: destination has %d entries, want %d", len(dst), v.nv)
+	}
+	p := cuda.Ptr(dst)
+	err := v.lib.Call("edgescan_parents", func(e *byte, el int32) int32 { return v.lib.parents(v.h, p, e, el) })
+	runtime.KeepAlive(dst)
+	return err
+}
+
+// Levels returns the last search's levels (255 for unreached), for tests.
+func (v *gpuVariant) Levels() ([]uint8, error) {
+	out := make([]uint8, v.nv)
+	p := cuda.Ptr(out)
+	err := v.lib.Call("edgescan_levels", func(e *byte, el int32) int32 { return v.lib.levels(v.h, p, e, el) })
+	return out, err
+}
+
+// Devices implements sdk.Devicer.
+func (v *gpuVariant) Devices() []string {
+	return []string{fmt.Sprintf("cuda:%d %s", v.dev.Ordinal, v.dev.Name)}
+}
+
+// CaseInfo implements sdk.Informer: the byte count of the bandwidth bound
+// (see boundBytes) and the device.
+func (v *gpuVariant) CaseInfo() map[string]any {
+	if v.arr == nil {
+		return nil
+	}
+	m := v.bound.info(v.arr)
+	m["device"] = v.dev.Name
+	m["device_sms"] = v.dev.SMs
+	m["device_l2_bytes"] = v.dev.L2Bytes
+	m["device_memory_bytes"] = v.dev.TotalBytes
+	m["device_bytes_allocated"] = v.need
+	m["cuda_driver_version"] = v.dev.DriverVersion
+	m["cuda_runtime_version"] = v.dev.RuntimeVersion
+	m["library"] = v.lib.Path
+	return m
+}
+
+// Close implements sdk.Variant.
+func (v *gpuVariant) Close() error {
+	if v.h != 0 {
+		v.lib.destroy(v.h)
+		v.h = 0
+	}
+	return nil
+}

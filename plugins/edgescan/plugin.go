@@ -1,0 +1,176 @@
+package main
+
+// plugin.go: the edgescan plugin's description (sdk.Info), its parameters
+// (the article's optimisations as knobs, seed 002) and the choice of
+// backend.
+
+import (
+	"fmt"
+
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+// plugin is the sdk.Plugin of edgescan.
+type plugin struct{}
+
+// Parameter names.
+const (
+	pRestrict       = "restrict"
+	pPermute        = "permute"
+	pBlockVertices  = "block_vertices"
+	pPack16         = "pack16"
+	pThreads        = "threads_per_block"
+	pEdgesPerThread = "edges_per_thread"
+	pLazySource     = "lazy_source"
+	pSummary        = "frontier_summary"
+	pWriteCheck     = "write_check"
+	pOrient         = "orient"
+	pDevice         = "device"
+	pWorkers        = "workers"
+)
+
+// Info implements sdk.Plugin.
+func (plugin) Info() sdk.Info {
+	return sdk.Info{
+		Name:     "edgescan",
+		Paper:    "seed 002: single-GPU BFS on a GTX Titan (Bellman-Ford-style edge scan), sections 'The implementation of the algorithm on the GPU' and 'Analysis of the results'",
+		Summary:  "every iteration scans the whole edge list, one thread per edge checking both directions; uint8 levels, read-only-cache loads, edge permutation by destination block, 16-bit packing",
+		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
+		Params: []sdk.Param{
+			{Name: pRestrict, Type: sdk.TypeBool, Default: true,
+				Help: "CUDA: read levels through a const __restrict__ pointer and the read-only cache (__ldg), write through a second alias (the article's 'restrict')"},
+			{Name: pPermute, Type: sdk.TypeBool, Default: true,
+				Help: "sort the edges by destination block of block_vertices vertices, for cache locality of the level reads (the article's 'cache' permutation)"},
+			{Name: pBlockVertices, Type: sdk.TypeInt, Default: int64(1 << 14), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 31),
+				Help: "destination block size of the permutation, in vertices (the article: about 1M, 1 MB of uint8 levels, sized for Kepler's L2; the default, 16K, keeps a block's levels in an H100/H200 SM's L1, the fastest measured: results/README.md)"},
+			{Name: pOrient, Type: sdk.TypeBool, Default: false,
+				Help: "store each edge with its higher-degree end as the source, so that the random source-level loads fall on the few high-degree vertices (not in the article; measured 8 to 10% slower on an H200 at scales 22 to 25, hence off: results/README.md)"},
+			{Name: pPack16, Type: sdk.TypeString, Default: packAuto, Choices: []string{packAuto, packOn, packOff},
+				Help: "pack both 16-bit ids of an edge into one 32-bit word; auto: when the graph has at most 65536 vertices"},
+			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(32), Max: sdk.Bound(1024),
+				Help: "CUDA: threads per block (a multiple of 32)"},
+			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(4),
+				Help: "CUDA: consecutive edges per thread, loaded as one vector: 1 (the article's one thread per edge), 2 or 4"},
+			{Name: pLazySource, Type: sdk.TypeBool, Default: true,
+				Help: "load the source's level only when the destination's level can make the edge act (not in the article; same results)"},
+			{Name: pSummary, Type: sdk.TypeBool, Default: true,
+				Help: "skip the source's level when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group summary; implies lazy_source; not in the article)"},
+			{Name: pWriteCheck, Type: sdk.TypeBool, Default: true,
+				Help: "re-read a vertex's level before writing it and skip vertices already claimed in this iteration (the article writes once per frontier edge; not in the article)"},
+			{Name: pDevice, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
+				Help: "CUDA: device ordinal"},
+			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
+				Help: "CPU: goroutines scanning the edge list and preparing it (0: GOMAXPROCS)"},
+		},
+	}
+}
+
+// options are the resolved parameters of one case.
+type options struct {
+	Restrict       bool
+	Permute        bool
+	Orient         bool
+	BlockVertices  int64
+	Pack16         string
+	Threads        int
+	EdgesPerThread int
+	LazySource     bool
+	Summary        bool
+	WriteCheck     bool
+	Device         int
+	Workers        int
+}
+
+// parseOptions reads cfg's parameters (defaults filled in by the harness)
+// and checks the combinations sdk.Param bounds cannot express.
+func parseOptions(cfg sdk.Config) (options, error) {
+	// Fill defaults for any parameter the caller left out (tests and the
+	// stand-alone check build Configs by hand).
+	params, err := plugin{}.Info().CheckParams(cfg.Params)
+	if err != nil {
+		return options{}, err
+	}
+	cfg.Params = params
+	o := options{
+		Restrict:       cfg.Bool(pRestrict),
+		Permute:        cfg.Bool(pPermute),
+		Orient:         cfg.Bool(pOrient),
+		BlockVertices:  cfg.Int(pBlockVertices),
+		Pack16:         cfg.String(pPack16),
+		Threads:        int(cfg.Int(pThreads)),
+		EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
+		LazySource:     cfg.Bool(pLazySource),
+		Summary:        cfg.Bool(pSummary),
+		WriteCheck:     cfg.Bool(pWriteCheck),
+		Device:         int(cfg.Int(pDevice)),
+		Workers:        int(cfg.Int(pWorkers)),
+	}
+	if o.Threads%32 != 0 {
+		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
+	}
+	if o.EdgesPerThread != 1 && o.EdgesPerThread != 2 && o.EdgesPerThread != 4 {
+		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4", pEdgesPerThread, o.EdgesPerThread)
+	}
+	return o, nil
+}
+
+func (o options) prep() prepOptions {
+	return prepOptions{Permute: o.Permute, BlockVertices: o.BlockVertices, Orient: o.Orient, Pack16: o.Pack16, Workers: o.Workers}
+}
+
+// New implements sdk.Plugin.
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	if cfg.Ranks > 1 {
+		return nil, fmt.Errorf("edgescan runs on one process (ranks = %d)", cfg.Ranks)
+	}
+	o, err := parseOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	switch cfg.Backend {
+	case sdk.BackendCPU:
+		return newCPU(o), nil
+	case sdk.BackendCUDA:
+		return newGPU(o)
+	}
+	return nil, fmt.Errorf("edgescan has no backend %q (it has cpu, cuda)", cfg.Backend)
+}
+
+// boundBytes describes the bytes a search must move, for the bandwidth
+// bound (our count; the article gives none):
+//
+//	bytes(search) = iterations × (edge bytes + nv) + 10·nv
+//
+// Every iteration reads the whole edge array (M edges × 8 bytes, or 4
+// packed) and, at the least, every vertex's level once (nv bytes; the
+// levels are read at random but each byte must be fetched at least once).
+// Once per search the levels (1 byte) and parents (4 bytes) are
+// initialized, and each reached vertex's level and parent is written
+// (at most 5·nv more).
+type boundBytes struct {
+	PerIteration int64
+	Fixed        int64
+}
+
+func boundFor(a *edgeArrays) boundBytes {
+	return boundBytes{PerIteration: a.EdgeBytes() + a.NV, Fixed: 10 * a.NV}
+}
+
+// info is the sdk.Informer map both backends report.
+func (b boundBytes) info(a *edgeArrays) map[string]any {
+	return map[string]any{
+		"edges_scanned":       a.M,
+		"self_loops_dropped":  a.SelfLoops,
+		"bytes_per_edge":      a.BytesPerEdge(),
+		"packed16":            a.Packed != nil,
+		"permute_blocks":      a.Blocks,
+		"bytes_per_iteration": b.PerIteration,
+		"bytes_fixed_per_bfs": b.Fixed,
+		"bytes_formula":       "iterations × bytes_per_iteration + bytes_fixed_per_bfs; bytes_per_iteration = edge arrays + one byte of level per vertex (each LevelPhase's bytes); fixed = init and final writes of uint8 levels and int32 parents",
+	}
+}
+
+// phaseBytes is the Bytes of one iteration's LevelPhase.
+func phaseBytes(a *edgeArrays) map[string]int64 {
+	return map[string]int64{"edges": a.EdgeBytes(), "levels": a.NV}
+}

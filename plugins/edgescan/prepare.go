@@ -1,0 +1,252 @@
+package main
+
+// prepare.go: building the edge arrays that both backends scan, after seed
+// 002 ("The format of the data used" and the permutation and packing
+// optimisations of "The implementation of the algorithm on the GPU").
+//
+// The article keeps the graph as two arrays startV[k], endV[k], one entry
+// per undirected edge. Here:
+//   - Src[k], Dst[k] are the V0, V1 of the Graph500 tuples, in generator
+//     order. Self-loops are dropped (our choice): an edge (v, v) can never
+//     change a level, since it would need levels[v] == iter and
+//     levels[v] > iter at once. Duplicates are kept, as the article scans
+//     the list it is given.
+//   - permute: the article sorts the edges so that the levels each part of
+//     the scan touches fit in the cache ("the optimal cache line is 1024 KB,
+//     about 1 million elements of the levels array"). We read that as a
+//     stable bucket sort of the edges by destination block,
+//     Dst[k] / BlockVertices, with BlockVertices = 2^20 by default; within
+//     a block the generator order is kept.
+//   - orient (ours, not the article's): an undirected edge may be stored
+//     either way round, and the kernel reads en's level first (cheap: the
+//     permutation keeps a block's levels in cache) and st's only when
+//     needed (a random load). With orient, st is the end of higher degree,
+//     so the random loads fall on the few high-degree vertices of the
+//     Kronecker graph, whose levels should stay cached. Ties keep generator
+//     order. Measured on an H200 it was 8 to 10% slower (results/edgescan),
+//     so it is off by default.
+//   - pack16: when every vertex id fits in 16 bits (at most 65536
+//     vertices), each edge becomes one word Dst<<16 | Src ("packing two
+//     vertices of one arc into one variable of unsigned int type"), half the
+//     bytes per edge.
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bfsbench/bfsbench/harness/graph500"
+)
+
+// Pack16 modes.
+const (
+	packAuto = "auto"
+	packOn   = "on"
+	packOff  = "off"
+)
+
+// maxPack16Vertices is the most vertices whose ids fit in 16 bits.
+const maxPack16Vertices = 1 << 16
+
+// prepOptions selects the host-side layout.
+type prepOptions struct {
+	Permute       bool
+	BlockVertices int64  // destination block size for Permute
+	Orient        bool   // st = the end of higher degree
+	Pack16        string // packAuto, packOn or packOff
+	Workers       int    // goroutines; 0 means GOMAXPROCS
+}
+
+// edgeArrays is the prepared edge list.
+type edgeArrays struct {
+	NV        int64
+	M         int64    // edges kept (self-loops dropped)
+	SelfLoops int64    // edges dropped
+	Src, Dst  []uint32 // M ids each, nil when Packed is used
+	Packed    []uint32 // M words Dst<<16 | Src, nil when not packed
+	Blocks    int64    // destination blocks of the permutation; 1 when not permuted
+}
+
+// BytesPerEdge is the edge-array bytes one iteration reads per edge.
+func (a *edgeArrays) BytesPerEdge() int64 {
+	if a.Packed != nil {
+		return 4
+	}
+	return 8
+}
+
+// EdgeBytes is the size of the edge arrays: what every iteration reads.
+func (a *edgeArrays) EdgeBytes() int64 { return a.M * a.BytesPerEdge() }
+
+// edge returns edge k as (src, dst).
+func (a *edgeArrays) edge(k int64) (uint32, uint32) {
+	if a.Packed != nil {
+		w := a.Packed[k]
+		return w & 0xffff, w >> 16
+	}
+	return a.Src[k], a.Dst[k]
+}
+
+// usePack16 resolves the pack16 mode for nv vertices.
+func usePack16(mode string, nv int64) (bool, error) {
+	switch mode {
+	case packAuto:
+		return nv <= maxPack16Vertices, nil
+	case packOff:
+		return false, nil
+	case packOn:
+		if nv > maxPack16Vertices {
+			return false, fmt.Errorf("pack16 = on needs at most %d vertices (16-bit ids), the graph has %d", maxPack16Vertices, nv)
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("pack16 = %q, want auto, on or off", mode)
+}
+
+// prepare builds the edge arrays of edges over nv vertices. It fails on a
+// vertex id outside [0, nv) or a graph too large for 32-bit ids.
+func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, error) {
+	if nv < 1 || nv > 1<<32-1 {
+		return nil, fmt.Errorf("%d vertices: edgescan stores vertex ids in 32 bits (1 to 2^32-1 vertices)", nv)
+	}
+	pack, err := usePack16(opt.Pack16, nv)
+	if err != nil {
+		return nil, err
+	}
+	bv := nv // one block: no permutation
+	if opt.Permute {
+		if opt.BlockVertices < 1 {
+			return nil, fmt.Errorf("block_vertices = %d, want >= 1", opt.BlockVertices)
+		}
+		bv = opt.BlockVertices
+	}
+	nblocks := (nv + bv - 1) / bv
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	chunks := splitRange(int64(len(edges)), workers)
+
+	// Pass 0: check the ids, and count degrees for orient. Only the first
+	// degreeSample(len) edges are counted: enough to tell the hubs (the
+	// orientation is a heuristic; any choice is correct), with a quarter of
+	// the contended atomic additions on the hubs' counters at edgefactor 16.
+	// The sample is a fixed prefix, so the layout is deterministic.
+	errs := make([]error, len(chunks))
+	var deg []uint32
+	sample := int64(0)
+	if opt.Orient {
+		deg = make([]uint32, nv)
+		sample = degreeSample(int64(len(edges)), nv)
+	}
+	parallel(len(chunks), func(c int) {
+		for i := chunks[c][0]; i < chunks[c][1]; i++ {
+			e := edges[i]
+			if e.V0 < 0 || e.V0 >= nv || e.V1 < 0 || e.V1 >= nv {
+				errs[c] = fmt.Errorf("edge %d (%d,%d) has an end outside [0,%d)", i, e.V0, e.V1, nv)
+				return
+			}
+			if i < sample && e.V0 != e.V1 {
+				atomic.AddUint32(&deg[e.V0], 1)
+				atomic.AddUint32(&deg[e.V1], 1)
+			}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	// ends returns edge e as (st, en).
+	ends := func(e graph500.Edge) (int64, int64) {
+		if deg != nil && deg[e.V0] < deg[e.V1] {
+			return e.V1, e.V0
+		}
+		return e.V0, e.V1
+	}
+
+	// Pass 1: per chunk, count kept edges per destination block.
+	counts := make([][]int64, len(chunks))
+	parallel(len(chunks), func(c int) {
+		cnt := make([]int64, nblocks)
+		for i := chunks[c][0]; i < chunks[c][1]; i++ {
+			if st, en := ends(edges[i]); st != en {
+				cnt[en/bv]++
+			}
+		}
+		counts[c] = cnt
+	})
+
+	// Offsets: block-major, then chunk order, so that the scatter is a
+	// stable sort by block.
+	var m int64
+	for b := int64(0); b < nblocks; b++ {
+		for c := range chunks {
+			n := counts[c][b]
+			counts[c][b] = m
+			m += n
+		}
+	}
+	a := &edgeArrays{NV: nv, M: m, SelfLoops: int64(len(edges)) - m, Blocks: nblocks}
+	if pack {
+		a.Packed = make([]uint32, m)
+	} else {
+		a.Src = make([]uint32, m)
+		a.Dst = make([]uint32, m)
+	}
+
+	// Pass 2: scatter.
+	parallel(len(chunks), func(c int) {
+		off := counts[c]
+		for i := chunks[c][0]; i < chunks[c][1]; i++ {
+			st, en := ends(edges[i])
+			if st == en {
+				continue
+			}
+			b := en / bv
+			k := off[b]
+			off[b]++
+			if pack {
+				a.Packed[k] = uint32(en)<<16 | uint32(st)
+			} else {
+				a.Src[k] = uint32(st)
+				a.Dst[k] = uint32(en)
+			}
+		}
+	})
+	return a, nil
+}
+
+// degreeSample is how many leading edges orient counts degrees over: all
+// of them for sparse lists, else 4 per vertex (Graph500 generator order is
+// random, so a prefix is a fair sample).
+func degreeSample(m, nv int64) int64 { return min(m, max(4*nv, 1<<16)) }
+
+// splitRange cuts [0, n) into at most parts nearly equal [lo, hi) ranges.
+func splitRange(n int64, parts int) [][2]int64 {
+	if parts < 1 {
+		parts = 1
+	}
+	if int64(parts) > n {
+		parts = int(max(n, 1))
+	}
+	out := make([][2]int64, parts)
+	for p := range parts {
+		out[p] = [2]int64{n * int64(p) / int64(parts), n * int64(p+1) / int64(parts)}
+	}
+	return out
+}
+
+// parallel runs f(0..n-1) on n goroutines and waits for them.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
