@@ -5,6 +5,10 @@ GO      ?= go
 BIN     := bin
 PLUGINS := $(notdir $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
 
+# -buildvcs=auto records the git commit in the binaries (results.json's
+# git_commit) even where the environment's GOFLAGS turns it off.
+GOBUILD := $(GO) build -buildvcs=auto
+
 # MPI=1 builds plugins with the Open MPI binding (-tags mpi), MPI=0 without;
 # the default uses MPI where mpicc is present.
 MPI ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
@@ -21,9 +25,9 @@ all: build
 ## build: bin/bfsbench and one binary per plugin (no nvcc needed)
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/bfsbench ./harness/cmd/bfsbench
-	@for p in $(PLUGINS); do echo "$(GO) build $(GOTAGS) -o $(BIN)/$$p ./plugins/$$p"; \
-	  $(GO) build $(GOTAGS) -o $(BIN)/$$p ./plugins/$$p || exit 1; done
+	$(GOBUILD) -o $(BIN)/bfsbench ./harness/cmd/bfsbench
+	@for p in $(PLUGINS); do echo "$(GOBUILD) $(GOTAGS) -o $(BIN)/$$p ./plugins/$$p"; \
+	  $(GOBUILD) $(GOTAGS) -o $(BIN)/$$p ./plugins/$$p || exit 1; done
 
 ## deps: install Open MPI and the CUDA toolkit (compile checks) where missing
 deps:
