@@ -50,7 +50,38 @@ func WriteAll(run *results.Run, dir string) ([]string, error) {
 		written = append(written, path)
 	}
 	plots, err := Plot([]*results.Run{run}, dir)
+	if err == nil {
+		err = pruneStalePlots(dir, plots)
+	}
 	return append(written, plots...), err
+}
+
+// plotManifest lists, in a run folder, the plots WriteAll wrote last time.
+const plotManifest = ".plots"
+
+// pruneStalePlots removes the plots an earlier WriteAll of this folder
+// wrote that the current run no longer draws (e.g. levels_time.png once a
+// second workload splits it into one plot per workload), so the folder
+// never shows a figure of a partial run beside the final ones. Only files
+// named in the manifest are removed.
+func pruneStalePlots(dir string, current []string) error {
+	keep := map[string]bool{}
+	for _, p := range current {
+		keep[filepath.Base(p)] = true
+	}
+	manifest := filepath.Join(dir, plotManifest)
+	if old, err := os.ReadFile(manifest); err == nil {
+		for _, name := range strings.Split(string(old), "\n") {
+			if name != "" && !keep[name] && filepath.Base(name) == name {
+				_ = os.Remove(filepath.Join(dir, name))
+			}
+		}
+	}
+	names := make([]string, 0, len(current))
+	for _, p := range current {
+		names = append(names, filepath.Base(p))
+	}
+	return writeFile(manifest, []byte(strings.Join(names, "\n")+"\n"))
 }
 
 // Plot draws every plot that the merged cases of runs have something to

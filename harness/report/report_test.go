@@ -90,6 +90,35 @@ func copyRun(t *testing.T, r *results.Run) *results.Run {
 	return &c
 }
 
+// TestWriteAllPrunesStalePlots: a plot drawn after the first case of a run
+// (one workload: levels_time) is gone once the run's later cases split it
+// per workload; files bfsbench did not write stay.
+func TestWriteAllPrunesStalePlots(t *testing.T) {
+	run := synthRun()
+	dir := t.TempDir()
+	partial := *run
+	partial.Cases = run.Cases[:1]
+	if _, err := WriteAll(&partial, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "levels_time.png")); err != nil {
+		t.Fatalf("partial run: %v", err)
+	}
+	mine := filepath.Join(dir, "notes.png")
+	if err := os.WriteFile(mine, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteAll(run, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "levels_time.png")); !os.IsNotExist(err) {
+		t.Errorf("stale levels_time.png kept (%v)", err)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("a file bfsbench did not write was removed: %v", err)
+	}
+}
+
 func TestWriteAll(t *testing.T) {
 	run := synthRun()
 	dir := t.TempDir()
@@ -121,8 +150,8 @@ func TestWriteAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != len(want) {
-		t.Errorf("dir holds %d files, want %d (temporary files left?)", len(entries), len(want))
+	if len(entries) != len(want)+1 { // + the plot manifest
+		t.Errorf("dir holds %d files, want %d and %s (temporary files left?)", len(entries), len(want), plotManifest)
 	}
 	for _, name := range want {
 		b, err := os.ReadFile(filepath.Join(dir, name))

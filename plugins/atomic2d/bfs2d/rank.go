@@ -159,7 +159,9 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 	var bytes []int64 // per level: expand, fold
 	lvl := int32(1)
 	for ; ; lvl++ {
-		ph := results.LevelPhase{Level: int(lvl), Frontier: frontier, Times: map[string]float64{}, Bytes: map[string]int64{}}
+		// LevelPhase.Level counts from 0 (the root's level) in every
+		// variant; the paper's lvl counts from 1.
+		ph := results.LevelPhase{Level: int(lvl) - 1, Frontier: frontier, Times: map[string]float64{}, Bytes: map[string]int64{}}
 		t0 := time.Now()
 		eb, err := rk.expandExchange(nf)
 		if err != nil {
@@ -201,6 +203,8 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 	if err != nil {
 		return SearchResult{}, err
 	}
+	// Predecessor resolution runs once, after the last level: its entry
+	// follows the last level's.
 	phases = append(phases, results.LevelPhase{Level: int(lvl),
 		Times: map[string]float64{PhasePredecessors: time.Since(t0).Seconds()}})
 	bytes = append(bytes, pb)
