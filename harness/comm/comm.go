@@ -346,6 +346,29 @@ func AllreduceInt64(c Comm, x int64, op Op) (int64, error) {
 	return b[0], err
 }
 
+// Agree makes every rank fail when one does: each rank passes its own
+// error (nil for success) and all learn, with one allreduce, whether any
+// rank failed. A failed rank gets its own error back, the others an error
+// saying another rank failed. Under MPI this keeps ranks that succeeded
+// from waiting forever in an exchange with a rank that gave up.
+// Collective.
+func Agree(c Comm, err error) error {
+	flag := int64(0)
+	if err != nil {
+		flag = 1
+	}
+	anyFailed, rerr := AllreduceInt64(c, flag, Max)
+	switch {
+	case err != nil:
+		return err
+	case rerr != nil:
+		return rerr
+	case anyFailed != 0:
+		return errors.New("another rank failed")
+	}
+	return nil
+}
+
 // Displs returns displacements for counts laid end to end (exclusive
 // prefix sum) and their total.
 func Displs(counts []int) (displs []int, total int) {

@@ -144,13 +144,13 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		return err
 	}
 	l, csc, err := bfs2d.FromPartition(part)
-	if err := agreeErr(v.grid.World, err); err != nil {
+	if err := comm.Agree(v.grid.World, err); err != nil {
 		return err
 	}
 	part = nil
 	if v.cfg.Backend == sdk.BackendCUDA {
 		dev, err := cudaDeviceFor(v.grid.World.Rank())
-		if err := agreeErr(v.grid.World, err); err != nil {
+		if err := comm.Agree(v.grid.World, err); err != nil {
 			return err
 		}
 		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options, bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads})
@@ -177,23 +177,6 @@ func cudaDeviceFor(rank int) (int, error) {
 		return 0, fmt.Errorf("no CUDA device")
 	}
 	return rank % n, nil
-}
-
-func agreeErr(c comm.Comm, err error) error {
-	flag := int64(0)
-	if err != nil {
-		flag = 1
-	}
-	anyFailed, rerr := comm.AllreduceInt64(c, flag, comm.Max)
-	switch {
-	case err != nil:
-		return err
-	case rerr != nil:
-		return rerr
-	case anyFailed != 0:
-		return fmt.Errorf("another rank failed")
-	}
-	return nil
 }
 
 // BFS implements sdk.RankVariant.

@@ -40,7 +40,7 @@ func FromPartition(p *partition.Part2D) (Layout, *LocalCSC, error) {
 // NewCPURank builds a rank on the CPU backend. Collective over the grid.
 func NewCPURank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options) (*Rank, error) {
 	eng, err := newCPUEngine(l, csc, opt.EdgesPerThread, opt.Workers)
-	if err := agree(g.World, err); err != nil {
+	if err := comm.Agree(g.World, err); err != nil {
 		return nil, err
 	}
 	return newRank(g, l, eng, opt)
@@ -56,7 +56,7 @@ func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOpti
 		d := eng.Device()
 		desc = fmt.Sprintf("cuda:%d %s", d.Ordinal, d.Name)
 	}
-	if err := agree(g.World, err); err != nil {
+	if err := comm.Agree(g.World, err); err != nil {
 		if eng != nil {
 			eng.Close()
 		}
@@ -68,23 +68,4 @@ func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOpti
 		return nil, "", err
 	}
 	return rk, desc, nil
-}
-
-// agree makes every rank fail when one does (one allreduce), so that under
-// MPI no rank is left waiting in an exchange with a rank that gave up.
-func agree(c comm.Comm, err error) error {
-	flag := int64(0)
-	if err != nil {
-		flag = 1
-	}
-	anyFailed, rerr := comm.AllreduceInt64(c, flag, comm.Max)
-	switch {
-	case err != nil:
-		return err
-	case rerr != nil:
-		return rerr
-	case anyFailed != 0:
-		return fmt.Errorf("another rank failed to set up its backend")
-	}
-	return nil
 }
