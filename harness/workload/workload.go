@@ -103,13 +103,17 @@ func Fingerprint(edges []graph500.Edge) string {
 			defer wg.Done()
 			defer func() { <-sem }()
 			h := sha256.New()
-			var buf [16]byte
+			buf := make([]byte, 0, 4096*16) // little-endian (v0, v1) pairs, written in blocks
 			end := min((c+1)*chunk, len(edges))
 			for _, e := range edges[c*chunk : end] {
-				binary.LittleEndian.PutUint64(buf[:8], uint64(e.V0))
-				binary.LittleEndian.PutUint64(buf[8:], uint64(e.V1))
-				h.Write(buf[:])
+				buf = binary.LittleEndian.AppendUint64(buf, uint64(e.V0))
+				buf = binary.LittleEndian.AppendUint64(buf, uint64(e.V1))
+				if len(buf) == cap(buf) {
+					h.Write(buf)
+					buf = buf[:0]
+				}
 			}
+			h.Write(buf)
 			copy(sums[c][:], h.Sum(nil))
 		}(c)
 	}
