@@ -10,6 +10,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -253,7 +254,7 @@ func (v *gpuVariant) CaseInfo() map[string]any {
 	m["device_bytes_allocated"] = v.need
 	m["cuda_driver_version"] = v.dev.DriverVersion
 	m["cuda_runtime_version"] = v.dev.RuntimeVersion
-	m["library"] = v.lib.Path
+	m["library"] = filepath.Base(v.lib.Path) // the name only: results carry no machine paths
 	return m
 }
 
