@@ -73,7 +73,16 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		fail(err)
 		return
 	}
-	defer proc.stop()
+	// A case that finished closes its plugin politely; after a failure or a
+	// timeout the plugin may be hung, so it is killed at once.
+	finished := false
+	defer func() {
+		if finished {
+			proc.stop()
+		} else {
+			proc.kill()
+		}
+	}()
 	// A plugin that dies is noticed at once, not at the case's timeout.
 	go func() {
 		for !proc.client.Exited() {
@@ -159,6 +168,7 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		rc.BFS = append(rc.BFS, s)
 	}
 	rc.Stats = graph500.ComputeStats(rc.BFS)
+	finished = true
 	rc.Status = results.StatusOK
 	if invalid > 0 {
 		rc.Status = results.StatusInvalid
