@@ -12,35 +12,6 @@ import (
 	"testing"
 )
 
-// vtBFS is a plain serial BFS over the undirected edge list, the oracle the
-// validator is tested against. It returns parents (-1 for unreached) and
-// levels.
-func vtBFS(edges []Edge, nv, root int64) (parents, levels []int64) {
-	adj := make([][]int64, nv)
-	for _, e := range edges {
-		adj[e.V0] = append(adj[e.V0], e.V1)
-		adj[e.V1] = append(adj[e.V1], e.V0)
-	}
-	parents = make([]int64, nv)
-	levels = make([]int64, nv)
-	for i := range parents {
-		parents[i], levels[i] = -1, -1
-	}
-	parents[root], levels[root] = root, 0
-	queue := []int64{root}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, w := range adj[u] {
-			if parents[w] < 0 {
-				parents[w], levels[w] = u, levels[u]+1
-				queue = append(queue, w)
-			}
-		}
-	}
-	return parents, levels
-}
-
 // vtEdges builds an edge list from pairs.
 func vtEdges(pairs ...[2]int64) []Edge {
 	es := make([]Edge, len(pairs))
@@ -129,7 +100,7 @@ func TestValidateRejectsCorruptTrees(t *testing.T) {
 func TestValidateTreeEdgeMessage(t *testing.T) {
 	// The example message of the design: vertex 17 has parent 4.
 	es := vtEdges([2]int64{0, 4}, [2]int64{0, 5}, [2]int64{5, 17})
-	p, _ := vtBFS(es, 18, 0)
+	p, _ := SerialBFS(es, 18, 0)
 	p[17] = 4
 	_, err := NewValidator(es, 18).Validate(0, p)
 	want := `rule "tree-edge-in-graph": vertex 17 has parent 4 but (17,4) is not an edge`
@@ -150,7 +121,7 @@ func TestValidateAcceptsBFSTrees(t *testing.T) {
 		v := NewValidator(es, nv)
 		for range 3 {
 			root := rng.Int64N(nv)
-			p, lv := vtBFS(es, nv, root)
+			p, lv := SerialBFS(es, nv, root)
 			res, err := v.Validate(root, p)
 			if err != nil {
 				t.Fatalf("trial %d root %d: valid BFS tree rejected: %v", trial, root, err)
@@ -186,7 +157,7 @@ func TestValidateLargeRandom(t *testing.T) {
 		es[i] = Edge{rng.Int64N(nv), rng.Int64N(nv)}
 	}
 	v := NewValidator(es, nv)
-	p, _ := vtBFS(es, nv, 12345)
+	p, _ := SerialBFS(es, nv, 12345)
 	if _, err := v.Validate(12345, p); err != nil {
 		t.Fatalf("valid tree rejected: %v", err)
 	}
@@ -215,7 +186,7 @@ func TestValidateDeepChain(t *testing.T) {
 	for i := int64(1); i < nv; i++ {
 		es = append(es, Edge{i - 1, i})
 	}
-	p, _ := vtBFS(es, nv, 0)
+	p, _ := SerialBFS(es, nv, 0)
 	res, err := NewValidator(es, nv).Validate(0, p)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +203,7 @@ func TestNEdgeCountsLikeReference(t *testing.T) {
 	es := vtEdges([2]int64{0, 1}, [2]int64{1, 0}, [2]int64{0, 1}, [2]int64{1, 2}, [2]int64{2, 2},
 		[2]int64{3, 3}, [2]int64{2, 3}, [2]int64{0, 0}, [2]int64{4, 5})
 	v := NewValidator(es, 7)
-	p, _ := vtBFS(es, 7, 0)
+	p, _ := SerialBFS(es, 7, 0)
 	res, err := v.Validate(0, p)
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +214,7 @@ func TestNEdgeCountsLikeReference(t *testing.T) {
 	if res != want {
 		t.Fatalf("got %+v, want %+v", res, want)
 	}
-	p, _ = vtBFS(es, 7, 5)
+	p, _ = SerialBFS(es, 7, 5)
 	res, err = v.Validate(5, p)
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +269,7 @@ func TestValidateGeneratedScale10(t *testing.T) {
 	}
 	tested := 0
 	for root := int64(0); root < nv && tested < 8; root++ {
-		p, lv := vtBFS(es, nv, root)
+		p, lv := SerialBFS(es, nv, root)
 		var reached int64
 		for _, x := range p {
 			if x >= 0 {

@@ -33,27 +33,16 @@ func oracle(edges []graph500.Edge, nv, root int64) []uint8 {
 	return lv
 }
 
-// refLevels is a plain queue BFS over edges, the oracle for levels.
+// refLevels is graph500.SerialBFS's levels as edgescan stores them
+// (uint8, 255 = unvisited).
 func refLevels(edges []graph500.Edge, nv, root int64) []uint8 {
-	adj := make([][]int64, nv)
-	for _, e := range edges {
-		adj[e.V0] = append(adj[e.V0], e.V1)
-		adj[e.V1] = append(adj[e.V1], e.V0)
-	}
+	_, lv64 := graph500.SerialBFS(edges, nv, root)
 	lv := make([]uint8, nv)
-	for i := range lv {
-		lv[i] = unvisited
-	}
-	lv[root] = 0
-	q := []int64{root}
-	for len(q) > 0 {
-		u := q[0]
-		q = q[1:]
-		for _, w := range adj[u] {
-			if lv[w] == unvisited {
-				lv[w] = lv[u] + 1
-				q = append(q, w)
-			}
+	for i, l := range lv64 {
+		if l < 0 {
+			lv[i] = unvisited
+		} else {
+			lv[i] = uint8(l)
 		}
 	}
 	return lv

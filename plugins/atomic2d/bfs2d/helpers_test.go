@@ -44,31 +44,13 @@ func naiveCSC(l Layout, edges []graph500.Edge) *LocalCSC {
 	return g
 }
 
-// serialLevels is a plain queue BFS: the level of every vertex, -1 when
-// unreached.
+// serialLevels is graph500.SerialBFS's levels as int32: the level of
+// every vertex, -1 when unreached.
 func serialLevels(edges []graph500.Edge, n, root int64) []int32 {
-	adj := make([][]int64, n)
-	for _, e := range edges {
-		if e.V0 != e.V1 {
-			adj[e.V0] = append(adj[e.V0], e.V1)
-			adj[e.V1] = append(adj[e.V1], e.V0)
-		}
-	}
+	_, lv64 := graph500.SerialBFS(edges, n, root)
 	lv := make([]int32, n)
-	for i := range lv {
-		lv[i] = -1
-	}
-	lv[root] = 0
-	q := []int64{root}
-	for len(q) > 0 {
-		u := q[0]
-		q = q[1:]
-		for _, v := range adj[u] {
-			if lv[v] < 0 {
-				lv[v] = lv[u] + 1
-				q = append(q, v)
-			}
-		}
+	for i, l := range lv64 {
+		lv[i] = int32(l)
 	}
 	return lv
 }
