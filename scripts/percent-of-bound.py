@@ -4,6 +4,11 @@ and the % of its memory-bandwidth bound that it reaches.
 
 usage: scripts/percent-of-bound.py RESULTS.json --bw GBPS
 
+bfsbench itself now records each search's bound_bytes and the case's
+bandwidth_gbs and percent_of_bound (summary.txt and the run's table show
+them); this script recomputes the figure for results written before that,
+from the plugins' case info.
+
 The bound is the bytes a search must move over the device's measured copy
 bandwidth (GB/s, bytes read + written; gpucheck prints it). Bytes per search
 come from the plugin's case info:

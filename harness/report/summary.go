@@ -114,7 +114,7 @@ func writeCaseBlock(w io.Writer, c *results.Case) error {
 // writeTable writes one aligned table of all cases.
 func writeTable(w io.Writer, cases []*results.Case) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VARIANT\tBACKEND\tPARAMS\tRANKS\tWORKLOAD\tSTATUS\tHMEAN GTEPS\tMEDIAN TIME (ms)\tVALID/NBFS")
+	fmt.Fprintln(tw, "VARIANT\tBACKEND\tPARAMS\tRANKS\tWORKLOAD\tSTATUS\tHMEAN GTEPS\tMEDIAN TIME (ms)\tVALID/NBFS\t% OF BOUND")
 	for _, c := range cases {
 		if c == nil {
 			continue
@@ -135,8 +135,12 @@ func writeTable(w io.Writer, cases []*results.Case) error {
 		if params == "" {
 			params = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d/%d\n",
-			c.Variant, c.Backend, params, c.Ranks, c.Graph.Label(), c.Status, hm, med, len(validSearches(c)), len(c.BFS))
+		bound := "-"
+		if c.PercentOfBound > 0 {
+			bound = fmt.Sprintf("%.1f (of %.0f GB/s)", c.PercentOfBound, c.BandwidthGBs)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\n",
+			c.Variant, c.Backend, params, c.Ranks, c.Graph.Label(), c.Status, hm, med, len(validSearches(c)), len(c.BFS), bound)
 	}
 	return tw.Flush()
 }

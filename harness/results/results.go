@@ -81,7 +81,12 @@ type Case struct {
 	ConstructionTimeS float64        `json:"construction_time_s"`
 	BFS               []Search       `json:"bfs"`
 	Stats             *Stats         `json:"stats,omitempty"` // over valid searches only
-	Info              map[string]any `json:"info,omitempty"`  // plugin-reported facts (bytes per BFS, ...)
+	// BandwidthGBs is the device copy bandwidth the variant measured, and
+	// PercentOfBound the share of it the valid searches reached: the sum
+	// of their BoundBytes over BandwidthGBs, over the sum of their times.
+	BandwidthGBs   float64        `json:"bandwidth_gbs,omitempty"`
+	PercentOfBound float64        `json:"percent_of_bound,omitempty"`
+	Info           map[string]any `json:"info,omitempty"` // plugin-reported facts (bytes per BFS, ...)
 }
 
 // Search is one timed BFS.
@@ -96,6 +101,7 @@ type Search struct {
 	Error         string       `json:"error,omitempty"` // the validator's message when invalid
 	Levels        int          `json:"levels"`
 	Phases        []LevelPhase `json:"phases,omitempty"`
+	BoundBytes    int64        `json:"bound_bytes,omitempty"` // bytes the search must move, by the variant's count
 }
 
 // LevelPhase holds the time of each phase of one BFS level (seconds) and

@@ -121,7 +121,7 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		if err != nil {
 			return results.Search{}, exitReason(proc, err)
 		}
-		s := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases}
+		s := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases, BoundBytes: r.BoundBytes}
 		t0 := time.Now()
 		res, verr := wl.validator.Validate(root, parents)
 		s.ValidateTimeS = time.Since(t0).Seconds()
@@ -168,6 +168,7 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		rc.BFS = append(rc.BFS, s)
 	}
 	rc.Stats = graph500.ComputeStats(rc.BFS)
+	rc.BandwidthGBs, rc.PercentOfBound = percentOfBound(rc)
 	finished = true
 	rc.Status = results.StatusOK
 	if invalid > 0 {
@@ -257,4 +258,31 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
+}
+
+// percentOfBound is the share of the bandwidth bound the case's valid
+// searches reached: sum(BoundBytes)/bandwidth over sum(time), the
+// bandwidth being the measured one of a device times the distinct devices
+// the case used (ranks spread the bytes over them). It is 0 when the
+// variant reports no bandwidth or a valid search has no byte count.
+func percentOfBound(c *results.Case) (bwGBs, pct float64) {
+	bw, _ := c.Info[sdk.InfoCopyBandwidthGBs].(float64)
+	if bw <= 0 {
+		return 0, 0
+	}
+	var bytes, secs float64
+	for _, s := range c.BFS {
+		if !s.Valid {
+			continue
+		}
+		if s.BoundBytes <= 0 {
+			return bw, 0
+		}
+		bytes += float64(s.BoundBytes)
+		secs += s.TimeS
+	}
+	if secs <= 0 {
+		return bw, 0
+	}
+	return bw, 100 * bytes / (bw * 1e9 * float64(max(1, c.GPUs))) / secs
 }

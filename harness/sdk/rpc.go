@@ -59,6 +59,7 @@ type BFSReply struct {
 	TransferTimeS float64 // Variant.Parents into the shared file
 	Levels        int
 	Phases        []results.LevelPhase
+	BoundBytes    int64
 }
 
 // Empty is the argument or reply of calls that carry nothing.

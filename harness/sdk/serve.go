@@ -126,6 +126,7 @@ func (s *server) bfs(root int64, reply *BFSReply) error {
 	}
 	reply.Levels = res.Levels
 	reply.Phases = res.Phases
+	reply.BoundBytes = res.BoundBytes
 	dst := s.parents.Slice()
 	for i := range dst { // poison: a vertex the variant forgets is caught by the validator
 		dst[i] = -2

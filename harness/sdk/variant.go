@@ -118,7 +118,18 @@ type Search struct {
 	TimeS  float64
 	Levels int
 	Phases []results.LevelPhase // optional per-level phase times
+	// BoundBytes is the fewest bytes this search must move through device
+	// memory by the variant's own count (each input read once, each output
+	// written once); with the info key InfoCopyBandwidthGBs it gives the
+	// case's % of the bandwidth bound. 0 when the variant does not count.
+	BoundBytes int64
 }
+
+// InfoCopyBandwidthGBs is the CaseInfo key under which a GPU variant
+// reports its device's copy bandwidth in GB/s (bytes read + written),
+// measured on the device it ran on (untimed: CaseInfo is called after
+// Construct).
+const InfoCopyBandwidthGBs = "device_copy_gbs"
 
 // Plugin is what a variant binary serves.
 type Plugin interface {

@@ -117,6 +117,7 @@ type rankVariant struct {
 	grid   *comm.Grid
 	rank   *bfs2d.Rank
 	device string
+	devOrd int // CUDA device ordinal of this rank
 	info   map[string]any
 }
 
@@ -153,6 +154,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		if err := comm.Agree(v.grid.World, err); err != nil {
 			return err
 		}
+		v.devOrd = dev
 		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options, bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads})
 		if err != nil {
 			return err
@@ -188,7 +190,8 @@ func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
 	if err != nil {
 		return sdk.Search{}, err
 	}
-	return sdk.Search{Levels: res.Levels, Phases: res.Phases}, nil
+	bound, _ := v.info["bytes_fixed_per_bfs"].(int64) // summed over the ranks
+	return sdk.Search{Levels: res.Levels, Phases: res.Phases, BoundBytes: bound}, nil
 }
 
 // Parents implements sdk.RankVariant.
@@ -225,7 +228,18 @@ func (v *rankVariant) Devices() []string {
 }
 
 // CaseInfo implements sdk.Informer.
-func (v *rankVariant) CaseInfo() map[string]any { return v.info }
+// For the CUDA backend it adds the copy bandwidth of this rank's device,
+// measured here (after the timed construction) for the bandwidth bound.
+func (v *rankVariant) CaseInfo() map[string]any {
+	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
+		if bw, err := bfs2d.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
+			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
+		} else {
+			v.info["device_copy_error"] = err.Error()
+		}
+	}
+	return v.info
+}
 
 // setOptions changes the algorithm parameters of a constructed rank (used
 // by gridcheck's parameter sweeps; every rank gets the same options).

@@ -210,7 +210,8 @@ func (v *gpuVariant) BFS(root int64) (sdk.Search, error) {
 		}
 	}
 	v.last = root
-	return sdk.Search{TimeS: float64(totalMs) / 1e3, Levels: int(iters), Phases: phases}, nil
+	return sdk.Search{TimeS: float64(totalMs) / 1e3, Levels: int(iters), Phases: phases,
+		BoundBytes: int64(iters)*v.bound.PerIteration + v.bound.Fixed}, nil
 }
 
 // Parents implements sdk.Variant.
@@ -255,6 +256,11 @@ func (v *gpuVariant) CaseInfo() map[string]any {
 	m["cuda_driver_version"] = v.dev.DriverVersion
 	m["cuda_runtime_version"] = v.dev.RuntimeVersion
 	m["library"] = filepath.Base(v.lib.Path) // the name only: results carry no machine paths
+	if bw, err := v.lib.CopyBandwidth(v.dev.Ordinal, 1<<30, 10); err == nil {
+		m[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
+	} else {
+		m["device_copy_error"] = err.Error()
+	}
 	return m
 }
 

@@ -80,7 +80,7 @@ func printTable(w io.Writer, run *results.Run) {
 	// Only the parameters that differ between cases of one variant are
 	// shown: they are what tells two rows apart.
 	varying := varyingParams(run)
-	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid\tharmonic GTEPS\tmedian time (s)")
+	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid\tharmonic GTEPS\tmedian time (s)\t% of bound")
 	for _, c := range run.Cases {
 		valid := 0
 		for _, s := range c.BFS {
@@ -101,7 +101,11 @@ func printTable(w io.Writer, run *results.Run) {
 		if params == "" {
 			params = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Variant, c.Backend, params, c.Graph.Label(), c.Status, valid, len(c.BFS), gteps, med)
+		bound := "-"
+		if c.PercentOfBound > 0 {
+			bound = fmt.Sprintf("%.1f", c.PercentOfBound)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", c.Variant, c.Backend, params, c.Graph.Label(), c.Status, valid, len(c.BFS), gteps, med, bound)
 	}
 	tw.Flush()
 }
