@@ -177,12 +177,8 @@ type parser struct {
 }
 
 func (p *parser) errf(key, format string, args ...any) error {
-	return &Error{File: p.file, Line: p.lines.line(key), Key: displayKey(key), Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: p.lines.line(key), Key: key, Msg: fmt.Sprintf(format, args...)}
 }
-
-// displayKey turns "variant[1].params.k" into "variant[1].params.k" and
-// leaves other keys alone; kept as a function so messages stay uniform.
-func displayKey(k string) string { return k }
 
 func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 	allowed := map[string]bool{"scale": true, "edgefactor": true, "seed": true, "nbfs": true, "file": true, "format": true}

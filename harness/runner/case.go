@@ -235,8 +235,6 @@ func distinct(xs []string) int {
 	return len(m)
 }
 
-func sortStrings(s []string) { sort.Strings(s) }
-
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {
 	mu  sync.Mutex
