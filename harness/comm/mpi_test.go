@@ -11,9 +11,7 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/comm/mpibuild"
 )
 
 var mpitest struct {
@@ -39,50 +38,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needMPI skips (or, in CI, fails) when Open MPI is missing.
-func needMPI(t *testing.T) {
-	t.Helper()
-	for _, tool := range []string{"mpirun", "mpicc"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			msg := tool + " not on PATH: Open MPI is not installed, so the MPI tests cannot run; install it with `" + comm.InstallHint + "` (as root)"
-			if os.Getenv("BFSBENCH_REQUIRE_MPI") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-}
-
 // mpiTestBinary builds internal/mpitest once per test run.
 func mpiTestBinary(t *testing.T) string {
 	t.Helper()
-	needMPI(t)
+	mpibuild.Require(t)
 	mpitest.once.Do(func() {
 		mpitest.dir, mpitest.err = os.MkdirTemp("", "bfsbench-mpitest")
 		if mpitest.err != nil {
 			return
 		}
-		cflags, err := exec.Command("mpicc", "--showme:compile").Output()
-		if err != nil {
-			mpitest.err = err
-			return
-		}
-		ldflags, err := exec.Command("mpicc", "--showme:link").Output()
-		if err != nil {
-			mpitest.err = err
-			return
-		}
 		mpitest.bin = filepath.Join(mpitest.dir, "mpitest")
-		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		cmd := exec.Command(gobin, "build", "-tags", "mpi", "-o", mpitest.bin, "./internal/mpitest")
-		cmd.Env = append(os.Environ(),
-			"CGO_ENABLED=1",
-			"CGO_CFLAGS="+strings.TrimSpace(string(cflags)),
-			"CGO_LDFLAGS="+strings.TrimSpace(string(ldflags)))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			mpitest.err, mpitest.out = err, string(out)
-		}
+		mpitest.out, mpitest.err = mpibuild.Build("./internal/mpitest", mpitest.bin)
 	})
 	if mpitest.err != nil {
 		t.Fatalf("building the MPI test program: %v\n%s", mpitest.err, mpitest.out)

@@ -12,9 +12,7 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +22,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/comm/mpibuild"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/workload"
@@ -32,28 +31,9 @@ import (
 // buildMPIPlugin builds this plugin with the MPI binding into dir.
 func buildMPIPlugin(t *testing.T, dir string) string {
 	t.Helper()
-	for _, tool := range []string{"mpirun", "mpicc"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			msg := tool + " not on PATH: Open MPI is not installed; install it with `" + comm.InstallHint + "` (as root) to run this test"
-			if os.Getenv("BFSBENCH_REQUIRE_MPI") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-	cflags, err := exec.Command("mpicc", "--showme:compile").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ldflags, err := exec.Command("mpicc", "--showme:link").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	mpibuild.Require(t)
 	bin := filepath.Join(dir, "reference")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags", "mpi", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1",
-		"CGO_CFLAGS="+strings.TrimSpace(string(cflags)), "CGO_LDFLAGS="+strings.TrimSpace(string(ldflags)))
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := mpibuild.Build(".", bin); err != nil {
 		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
 	}
 	return bin
