@@ -144,6 +144,32 @@ func (c *Case) Key() string {
 		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
 }
 
+// PercentOfBound is the share of the memory-bandwidth bound that the valid
+// searches reached: the sum of their BoundBytes over the bandwidth (GB/s of
+// one device, bytes read + written, times the devices used), over the sum
+// of their times. It is 0 without a bandwidth or when a valid search has no
+// byte count, so a variant that does not count its bytes gets no figure.
+func PercentOfBound(searches []Search, bwGBs float64, devices int) float64 {
+	if bwGBs <= 0 {
+		return 0
+	}
+	var bytes, secs float64
+	for _, s := range searches {
+		if !s.Valid {
+			continue
+		}
+		if s.BoundBytes <= 0 {
+			return 0
+		}
+		bytes += float64(s.BoundBytes)
+		secs += s.TimeS
+	}
+	if secs <= 0 {
+		return 0
+	}
+	return 100 * bytes / (bwGBs * 1e9 * float64(max(1, devices))) / secs
+}
+
 // Load reads a results.json file.
 func Load(path string) (*Run, error) {
 	b, err := os.ReadFile(path)

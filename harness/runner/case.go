@@ -258,29 +258,9 @@ func (t *tailBuffer) String() string {
 	return string(t.b)
 }
 
-// percentOfBound is the share of the bandwidth bound the case's valid
-// searches reached: sum(BoundBytes)/bandwidth over sum(time), the
-// bandwidth being the measured one of a device times the distinct devices
-// the case used (ranks spread the bytes over them). It is 0 when the
-// variant reports no bandwidth or a valid search has no byte count.
+// percentOfBound reads the device bandwidth the variant measured and
+// applies results.PercentOfBound over the case's devices.
 func percentOfBound(c *results.Case) (bwGBs, pct float64) {
 	bw, _ := c.Info[sdk.InfoCopyBandwidthGBs].(float64)
-	if bw <= 0 {
-		return 0, 0
-	}
-	var bytes, secs float64
-	for _, s := range c.BFS {
-		if !s.Valid {
-			continue
-		}
-		if s.BoundBytes <= 0 {
-			return bw, 0
-		}
-		bytes += float64(s.BoundBytes)
-		secs += s.TimeS
-	}
-	if secs <= 0 {
-		return bw, 0
-	}
-	return bw, 100 * bytes / (bw * 1e9 * float64(max(1, c.GPUs))) / secs
+	return bw, results.PercentOfBound(c.BFS, bw, c.GPUs)
 }

@@ -458,7 +458,7 @@ func runSearches(o gridOptions, lg *localGrid, c *results.Case, edges []graph500
 	for i, root := range keys {
 		t := time.Now()
 		res, err := bfs(root)
-		sr := results.Search{Root: root, TimeS: time.Since(t).Seconds(), Levels: res.Levels, Phases: res.Phases}
+		sr := results.Search{Root: root, TimeS: time.Since(t).Seconds(), Levels: res.Levels, Phases: res.Phases, BoundBytes: lg.ranks[0].searchBoundBytes()}
 		if err != nil {
 			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("bfs from %d: %v", root, err)
 			return false
@@ -528,12 +528,11 @@ func firstLine(s string) string {
 
 // finishGridCase computes the Graph500 statistics over validated searches,
 // the harmonic mean over all searches, the fraction of the bandwidth bound
-// (Info bytes_fixed_per_bfs over the measured copy bandwidth, per GPU: the
-// bound time divides by the number of distinct GPUs) and the phase totals.
+// (results.PercentOfBound over the validated searches, each reporting
+// bytes_fixed_per_bfs as its BoundBytes) and the phase totals.
 func finishGridCase(c *results.Case, gbs float64) {
 	c.Stats = graph500.ComputeStats(c.BFS)
 	var teps []float64
-	var timeS float64
 	phase := map[string]float64{}
 	bytes := map[string]int64{}
 	valid := 0
@@ -544,7 +543,6 @@ func finishGridCase(c *results.Case, gbs float64) {
 		if s.NEdge > 0 && s.TimeS > 0 {
 			teps = append(teps, float64(s.NEdge)/s.TimeS)
 		}
-		timeS += s.TimeS
 		for _, ph := range s.Phases {
 			for k, t := range ph.Times {
 				phase[k] += t / float64(len(c.BFS))
@@ -563,10 +561,8 @@ func finishGridCase(c *results.Case, gbs float64) {
 	}
 	c.Info["mean_phase_s"] = phase
 	c.Info["mean_bytes_sent"] = bytes
-	fixed, _ := c.Info["bytes_fixed_per_bfs"].(int64)
-	if gbs > 0 && fixed > 0 && timeS > 0 {
-		gpus := max(c.GPUs, 1)
-		c.Info["bound_fraction"] = float64(len(c.BFS)) * float64(fixed) / (gbs * 1e9 * float64(gpus)) / timeS
+	if pct := results.PercentOfBound(c.BFS, gbs, c.GPUs); pct > 0 {
+		c.Info["bound_fraction"] = pct / 100
 		c.Info["bound_gbs"] = gbs
 	}
 }

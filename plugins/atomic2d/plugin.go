@@ -190,8 +190,14 @@ func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
 	if err != nil {
 		return sdk.Search{}, err
 	}
-	bound, _ := v.info["bytes_fixed_per_bfs"].(int64) // summed over the ranks
-	return sdk.Search{Levels: res.Levels, Phases: res.Phases, BoundBytes: bound}, nil
+	return sdk.Search{Levels: res.Levels, Phases: res.Phases, BoundBytes: v.searchBoundBytes()}, nil
+}
+
+// searchBoundBytes is what every search must move through device memory
+// (bound.go's count, summed over the ranks).
+func (v *rankVariant) searchBoundBytes() int64 {
+	b, _ := v.info["bytes_fixed_per_bfs"].(int64)
+	return b
 }
 
 // Parents implements sdk.RankVariant.

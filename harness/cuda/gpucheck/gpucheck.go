@@ -369,7 +369,7 @@ func runCase(p sdk.Plugin, o Options, s ParamSet, g results.Graph, edges []graph
 			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("bfs from %d: %v", root, err)
 			return c
 		}
-		sr := results.Search{Root: root, TimeS: res.TimeS, Levels: res.Levels, Phases: res.Phases}
+		sr := results.Search{Root: root, TimeS: res.TimeS, Levels: res.Levels, Phases: res.Phases, BoundBytes: res.BoundBytes}
 		if sr.TimeS <= 0 {
 			sr.TimeS = wall
 		}
@@ -439,13 +439,12 @@ func CountEdges(edges []graph500.Edge, parents []int64) int64 {
 }
 
 // finishCase computes the statistics, the all-search harmonic mean and the
-// fraction of the bandwidth bound.
+// fraction of the bandwidth bound (results.PercentOfBound over the validated
+// searches, from the bytes each search reports).
 func finishCase(c *results.Case, boundGBs float64) {
 	c.Stats = graph500.ComputeStats(c.BFS)
 	var teps []float64
 	validated, validOK := 0, 0
-	var boundS, timeS float64
-	fixed := infoInt(c.Info, "bytes_fixed_per_bfs")
 	for _, s := range c.BFS {
 		if s.ValidateTimeS > 0 || s.Valid {
 			validated++
@@ -456,16 +455,6 @@ func finishCase(c *results.Case, boundGBs float64) {
 		if s.NEdge > 0 && s.TimeS > 0 && (s.Valid || !strings.HasPrefix(s.Error, "not validated, and")) {
 			teps = append(teps, float64(s.NEdge)/s.TimeS)
 		}
-		var bytes int64
-		for _, ph := range s.Phases {
-			for _, b := range ph.Bytes {
-				bytes += b
-			}
-		}
-		if bytes > 0 && boundGBs > 0 {
-			boundS += float64(bytes+fixed) / (boundGBs * 1e9)
-			timeS += s.TimeS
-		}
 	}
 	c.Info["searches"] = len(c.BFS)
 	c.Info["validated"] = validated
@@ -474,8 +463,8 @@ func finishCase(c *results.Case, boundGBs float64) {
 		hm, _ := graph500.HarmonicMean(teps)
 		c.Info["hmean_teps_all"] = hm
 	}
-	if timeS > 0 {
-		c.Info["bound_fraction"] = boundS / timeS
+	if pct := results.PercentOfBound(c.BFS, boundGBs, c.GPUs); pct > 0 {
+		c.Info["bound_fraction"] = pct / 100
 		c.Info["bound_gbs"] = boundGBs
 	}
 }

@@ -79,7 +79,7 @@ func (v *queueVariant) BFS(root int64) (sdk.Search, error) {
 			}
 		}
 	}
-	return sdk.Search{Levels: levels, Phases: []results.LevelPhase{{Level: 0, Bytes: map[string]int64{"edges": 1000}}}}, nil
+	return sdk.Search{Levels: levels, BoundBytes: 1000, Phases: []results.LevelPhase{{Level: 0, Bytes: map[string]int64{"edges": 1000}}}}, nil
 }
 
 func (v *queueVariant) Parents(dst []int64) error { copy(dst, v.parents); return nil }
