@@ -34,7 +34,7 @@ import (
 const LibDirEnv = "BFSBENCH_LIB_DIR"
 
 // ABIVersion is the version of bfsb_abi.h this package speaks.
-const ABIVersion = 1
+const ABIVersion = 2
 
 // errBufLen is the size of the message buffer handed to each call.
 const errBufLen = 1024
@@ -52,6 +52,7 @@ type Library struct {
 	deviceQuery func(device int32, out *deviceInfoC, err *byte, errlen int32) int32
 	bandwidth   func(device int32, bytes int64, reps int32, copyGBs, readGBs *float64, err *byte, errlen int32) int32
 	selfTest    func(device int32, n int64, err *byte, errlen int32) int32
+	randomLoads func(device int32, bytes int64, l1, reps int32, gloads *float64, err *byte, errlen int32) int32
 }
 
 // ErrNotFound is wrapped by Open's error when no file of that name exists
@@ -137,6 +138,7 @@ func OpenPath(name, path string) (*Library, error) {
 		{&l.deviceQuery, "bfsb_device_query"},
 		{&l.bandwidth, "bfsb_copy_bandwidth"},
 		{&l.selfTest, "bfsb_selftest"},
+		{&l.randomLoads, "bfsb_random_load_rate"},
 	}
 	for _, b := range binds {
 		if err := l.Bind(b.fptr, b.sym); err != nil {

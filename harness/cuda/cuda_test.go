@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,6 +50,10 @@ int32_t bfsb_device_query(int32_t device, bfsb_device_info* out, char* err, int3
 int32_t bfsb_copy_bandwidth(int32_t device, int64_t bytes, int32_t reps, double* c, double* r, char* err, int32_t errlen) {
   if (bytes < (1 << 20)) { snprintf(err, errlen, "bfsb_copy_bandwidth: bytes = %lld", (long long)bytes); return BFSB_EINVAL; }
   *c = 3000.5; *r = 3100.25; return 0;
+}
+int32_t bfsb_random_load_rate(int32_t device, int64_t bytes, int32_t l1, int32_t reps, double* g, char* err, int32_t errlen) {
+  if (bytes < 4096) { snprintf(err, errlen, "bfsb_random_load_rate: bytes = %lld", (long long)bytes); return BFSB_EINVAL; }
+  *g = (l1 ? 1000.0 : 100.0) + (double)(bytes >> 20); return 0;
 }
 int32_t bfsb_selftest(int32_t device, int64_t n, char* err, int32_t errlen) {
   snprintf(err, errlen, "cudaMalloc(&p, %lld): out of memory (cudaErrorMemoryAllocation)", (long long)n);
@@ -174,6 +179,17 @@ func TestStubLibrary(t *testing.T) {
 		b, err := l.CopyBandwidth(0, 1<<20, 3)
 		if err != nil || b.CopyGBs != 3000.5 || b.ReadGBs != 3100.25 {
 			t.Fatalf("CopyBandwidth = %+v, %v", b, err)
+		}
+		if _, err := l.RandomLoadRate(0, 100, true, 3); err == nil || !strings.Contains(err.Error(), "bytes = 100") {
+			t.Fatalf("RandomLoadRate(100) = %v", err)
+		}
+		rl, err := l.RandomLoadProfile(0, 3)
+		want := []RandomLoad{{2 << 20, true, 1002}, {2 << 20, false, 102}, {16 << 20, true, 1016}, {16 << 20, false, 116}}
+		if err != nil || !slices.Equal(rl, want) {
+			t.Fatalf("RandomLoadProfile = %+v, %v; want %+v", rl, err, want)
+		}
+		if got := FormatRandomLoads(rl); got != "random 4-byte loads (G/s): 2 MiB L1 1002.0; 2 MiB L2 102.0; 16 MiB L1 1016.0; 16 MiB L2 116.0" {
+			t.Errorf("FormatRandomLoads = %q", got)
 		}
 	})
 	t.Run("missing symbol", func(t *testing.T) {

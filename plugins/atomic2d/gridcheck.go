@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/cuda/gpucheck"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/results"
@@ -168,6 +169,12 @@ func gridcheckMain(args []string, stdout, stderr io.Writer) int {
 			} else {
 				rep.Bandwidth, rep.BoundGBs = &bw, bw.CopyGBs
 				fmt.Fprintf(stderr, "gridcheck: device copy bandwidth %.0f GB/s (read+write), read %.0f GB/s\n", bw.CopyGBs, bw.ReadGBs)
+			}
+			if rl, err := bfs2d.RandomLoadProfile(0, 5); err != nil {
+				fmt.Fprintln(stderr, "gridcheck: random loads:", err)
+			} else {
+				rep.RandomLoads = rl
+				fmt.Fprintln(stderr, "gridcheck:", cuda.FormatRandomLoads(rl))
 			}
 		})
 		if lerr != nil {

@@ -20,6 +20,7 @@ type plugin struct{}
 const (
 	pEdgesPerThread = "edges_per_thread"
 	pBitmapMessages = "bitmap_messages"
+	pVisitedTest    = "visited_test"
 	pThreads        = "threads_per_block"
 	pWorkers        = "workers"
 )
@@ -37,6 +38,9 @@ func (plugin) Info() sdk.Info {
 			{Name: pBitmapMessages, Type: sdk.TypeString, Default: bfs2d.BitmapAuto,
 				Choices: []string{bfs2d.BitmapAuto, bfs2d.BitmapOff, bfs2d.BitmapOn},
 				Help:    "§5: send a bitmap of the receiver's block instead of a vertex list: auto (when smaller), off (lists, §3), on (always)"},
+			{Name: pVisitedTest, Type: sdk.TypeString, Default: bfs2d.VisitedL1,
+				Choices: []string{bfs2d.VisitedL1, bfs2d.VisitedL2},
+				Help:    "CUDA: the visited-bitmap test before the atomicOr: l1 (a plain load, which on sm_90 may return a stale L1 word; a stale zero costs an extra atomic) or l2 (__ldcg, an L2 load that sees bits set by atomics already done); l1 is the default because it measured slightly faster on an H200 at scale 24 (results/atomic2d). The CPU backend ignores it: its loads are sync/atomic loads anyway"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
@@ -62,6 +66,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: bfs2d.Options{
 			EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
 			BitmapMessages: cfg.String(pBitmapMessages),
+			VisitedTest:    cfg.String(pVisitedTest),
 			Workers:        int(cfg.Int(pWorkers)),
 		},
 		Threads: int(cfg.Int(pThreads)),

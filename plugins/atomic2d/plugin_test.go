@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
@@ -81,17 +82,91 @@ func checkPhaseKeys(t *testing.T, phases []results.LevelPhase) {
 }
 
 func TestPluginRejectsBadConfigs(t *testing.T) {
-	cases := map[string]sdk.Config{
-		"grid mismatch":   {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}},
-		"bad backend":     {Backend: "opencl", Ranks: 1},
-		"bad k":           {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"edges_per_thread": int64(9)}},
-		"bad bitmap mode": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"bitmap_messages": "sometimes"}},
-		"bad threads":     {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"threads_per_block": int64(100)}},
+	cases := map[string]struct {
+		cfg  sdk.Config
+		want string // a substring of the error ("" : any error)
+	}{
+		"grid mismatch":   {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}}},
+		"bad backend":     {cfg: sdk.Config{Backend: "opencl", Ranks: 1}},
+		"bad k":           {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"edges_per_thread": int64(9)}}},
+		"bad bitmap mode": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"bitmap_messages": "sometimes"}}},
+		"bad threads":     {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"threads_per_block": int64(100)}}},
+		"bad visited test": {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"visited_test": "l3"}},
+			want: `parameter "visited_test": want one of [l1 l2], got "l3"`},
+		"visited test not a string": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"visited_test": int64(2)}},
+			want: `parameter "visited_test": want a string`},
 	}
-	for name, cfg := range cases {
-		if v, err := (plugin{}).New(cfg); err == nil {
+	for name, tc := range cases {
+		v, err := (plugin{}).New(tc.cfg)
+		if err == nil {
 			v.Close()
 			t.Errorf("%s: accepted", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %q does not say %q", name, err, tc.want)
+		}
+	}
+}
+
+// TestParseOptions: each parameter reaches bfs2d.Options, defaults
+// included (visited_test resolves to l2).
+func TestParseOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		params map[string]any
+		want   bfs2d.Options
+	}{
+		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1}},
+		{"visited l1", map[string]any{"visited_test": "l1"}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1}},
+		{"visited l2", map[string]any{"visited_test": "l2", "edges_per_thread": int64(2)}, bfs2d.Options{EdgesPerThread: 2, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL2}},
+	} {
+		o, err := parseOptions(sdk.Config{Params: tc.params})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if o.Options != tc.want {
+			t.Errorf("%s: options %+v, want %+v", tc.name, o.Options, tc.want)
+		}
+	}
+	if p, _ := (plugin{}).Info().Param("visited_test"); p.Default != bfs2d.VisitedL1 {
+		t.Errorf("visited_test default %v, want %q", p.Default, bfs2d.VisitedL1)
+	}
+}
+
+// TestPluginCPUVisitedTest: the CPU backend accepts both visited_test
+// modes (and ignores them): valid searches either way.
+func TestPluginCPUVisitedTest(t *testing.T) {
+	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
+	nv := graph500.NVertices(8)
+	keys, err := graph500.SearchKeys(edges, nv, 2, [2]uint64{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := graph500.NewValidator(edges, nv)
+	for _, mode := range []string{bfs2d.VisitedL1, bfs2d.VisitedL2} {
+		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 2, Grid: [2]int{1, 2}, Params: map[string]any{"visited_test": mode}})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+			v.Close()
+			t.Fatalf("%s: %v", mode, err)
+		}
+		parents := make([]int64, nv)
+		for _, root := range keys {
+			if _, err := v.BFS(root); err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+			if err := v.Parents(parents); err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+			if _, err := val.Validate(root, parents); err != nil {
+				t.Errorf("%s: root %d: %v", mode, root, err)
+			}
+		}
+		if err := v.Close(); err != nil {
+			t.Errorf("%s: close: %v", mode, err)
 		}
 	}
 }

@@ -72,9 +72,21 @@ var handMade = []struct {
 	{"cycle", 7, append(path(7), graph500.Edge{V0: 0, V1: 6}), []int64{3}},
 }
 
+// tileModes are the tile settings optionSets cycles through: no tiles;
+// tiles of 4096 or 8192 vertices (several per side from scale 13 on) with
+// the dense kernel in every iteration, small chunks and each unroll; and
+// the default tiles with the default switch.
+var tileModes = []map[string]any{
+	{pTileBits: int64(0)},
+	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024), pTileUnroll: int64(1)},
+	{pTileBits: int64(18), pDenseFrontier: 0.01},
+	{pTileBits: int64(13), pDenseFrontier: 0.0, pDenseGrowing: false, pTileUnroll: int64(4)},
+}
+
 // optionSets covers the knobs both backends share: permutation, the
-// source-load mode (eager, lazy, lazy with the frontier summary), packing
-// and the write check.
+// source-load mode (eager, lazy, lazy with the frontier summary), packing,
+// the write check and tiles (the layout on both; the dense kernel is
+// CUDA's).
 func optionSets() []map[string]any {
 	modes := []struct{ lazy, summary bool }{{false, false}, {true, false}, {true, true}}
 	var out []map[string]any
@@ -83,8 +95,12 @@ func optionSets() []map[string]any {
 		for _, m := range modes {
 			for _, pack := range []string{packOff, packAuto} {
 				for _, wcheck := range []bool{false, true} {
-					out = append(out, map[string]any{pPermute: permute, pBlockVertices: int64(1024), pLazySource: m.lazy,
-						pSummary: m.summary, pPack16: pack, pWriteCheck: wcheck, pOrient: orient, pWorkers: int64(3)})
+					set := map[string]any{pPermute: permute, pBlockVertices: int64(1024), pLazySource: m.lazy,
+						pSummary: m.summary, pPack16: pack, pWriteCheck: wcheck, pOrient: orient, pWorkers: int64(3)}
+					for k, x := range tileModes[len(out)%len(tileModes)] {
+						set[k] = x
+					}
+					out = append(out, set)
 				}
 			}
 		}
@@ -245,6 +261,92 @@ func TestPrepare(t *testing.T) {
 				t.Errorf("EdgeBytes = %d", a.EdgeBytes())
 			}
 		})
+	}
+}
+
+func TestPrepareTiles(t *testing.T) {
+	edges := []graph500.Edge{{V0: 5, V1: 3500}, {V0: 1, V1: 1}, {V0: 7, V1: 2}, {V0: 2, V1: 2050}, {V0: 3500, V1: 4}, {V0: 9, V1: 1030}, {V0: 2, V1: 7}}
+	p0, p1 := graph500.Edge{}, graph500.Edge{V0: 2048, V1: 2048} // padding of range rows 0 and 1
+	tests := []struct {
+		name   string
+		opt    prepOptions
+		want   []graph500.Edge
+		blocks int64
+	}{
+		{"tiles in generator order", prepOptions{TileBits: 11, Pack16: packOff, Workers: 2},
+			[]graph500.Edge{{V0: 7, V1: 2}, {V0: 9, V1: 1030}, {V0: 2, V1: 7}, p0, {V0: 5, V1: 3500}, {V0: 2, V1: 2050}, p0, p0, {V0: 3500, V1: 4}, p1, p1, p1}, 1},
+		{"tiles, by destination block within", prepOptions{TileBits: 11, Permute: true, BlockVertices: 1024, Pack16: packOff, Workers: 3},
+			[]graph500.Edge{{V0: 7, V1: 2}, {V0: 2, V1: 7}, {V0: 9, V1: 1030}, p0, {V0: 2, V1: 2050}, {V0: 5, V1: 3500}, p0, p0, {V0: 3500, V1: 4}, p1, p1, p1}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := prepare(edges, 4000, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.M != 12 || a.Padding != 6 || a.SelfLoops != 1 || a.Ranges != 2 || a.Blocks != tc.blocks || !slices.Equal(a.TileOff, []int64{0, 4, 8, 12, 12}) {
+				t.Fatalf("M %d, padding %d, self-loops %d, ranges %d, blocks %d, tiles at %v", a.M, a.Padding, a.SelfLoops, a.Ranges, a.Blocks, a.TileOff)
+			}
+			var got []graph500.Edge
+			for k := range a.M {
+				s, d := a.edge(k)
+				got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("order\n got %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPrepareTilesGraph500 checks the tiled layout's invariants on a
+// Kronecker graph: the kept edges are those of the input, each in its tile,
+// tiles aligned to 4 entries, the rest padding self-loops.
+func TestPrepareTilesGraph500(t *testing.T) {
+	const scale = 10
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	for _, tb := range []int{5, 7, 10} {
+		a, err := prepare(edges, 1<<scale, prepOptions{TileBits: tb, Permute: true, BlockVertices: 8, Pack16: packOff, Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got []graph500.Edge
+		for _, e := range edges {
+			if e.V0 != e.V1 {
+				want = append(want, e)
+			}
+		}
+		for tile := range int64(len(a.TileOff) - 1) {
+			lo, hi := a.TileOff[tile], a.TileOff[tile+1]
+			if lo%4 != 0 || hi%4 != 0 || hi < lo {
+				t.Fatalf("tile_bits %d: tile %d at [%d, %d), not aligned", tb, tile, lo, hi)
+			}
+			si, ei := tile/a.Ranges, tile%a.Ranges
+			for k := lo; k < hi; k++ {
+				s, d := a.edge(k)
+				if s == d {
+					if s != uint32(si<<tb) {
+						t.Fatalf("tile_bits %d: tile %d has padding (%d,%d)", tb, tile, s, d)
+					}
+					continue
+				}
+				if int64(s)>>tb != si || int64(d)>>tb != ei {
+					t.Fatalf("tile_bits %d: edge (%d,%d) in tile (%d,%d)", tb, s, d, si, ei)
+				}
+				got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
+			}
+		}
+		cmp := func(x, y graph500.Edge) int {
+			if x.V0 != y.V0 {
+				return int(x.V0 - y.V0)
+			}
+			return int(x.V1 - y.V1)
+		}
+		slices.SortFunc(want, cmp)
+		slices.SortFunc(got, cmp)
+		if !slices.Equal(got, want) || a.M-a.Padding != int64(len(want)) {
+			t.Errorf("tile_bits %d: %d edges kept (M %d, padding %d), want the %d of the input", tb, len(got), a.M, a.Padding, len(want))
+		}
 	}
 }
 
@@ -422,7 +524,15 @@ func TestCUDADepthAndMemory(t *testing.T) {
 	}
 	// The need checked before allocating is what edgescan_create allocates.
 	info := v.(sdk.Informer).CaseInfo()
-	if got, want := info["device_bytes_allocated"].(int64), deviceBytes(256, 255, false); got != want {
+	o, err := parseOptions(sdk.Config{Params: map[string]any{pPack16: packOff}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := prepare(es, 256, o.prep())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := info["device_bytes_allocated"].(int64), deviceBytes(a, int64(len(tileChunks(a, o.TileChunk)))); got != want {
 		t.Errorf("device_bytes_allocated = %d, want %d", got, want)
 	}
 }

@@ -10,6 +10,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -30,6 +31,47 @@ type esOptions struct {
 	LazySource     int32
 	Summary        int32
 	WriteCheck     int32
+	TileBits       int32
+	TileThreads    int32
+	TileUnroll     int32
+	DenseMin       int32
+	DenseGrowing   int32
+}
+
+// esChunk mirrors struct edgescan_chunk: edges [Begin, End) of tile (Si, Ei).
+type esChunk struct {
+	Begin, End int64
+	Si, Ei     uint32
+}
+
+// tileChunks cuts every non-empty tile of a into chunks of at most max
+// entries (a multiple of 4), one dense-kernel block each.
+func tileChunks(a *edgeArrays, max int64) []esChunk {
+	var out []esChunk
+	for t := range int64(len(a.TileOff) - 1) {
+		si, ei := uint32(t/a.Ranges), uint32(t%a.Ranges)
+		for lo := a.TileOff[t]; lo < a.TileOff[t+1]; lo += max {
+			out = append(out, esChunk{Begin: lo, End: min(lo+max, a.TileOff[t+1]), Si: si, Ei: ei})
+		}
+	}
+	return out
+}
+
+// denseMin is the smallest frontier (vertices) that runs the dense kernel:
+// frac of nv, rounded up, capped to int32; but 0 (every iteration) when the
+// uint8 levels are larger than the device's L2 of l2 bytes, for then
+// the scan kernel's random level loads go to DRAM and it is slower than the
+// dense kernel even with a small frontier (H200, scale 26: 5.1 against
+// 3.2 ms, results/edgescan).
+func denseMin(frac float64, nv, l2 int64) int32 {
+	if l2 > 0 && nv > l2 {
+		return 0
+	}
+	f := math.Ceil(frac * float64(nv))
+	if f > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int32(f)
 }
 
 // esMaxIters is EDGESCAN_MAX_ITERS, the length of the iteration-time array.
@@ -40,7 +82,8 @@ type esLib struct {
 	*cuda.Library
 	create  func(opt *esOptions, nv, m int64, out *uintptr, err *byte, errlen int32) int32
 	upload  func(h uintptr, src, dst unsafe.Pointer, err *byte, errlen int32) int32
-	bfs     func(h uintptr, root int64, iterMs *float32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
+	tiles   func(h uintptr, chunks unsafe.Pointer, n int64, err *byte, errlen int32) int32
+	bfs     func(h uintptr, root int64, iterMs *float32, dense *int32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
 	parents func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
 	levels  func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
 	destroy func(h uintptr)
@@ -71,6 +114,7 @@ func loadLib() (*esLib, error) {
 	}{
 		{&es.create, "edgescan_create"},
 		{&es.upload, "edgescan_upload"},
+		{&es.tiles, "edgescan_upload_tiles"},
 		{&es.bfs, "edgescan_bfs"},
 		{&es.parents, "edgescan_parents"},
 		{&es.levels, "edgescan_levels"},
@@ -86,15 +130,16 @@ func loadLib() (*esLib, error) {
 
 // gpuVariant is the CUDA backend.
 type gpuVariant struct {
-	opt   options
-	lib   *esLib
-	dev   cuda.Device
-	h     uintptr // edgescan handle, 0 before Construct
-	nv    int64
-	need  int64       // device bytes allocated
-	arr   *edgeArrays // sizes only: Src, Dst and Packed are released after the upload
-	bound boundBytes
-	last  int64 // root of the last search, -1 before any
+	opt    options
+	lib    *esLib
+	dev    cuda.Device
+	h      uintptr // edgescan handle, 0 before Construct
+	nv     int64
+	need   int64       // device bytes allocated
+	arr    *edgeArrays // sizes only: Src, Dst and Packed are released after the upload
+	bound  boundBytes
+	chunks int64 // dense-kernel blocks (tile chunks), 0 without tiles
+	last   int64 // root of the last search, -1 before any
 }
 
 // newGPU loads the library and finds the device; without either it fails
@@ -111,18 +156,25 @@ func newGPU(o options) (*gpuVariant, error) {
 	return &gpuVariant{opt: o, lib: lib, dev: dev, last: -1}, nil
 }
 
-// deviceBytes is what edgescan_create allocates (cuda/edgescan.cu): the
-// edge arrays padded to a multiple of 4 edges, uint8 levels, int32 parents,
-// int64 parents for the copy-out, two frontier summaries (a bit per 64
-// vertices) and the flag, plus 64 MiB of slack for allocation granularity.
-func deviceBytes(nv, m int64, packed bool) int64 {
-	mPad := (m + 3) / 4 * 4
+// deviceBytes is what edgescan_create and edgescan_upload_tiles allocate
+// (cuda/edgescan.cu): the edge arrays padded to a multiple of 4 edges,
+// uint8 levels, int32 parents, int64 parents for the copy-out, two
+// frontier summaries (a bit per 64 vertices), the flag and counter, and
+// with tiles the 2-bit vertex states and the chunk table; plus 64 MiB of
+// slack for allocation granularity.
+func deviceBytes(a *edgeArrays, nchunks int64) int64 {
+	mPad := (a.M + 3) / 4 * 4
 	edgeWords := 2 * mPad
-	if packed {
+	if a.Packed != nil {
 		edgeWords = mPad
 	}
+	nv := a.NV
 	sumWords := (nv + summaryGroup*32 - 1) / (summaryGroup * 32)
-	return 4*edgeWords + nv + 4*nv + 8*nv + 2*4*sumWords + 4 + 64<<20
+	tiles := int64(0)
+	if a.TileBits > 0 {
+		tiles = a.Ranges<<a.TileBits/4 + nchunks*int64(unsafe.Sizeof(esChunk{}))
+	}
+	return 4*edgeWords + nv + 4*nv + 8*nv + 2*4*sumWords + 8 + tiles + 64<<20
 }
 
 // Construct implements sdk.Variant.
@@ -138,7 +190,11 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		return err
 	}
 	packed := arr.Packed != nil
-	v.need = deviceBytes(arr.NV, arr.M, packed)
+	var chunks []esChunk
+	if arr.TileBits > 0 {
+		chunks = tileChunks(arr, v.opt.TileChunk)
+	}
+	v.need = deviceBytes(arr, int64(len(chunks)))
 	dev, err := v.lib.Device(v.opt.Device) // free memory now, not at New
 	if err != nil {
 		return err
@@ -156,6 +212,11 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		LazySource:     b2i(v.opt.LazySource),
 		Summary:        b2i(v.opt.Summary),
 		WriteCheck:     b2i(v.opt.WriteCheck),
+		TileBits:       int32(arr.TileBits),
+		TileThreads:    int32(v.opt.TileThreads),
+		TileUnroll:     int32(v.opt.TileUnroll),
+		DenseMin:       denseMin(v.opt.DenseFrontier, arr.NV, v.dev.L2Bytes),
+		DenseGrowing:   b2i(v.opt.DenseGrowing),
 	}
 	var h uintptr
 	if err := v.lib.Call("edgescan_create", func(e *byte, el int32) int32 {
@@ -173,6 +234,15 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 	if err != nil {
 		return err
 	}
+	if arr.TileBits > 0 {
+		cp := unsafe.Pointer(unsafe.SliceData(chunks))
+		err = v.lib.Call("edgescan_upload_tiles", func(e *byte, el int32) int32 { return v.lib.tiles(h, cp, int64(len(chunks)), e, el) })
+		runtime.KeepAlive(chunks)
+		if err != nil {
+			return err
+		}
+	}
+	v.chunks = int64(len(chunks))
 	v.bound = boundFor(arr)
 	arr.Src, arr.Dst, arr.Packed = nil, nil, nil // the device holds them now
 	v.arr = arr
@@ -194,18 +264,23 @@ func (v *gpuVariant) BFS(root int64) (sdk.Search, error) {
 		return sdk.Search{}, errors.New("BFS before Construct")
 	}
 	var iterMs [esMaxIters]float32
+	var dense [esMaxIters]int32
 	var iters int32
 	var totalMs float32
 	if err := v.lib.Call("edgescan_bfs", func(e *byte, el int32) int32 {
-		return v.lib.bfs(v.h, root, &iterMs[0], &iters, &totalMs, e, el)
+		return v.lib.bfs(v.h, root, &iterMs[0], &dense[0], &iters, &totalMs, e, el)
 	}); err != nil {
 		return sdk.Search{}, err
 	}
 	phases := make([]results.LevelPhase, iters)
 	for i := range phases {
+		kernel := "scan"
+		if dense[i] != 0 {
+			kernel = "dense" // the tiled kernel, with its state build
+		}
 		phases[i] = results.LevelPhase{
 			Level: i,
-			Times: map[string]float64{"scan": float64(iterMs[i]) / 1e3},
+			Times: map[string]float64{kernel: float64(iterMs[i]) / 1e3},
 			Bytes: phaseBytes(v.arr),
 		}
 	}
@@ -253,6 +328,8 @@ func (v *gpuVariant) CaseInfo() map[string]any {
 	m["device_l2_bytes"] = v.dev.L2Bytes
 	m["device_memory_bytes"] = v.dev.TotalBytes
 	m["device_bytes_allocated"] = v.need
+	m["dense_chunks"] = v.chunks
+	m["dense_min_frontier"] = denseMin(v.opt.DenseFrontier, v.nv, v.dev.L2Bytes)
 	m["cuda_driver_version"] = v.dev.DriverVersion
 	m["cuda_runtime_version"] = v.dev.RuntimeVersion
 	m["library"] = filepath.Base(v.lib.Path) // the name only: results carry no machine paths

@@ -25,6 +25,12 @@ const (
 	pSummary        = "frontier_summary"
 	pWriteCheck     = "write_check"
 	pOrient         = "orient"
+	pTileBits       = "tile_bits"
+	pTileThreads    = "tile_threads"
+	pTileUnroll     = "tile_unroll"
+	pTileChunk      = "tile_chunk_edges"
+	pDenseFrontier  = "dense_frontier"
+	pDenseGrowing   = "dense_growing"
 	pDevice         = "device"
 	pWorkers        = "workers"
 )
@@ -41,8 +47,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA: read levels through a const __restrict__ pointer and the read-only cache (__ldg), write through a second alias (the article's 'restrict')"},
 			{Name: pPermute, Type: sdk.TypeBool, Default: true,
 				Help: "sort the edges by destination block of block_vertices vertices, for cache locality of the level reads (the article's 'cache' permutation)"},
-			{Name: pBlockVertices, Type: sdk.TypeInt, Default: int64(1 << 14), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 31),
-				Help: "destination block size of the permutation, in vertices (the article: about 1M, 1 MB of uint8 levels, sized for Kepler's L2; the default, 16K, keeps a block's levels in an H100/H200 SM's L1, the fastest measured: results/README.md)"},
+			{Name: pBlockVertices, Type: sdk.TypeInt, Default: int64(1 << 10), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 31),
+				Help: "destination block size of the permutation, in vertices (within each tile when tile_bits > 0) (the article: about 1M, 1 MB of uint8 levels, sized for Kepler's L2; the default, 1K, was the fastest measured on an H200 at scale 24: results/edgescan)"},
 			{Name: pOrient, Type: sdk.TypeBool, Default: false,
 				Help: "store each edge with its higher-degree end as the source, so that the random source-level loads fall on the few high-degree vertices (not in the article; measured 8 to 10% slower on an H200 at scales 22 to 25, hence off: results/README.md)"},
 			{Name: pPack16, Type: sdk.TypeString, Default: packAuto, Choices: []string{packAuto, packOn, packOff},
@@ -57,6 +63,18 @@ func (plugin) Info() sdk.Info {
 				Help: "skip the source's level when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group summary; implies lazy_source; not in the article)"},
 			{Name: pWriteCheck, Type: sdk.TypeBool, Default: true,
 				Help: "re-read a vertex's level before writing it and skip vertices already claimed in this iteration (the article writes once per frontier edge; not in the article)"},
+			{Name: pTileBits, Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(0), Max: sdk.Bound(18),
+				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices, for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan (not in the article; 12..18, unpacked graphs only)"},
+			{Name: pTileThreads, Type: sdk.TypeInt, Default: int64(1024), Min: sdk.Bound(32), Max: sdk.Bound(1024),
+				Help: "CUDA: threads per block of the dense kernel (a multiple of 32)"},
+			{Name: pTileUnroll, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(4),
+				Help: "CUDA: edge groups (of edges_per_thread edges) a dense-kernel thread loads before testing any: 1, 2 or 4"},
+			{Name: pTileChunk, Type: sdk.TypeInt, Default: int64(1 << 17), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 30),
+				Help: "CUDA: most edges one dense-kernel block handles (a multiple of 4); a larger tile is split, each part loading the tile's states"},
+			{Name: pDenseFrontier, Type: sdk.TypeFloat, Default: 0.01, Min: sdk.Bound(0),
+				Help: "CUDA with tiles: an iteration whose frontier holds at least this fraction of the vertices runs the dense kernel (0: every iteration; above 1 with dense_growing off: none); every iteration too when the uint8 levels are larger than the device's L2 (the scan's random level loads then miss)"},
+			{Name: pDenseGrowing, Type: sdk.TypeBool, Default: true,
+				Help: "CUDA with tiles: also run the dense kernel while the frontier grows (more than one vertex and more than the iteration before), whatever its size: on the way up a small frontier of hubs discovers millions of vertices, which the scan kernel writes one random access at a time"},
 			{Name: pDevice, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CUDA: device ordinal"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
@@ -77,6 +95,12 @@ type options struct {
 	LazySource     bool
 	Summary        bool
 	WriteCheck     bool
+	TileBits       int
+	TileThreads    int
+	TileUnroll     int
+	TileChunk      int64
+	DenseFrontier  float64
+	DenseGrowing   bool
 	Device         int
 	Workers        int
 }
@@ -102,6 +126,12 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		LazySource:     cfg.Bool(pLazySource),
 		Summary:        cfg.Bool(pSummary),
 		WriteCheck:     cfg.Bool(pWriteCheck),
+		TileBits:       int(cfg.Int(pTileBits)),
+		TileThreads:    int(cfg.Int(pTileThreads)),
+		TileUnroll:     int(cfg.Int(pTileUnroll)),
+		TileChunk:      cfg.Int(pTileChunk),
+		DenseFrontier:  cfg.Float(pDenseFrontier),
+		DenseGrowing:   cfg.Bool(pDenseGrowing),
 		Device:         int(cfg.Int(pDevice)),
 		Workers:        int(cfg.Int(pWorkers)),
 	}
@@ -111,11 +141,23 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if o.EdgesPerThread != 1 && o.EdgesPerThread != 2 && o.EdgesPerThread != 4 {
 		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4", pEdgesPerThread, o.EdgesPerThread)
 	}
+	if o.TileBits != 0 && o.TileBits < 12 {
+		return options{}, fmt.Errorf("%s = %d, want 0 (no tiles) or 12..18", pTileBits, o.TileBits)
+	}
+	if o.TileThreads%32 != 0 {
+		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pTileThreads, o.TileThreads)
+	}
+	if o.TileUnroll != 1 && o.TileUnroll != 2 && o.TileUnroll != 4 {
+		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4", pTileUnroll, o.TileUnroll)
+	}
+	if o.TileChunk%4 != 0 {
+		return options{}, fmt.Errorf("%s = %d, want a multiple of 4", pTileChunk, o.TileChunk)
+	}
 	return o, nil
 }
 
 func (o options) prep() prepOptions {
-	return prepOptions{Permute: o.Permute, BlockVertices: o.BlockVertices, Orient: o.Orient, Pack16: o.Pack16, Workers: o.Workers}
+	return prepOptions{Permute: o.Permute, BlockVertices: o.BlockVertices, Orient: o.Orient, Pack16: o.Pack16, TileBits: o.TileBits, Workers: o.Workers}
 }
 
 // New implements sdk.Plugin.
@@ -164,6 +206,9 @@ func (b boundBytes) info(a *edgeArrays) map[string]any {
 		"bytes_per_edge":      a.BytesPerEdge(),
 		"packed16":            a.Packed != nil,
 		"permute_blocks":      a.Blocks,
+		"tile_bits":           a.TileBits,
+		"tile_ranges":         a.Ranges,
+		"padding_self_loops":  a.Padding,
 		"bytes_per_iteration": b.PerIteration,
 		"bytes_fixed_per_bfs": b.Fixed,
 		"bytes_formula":       "iterations × bytes_per_iteration + bytes_fixed_per_bfs; bytes_per_iteration = edge arrays + one byte of level per vertex (each LevelPhase's bytes); fixed = init and final writes of uint8 levels and int32 parents",

@@ -25,6 +25,16 @@ package main
 //     Kronecker graph, whose levels should stay cached. Ties keep generator
 //     order. Measured on an H200 it was 8 to 10% slower (results/edgescan),
 //     so it is off by default.
+//   - tiles (ours, for the CUDA dense kernel; TileBits > 0): the edges are
+//     grouped by tile, tile (si, ei) holding the edges whose src lies in
+//     vertex range si and dst in range ei, ranges of 2^TileBits vertices,
+//     tiles in row-major order; within a tile the edges are then sorted by
+//     destination block as above (when the block is smaller than a range).
+//     Each tile is padded to a multiple of 4 edges with self-loops
+//     (si·2^TileBits twice), so that every tile starts on a 16-byte vector;
+//     a self-loop never changes a level, so both backends may scan the
+//     padding. Not used on packed graphs (at most 65536 vertices: a tile or
+//     two).
 //   - pack16: when every vertex id fits in 16 bits (at most 65536
 //     vertices), each edge becomes one word Dst<<16 | Src ("packing two
 //     vertices of one arc into one variable of unsigned int type"), half the
@@ -55,17 +65,26 @@ type prepOptions struct {
 	BlockVertices int64  // destination block size for Permute
 	Orient        bool   // st = the end of higher degree
 	Pack16        string // packAuto, packOn or packOff
+	TileBits      int    // 0: no tiles; else tiles of 2^TileBits × 2^TileBits vertices (unpacked only)
 	Workers       int    // goroutines; 0 means GOMAXPROCS
 }
+
+// maxTileRanges bounds the ranges per side (tiles = ranges²) so that the
+// per-worker tile counts stay small.
+const maxTileRanges = 1 << 11
 
 // edgeArrays is the prepared edge list.
 type edgeArrays struct {
 	NV        int64
-	M         int64    // edges kept (self-loops dropped)
-	SelfLoops int64    // edges dropped
+	M         int64    // entries of the arrays: edges kept (self-loops dropped) plus Padding
+	SelfLoops int64    // input edges dropped
+	Padding   int64    // self-loops added to align tiles
 	Src, Dst  []uint32 // M ids each, nil when Packed is used
 	Packed    []uint32 // M words Dst<<16 | Src, nil when not packed
-	Blocks    int64    // destination blocks of the permutation; 1 when not permuted
+	Blocks    int64    // destination blocks of the permutation (per tile with tiles); 1 when not permuted
+	TileBits  int      // 0 without tiles
+	Ranges    int64    // vertex ranges per side with tiles (ranges² tiles)
+	TileOff   []int64  // ranges²+1 offsets of the tiles in the arrays, nil without tiles
 }
 
 // BytesPerEdge is the edge-array bytes one iteration reads per edge.
@@ -166,6 +185,10 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 		return e.V0, e.V1
 	}
 
+	if opt.TileBits > 0 && !pack {
+		return prepareTiled(edges, nv, opt, ends, chunks, bv)
+	}
+
 	// Pass 1: per chunk, count kept edges per destination block.
 	counts := make([][]int64, len(chunks))
 	parallel(len(chunks), func(c int) {
@@ -215,6 +238,110 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 			}
 		}
 	})
+	return a, nil
+}
+
+// prepareTiled is prepare's layout with tiles (see the file comment): a
+// stable bucket sort of the kept edges by tile, each tile padded to a
+// multiple of 4 entries, then, within each tile, a stable sort by
+// destination block of bv vertices when bv is smaller than a range.
+func prepareTiled(edges []graph500.Edge, nv int64, opt prepOptions, ends func(graph500.Edge) (int64, int64), chunks [][2]int64, bv int64) (*edgeArrays, error) {
+	tb := opt.TileBits
+	if tb < 1 || tb > 30 {
+		return nil, fmt.Errorf("tile_bits = %d, want 1..30", tb)
+	}
+	ranges := (nv + 1<<tb - 1) >> tb
+	if ranges > maxTileRanges {
+		return nil, fmt.Errorf("tile_bits = %d gives %d vertex ranges per side for %d vertices, at most %d allowed: use larger tiles", tb, ranges, nv, maxTileRanges)
+	}
+	ntiles := ranges * ranges
+	tile := func(st, en int64) int64 { return (st>>tb)*ranges + en>>tb }
+
+	// Pass 1: per chunk, count kept edges per tile.
+	counts := make([][]int64, len(chunks))
+	parallel(len(chunks), func(c int) {
+		cnt := make([]int64, ntiles)
+		for i := chunks[c][0]; i < chunks[c][1]; i++ {
+			if st, en := ends(edges[i]); st != en {
+				cnt[tile(st, en)]++
+			}
+		}
+		counts[c] = cnt
+	})
+	// Offsets: tile-major, then chunk order; each tile padded to 4 entries.
+	off := make([]int64, ntiles+1)
+	var m, kept int64
+	for t := range ntiles {
+		off[t] = m
+		for c := range chunks {
+			n := counts[c][t]
+			counts[c][t] = m
+			m += n
+			kept += n
+		}
+		m = (m + 3) / 4 * 4
+	}
+	off[ntiles] = m
+	a := &edgeArrays{NV: nv, M: m, SelfLoops: int64(len(edges)) - kept, Padding: m - kept,
+		Src: make([]uint32, m), Dst: make([]uint32, m), TileBits: tb, Ranges: ranges, TileOff: off, Blocks: 1}
+
+	// Pass 2: scatter, and fill each tile's padding.
+	parallel(len(chunks), func(c int) {
+		next := counts[c]
+		for i := chunks[c][0]; i < chunks[c][1]; i++ {
+			st, en := ends(edges[i])
+			if st == en {
+				continue
+			}
+			t := tile(st, en)
+			k := next[t]
+			next[t]++
+			a.Src[k], a.Dst[k] = uint32(st), uint32(en)
+		}
+	})
+	fill := func(t int64) int64 { // first padding entry of tile t
+		if len(counts) == 0 {
+			return off[t]
+		}
+		return counts[len(counts)-1][t]
+	}
+	for t := range ntiles {
+		pad := uint32((t / ranges) << tb)
+		for k := fill(t); k < off[t+1]; k++ {
+			a.Src[k], a.Dst[k] = pad, pad
+		}
+	}
+
+	// Pass 3: within each tile, a stable sort by destination block.
+	if opt.Permute && bv < 1<<tb {
+		sub := (int64(1)<<tb + bv - 1) / bv
+		a.Blocks = sub
+		var nextTile atomic.Int64
+		parallel(len(chunks), func(int) {
+			var src, dst []uint32
+			cnt := make([]int64, sub+1)
+			for t := nextTile.Add(1) - 1; t < ntiles; t = nextTile.Add(1) - 1 {
+				lo, hi := off[t], fill(t)
+				if hi-lo < 2 {
+					continue
+				}
+				src = append(src[:0], a.Src[lo:hi]...)
+				dst = append(dst[:0], a.Dst[lo:hi]...)
+				clear(cnt)
+				for _, en := range dst {
+					cnt[int64(en)&(1<<tb-1)/bv+1]++
+				}
+				for b := int64(1); b <= sub; b++ {
+					cnt[b] += cnt[b-1]
+				}
+				for k, en := range dst {
+					b := int64(en) & (1<<tb - 1) / bv
+					a.Src[lo+cnt[b]], a.Dst[lo+cnt[b]] = src[k], en
+					cnt[b]++
+				}
+			}
+		})
+	}
 	return a, nil
 }
 

@@ -84,9 +84,12 @@ type Report struct {
 	Bandwidth *cuda.Bandwidth `json:"bandwidth,omitempty"`
 	// BoundGBs is the bandwidth the bound uses (the measured copy
 	// bandwidth, or -bw).
-	BoundGBs float64         `json:"bound_gbs"`
-	SelfTest string          `json:"selftest"` // "ok", the error, or "not run"
-	Cases    []*results.Case `json:"cases"`
+	BoundGBs float64 `json:"bound_gbs"`
+	// RandomLoads is the device's random-load rate (cuda.RandomLoadProfile),
+	// the ceiling of the random accesses per edge.
+	RandomLoads []cuda.RandomLoad `json:"random_loads,omitempty"`
+	SelfTest    string            `json:"selftest"` // "ok", the error, or "not run"
+	Cases       []*results.Case   `json:"cases"`
 }
 
 // Main parses args, runs the check and prints the table to stdout
@@ -267,6 +270,12 @@ func measureDevice(rep *Report, name string, o Options, log io.Writer) {
 		rep.SelfTest = "ok"
 	}
 	fmt.Fprintln(log, "gpucheck: primitives self-test:", rep.SelfTest)
+	if rl, err := lib.RandomLoadProfile(o.Device, 5); err != nil {
+		fmt.Fprintln(log, "gpucheck: random loads:", err)
+	} else {
+		rep.RandomLoads = rl
+		fmt.Fprintln(log, "gpucheck:", cuda.FormatRandomLoads(rl))
+	}
 	if o.BWGBs > 0 {
 		return
 	}

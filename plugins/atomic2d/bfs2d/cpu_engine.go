@@ -46,6 +46,10 @@ func (e *cpuEngine) SetEdgesPerThread(k int) error {
 	return nil
 }
 
+// SetVisitedTest is a no-op: the CPU kernels test the bitmap with
+// sync/atomic loads, which always see the latest word.
+func (e *cpuEngine) SetVisitedTest(bool) error { return nil }
+
 func (e *cpuEngine) Reset(rootRow int64) (int, error) {
 	e.s.reset()
 	e.nfront = 0

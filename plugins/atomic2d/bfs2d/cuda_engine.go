@@ -18,17 +18,18 @@ import (
 const libName = "atomic2d"
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 1
+const a2dABIVersion = 2
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
 	Device, R, C, I, J                   int64
 	BlockN, OwnLen, LocalRows, LocalCols int64
 	NNZ, EdgesPerThread, ThreadsPerBlock int64
+	VisitedTestL2                        int64 // 1: __ldcg bitmap test, 0: plain load
 }
 
-var _ [96 - unsafe.Sizeof(a2dParams{})]struct{} // 12 int64 fields
-var _ [unsafe.Sizeof(a2dParams{}) - 96]struct{}
+var _ [104 - unsafe.Sizeof(a2dParams{})]struct{} // 13 int64 fields
+var _ [unsafe.Sizeof(a2dParams{}) - 104]struct{}
 
 // a2dLib is the loaded library with the variant's functions bound.
 type a2dLib struct {
@@ -39,6 +40,7 @@ type a2dLib struct {
 	create          func(p *a2dParams, colOff, rowIdx *uint32, out *uintptr, err *byte, errlen int32) int32
 	reset           func(h uintptr, rootRow int64, nfront *int64, err *byte, errlen int32) int32
 	setK            func(h uintptr, k int64, err *byte, errlen int32) int32
+	setVisitedTest  func(h uintptr, l2 int64, err *byte, errlen int32) int32
 	frontierPayload func(h uintptr, bitmap int32, dst *uint32, err *byte, errlen int32) int32
 	frontierBegin   func(h uintptr, err *byte, errlen int32) int32
 	frontierAdd     func(h uintptr, r int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
@@ -80,6 +82,7 @@ func loadLib() (*a2dLib, error) {
 			{&a.create, "a2d_create"},
 			{&a.reset, "a2d_reset"},
 			{&a.setK, "a2d_set_edges_per_thread"},
+			{&a.setVisitedTest, "a2d_set_visited_test"},
 			{&a.frontierPayload, "a2d_frontier_payload"},
 			{&a.frontierBegin, "a2d_frontier_begin"},
 			{&a.frontierAdd, "a2d_frontier_add"},
@@ -154,7 +157,25 @@ func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
 	return lib.lib.CopyBandwidth(device, bytes, reps)
 }
 
-func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, co CUDAOptions) (*cudaEngine, error) {
+// RandomLoadProfile measures device's random-load rates through
+// libatomic2d.so (cuda.Library.RandomLoadProfile).
+func RandomLoadProfile(device, reps int) ([]cuda.RandomLoad, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return nil, err
+	}
+	return lib.lib.RandomLoadProfile(device, reps)
+}
+
+// b64 is 1 for true, 0 for false (int64 flags of the C ABI).
+func b64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2 bool, co CUDAOptions) (*cudaEngine, error) {
 	lib, err := loadLib()
 	if err != nil {
 		return nil, err
@@ -174,6 +195,7 @@ func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, co CUDAOptions) (*
 		Device: int64(co.Device), R: int64(l.R), C: int64(l.C), I: int64(l.I), J: int64(l.J),
 		BlockN: l.BlockN, OwnLen: l.BlockLen(l.Block()), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
 		NNZ: int64(len(g.RowIdx)), EdgesPerThread: int64(edgesPerThread), ThreadsPerBlock: int64(tpb),
+		VisitedTestL2: b64(visitedL2),
 	}
 	var need int64
 	if err := lib.lib.Call("a2d_device_bytes", func(e *byte, n int32) int32 { return lib.deviceBytes(&p, &need, e, n) }); err != nil {
@@ -200,6 +222,10 @@ func (e *cudaEngine) call(fn string, f func(eb *byte, n int32) int32) error {
 
 func (e *cudaEngine) SetEdgesPerThread(k int) error {
 	return e.call("a2d_set_edges_per_thread", func(eb *byte, n int32) int32 { return e.lib.setK(e.h, int64(k), eb, n) })
+}
+
+func (e *cudaEngine) SetVisitedTest(l2 bool) error {
+	return e.call("a2d_set_visited_test", func(eb *byte, n int32) int32 { return e.lib.setVisitedTest(e.h, b64(l2), eb, n) })
 }
 
 func (e *cudaEngine) Reset(rootRow int64) (int, error) {

@@ -16,6 +16,12 @@ type engine interface {
 	// SetEdgesPerThread changes k of §3.4.1 for the following searches.
 	SetEdgesPerThread(k int) error
 
+	// SetVisitedTest selects the load of the visited-bitmap test before
+	// the atomicOr for the following searches: through L2 (__ldcg) when
+	// l2, else a plain load. The CPU backend ignores it (its loads are
+	// sync/atomic loads).
+	SetVisitedTest(l2 bool) error
+
 	// Reset is Algorithm 2 lines 1-10: levels, predecessors and bitmap
 	// cleared; when rootRow ≥ 0 (the root is an own vertex, at that local
 	// row) it is marked and becomes the frontier. It returns the frontier

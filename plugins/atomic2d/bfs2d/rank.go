@@ -37,10 +37,18 @@ const (
 	tagFold   = 2
 )
 
+// Visited-test modes (the visited_test parameter): the load that tests the
+// visited bitmap before the atomicOr in the CUDA kernels.
+const (
+	VisitedL1 = "l1" // a plain load (on sm_90 through L1: may be stale)
+	VisitedL2 = "l2" // __ldcg, from L2: sees bits set by earlier atomics
+)
+
 // Options are a rank's algorithm parameters.
 type Options struct {
 	EdgesPerThread int    // §3.4.1: 1..8
 	BitmapMessages string // §5: auto | off | on
+	VisitedTest    string // CUDA: l1 | l2 ("" means l1, the plugin default); the CPU backend ignores it
 	Workers        int    // CPU backend goroutines; ≤ 0 means GOMAXPROCS
 }
 
@@ -53,8 +61,16 @@ func (o Options) check() error {
 	default:
 		return fmt.Errorf("bitmap_messages %q: want auto, off or on", o.BitmapMessages)
 	}
+	switch o.VisitedTest {
+	case "", VisitedL1, VisitedL2:
+	default:
+		return fmt.Errorf("visited_test %q: want l1 or l2", o.VisitedTest)
+	}
 	return nil
 }
+
+// visitedL2 reports whether the bitmap test loads through L2 (__ldcg).
+func (o Options) visitedL2() bool { return o.VisitedTest == VisitedL2 }
 
 // SearchResult is what one rank reports about a search.
 type SearchResult struct {
@@ -130,6 +146,9 @@ func (rk *Rank) SetOptions(opt Options) error {
 		return err
 	}
 	if err := rk.eng.SetEdgesPerThread(opt.EdgesPerThread); err != nil {
+		return err
+	}
+	if err := rk.eng.SetVisitedTest(opt.visitedL2()); err != nil {
 		return err
 	}
 	rk.opt = opt

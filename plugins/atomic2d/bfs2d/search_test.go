@@ -2,6 +2,7 @@ package bfs2d
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
@@ -133,6 +134,32 @@ func TestBitmapMessagesModes(t *testing.T) {
 
 // TestIsolatedRoot: an isolated root (no edges) gives a one-vertex tree
 // on every grid, including when the isolated vertex's block is remote.
+// TestOptionsCheckVisitedTest: l1, l2 and the zero value (meaning l2) pass;
+// anything else fails with an error naming the value.
+func TestOptionsCheckVisitedTest(t *testing.T) {
+	for _, tc := range []struct {
+		mode, want string // want: "" to pass, else a substring of the error
+		l2         bool
+	}{
+		{mode: VisitedL1, l2: false},
+		{mode: VisitedL2, l2: true},
+		{mode: "", l2: false},
+		{mode: "L2", want: `visited_test "L2": want l1 or l2`},
+		{mode: "ldcg", want: `visited_test "ldcg"`},
+	} {
+		o := Options{EdgesPerThread: 1, BitmapMessages: BitmapAuto, VisitedTest: tc.mode}
+		err := o.check()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.mode, err)
+		case tc.want == "" && o.visitedL2() != tc.l2:
+			t.Errorf("%q: visitedL2 %v, want %v", tc.mode, o.visitedL2(), tc.l2)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want one saying %q", tc.mode, err, tc.want)
+		}
+	}
+}
+
 func TestIsolatedRoot(t *testing.T) {
 	edges := []graph500.Edge{{V0: 0, V1: 1}, {V0: 1, V1: 2}, {V0: 5, V1: 6}}
 	const n = 8

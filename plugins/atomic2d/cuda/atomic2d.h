@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 1
+#define A2D_ABI_VERSION 2
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -46,6 +46,9 @@ typedef struct a2d_params {
   int64_t nnz;               /* local CSC entries */
   int64_t edges_per_thread;  /* 1..8 (§3.4.1) */
   int64_t threads_per_block; /* multiple of 32 in [64, 1024] */
+  int64_t visited_test_l2;   /* bitmap test before the atomicOr: 1 = __ldcg
+                                (L2, sees bits set by earlier atomics),
+                                0 = plain load (may hit a stale L1 word) */
 } a2d_params;
 
 /* a2d_abi_version returns A2D_ABI_VERSION. */
@@ -63,6 +66,10 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
 /* a2d_set_edges_per_thread changes the expansion's edges per thread (1..8)
  * for the following searches (parameter sweeps on one constructed graph). */
 int32_t a2d_set_edges_per_thread(void* h, int64_t k, char* err, int32_t errlen);
+
+/* a2d_set_visited_test changes visited_test_l2 (0 or 1) for the following
+ * searches (parameter sweeps on one constructed graph). */
+int32_t a2d_set_visited_test(void* h, int64_t l2, char* err, int32_t errlen);
 
 /* a2d_reset is Algorithm 2 lines 1-10: levels and predecessors set to -1 /
  * A2D_PRED_NONE, bitmap cleared; when root_row ≥ 0 (an own local row) the

@@ -57,9 +57,27 @@
 //     with a large frontier means tens of millions of random stores.
 //   - the "modified" flag is written once per warp (a vote) rather than by
 //     every writing thread, so the big iterations do not queue millions of
-//     stores on one address.
+//     stores on one address; each warp also adds its claims to a counter,
+//     the next frontier's size (up to races), which picks the kernel of the
+//     next iteration.
 //   - edge words are loaded with __ldcs (streaming, evict-first), so the
 //     edge stream does not push levels out of L2.
+//   - the dense kernel (tile_bits > 0), for the iterations with a large
+//     frontier, where the article's kernel makes a random level load per
+//     edge and a random write per discovered vertex and frontier
+//     neighbour. The edges are grouped in tiles of 2^18 x 2^18 vertices
+//     (prepare.go); before the iteration BuildState packs each vertex's
+//     state into 2 bits (in the frontier; unvisited); a block per tile
+//     chunk copies the states of its tile's two vertex ranges into shared
+//     memory (128 KB) and streams the tile's edges, testing both ends
+//     there. A vertex is claimed once per block (an atomicAnd on its
+//     shared unvisited bit), then written after the write check. Every
+//     iteration still reads the whole edge list, so the bound is the
+//     article's. The host runs the dense kernel while the frontier grows and
+//     while it holds at least dense_frontier of the vertices, the article's
+//     scan otherwise (it is faster for the first and the last, small
+//     frontiers: results/edgescan).
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -121,16 +139,35 @@ __device__ __forceinline__ uint32_t SummaryBit(uint32_t v) { return 1u << ((v >>
 // possibly stale L1/read-only copy) and leaves x alone when another thread
 // has already claimed it in this iteration, so that the big iterations do
 // not write the same vertex once per frontier neighbour. In summary mode it
-// also marks x's group in the next frontier's summary.
+// also marks x's group in the next frontier's summary, testing the word in
+// L2 first: a group's bit is set by its first claim, and millions of
+// atomics on the few thousand summary words would queue on each other.
+// It returns 1 when it wrote, else 0 (the count of claims is the next
+// frontier's size, up to races).
 template <bool SUMMARY>
-__device__ __forceinline__ bool Claim(uint32_t x, uint32_t from, uint8_t* levels_nr,
-                                      int32_t* parents, uint32_t* next_sum, uint32_t iter,
-                                      bool wcheck) {
-  if (wcheck && __ldcg(levels_nr + x) != kUnvisited) return false;
+__device__ __forceinline__ uint32_t Claim(uint32_t x, uint32_t from, uint8_t* levels_nr,
+                                          int32_t* parents, uint32_t* next_sum, uint32_t iter,
+                                          bool wcheck) {
+  if (wcheck && __ldcg(levels_nr + x) != kUnvisited) return 0;
   levels_nr[x] = (uint8_t)(iter + 1);
   parents[x] = (int32_t)from;
-  if (SUMMARY) atomicOr(&next_sum[SummaryWord(x)], SummaryBit(x));
-  return true;
+  if (SUMMARY) {
+    uint32_t* w = &next_sum[SummaryWord(x)];
+    if ((__ldcg(w) & SummaryBit(x)) == 0) atomicOr(w, SummaryBit(x));
+  }
+  return 1;
+}
+
+// Report ends a kernel: each warp adds its claims to modif[1] with one
+// atomic, and a warp that claimed any vertex sets the "modified" flag
+// modif[0] = iter (one store per warp, not per claim). Every lane of the
+// warp must call it.
+__device__ __forceinline__ void Report(uint32_t won, uint32_t* modif, uint32_t iter) {
+  won = __reduce_add_sync(0xffffffffu, won);
+  if ((threadIdx.x & 31) == 0 && won != 0) {
+    modif[0] = iter;
+    atomicAdd(&modif[1], won);
+  }
 }
 
 // ScanKernel is one iteration of the article's kernel over ngroups groups
@@ -141,7 +178,7 @@ __global__ void ScanKernel(const uint32_t* __restrict__ src, const uint32_t* __r
                            int32_t* parents, uint32_t* modif, uint32_t iter,
                            const uint32_t* __restrict__ cur_sum, uint32_t* next_sum, int wcheck) {
   const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  bool wrote = false;
+  uint32_t won = 0;
   if (g < ngroups) {
     uint32_t st[EPT], en[EPT];
     if (PACKED) {
@@ -179,18 +216,266 @@ __global__ void ScanKernel(const uint32_t* __restrict__ src, const uint32_t* __r
       if (!need[j]) continue;
       if (ls[j] == iter) {
         if (le[j] > iter) {
-          wrote |= Claim<MODE == kSummary>(en[j], st[j], levels_nr, parents, next_sum, iter, wcheck);
+          won += Claim<MODE == kSummary>(en[j], st[j], levels_nr, parents, next_sum, iter, wcheck);
         }
       } else if (le[j] == iter) {
         if (ls[j] > iter) {
-          wrote |= Claim<MODE == kSummary>(st[j], en[j], levels_nr, parents, next_sum, iter, wcheck);
+          won += Claim<MODE == kSummary>(st[j], en[j], levels_nr, parents, next_sum, iter, wcheck);
         }
       }
     }
   }
-  // Every thread of the block reaches the vote (no early return above).
-  if (__any_sync(0xffffffffu, wrote) && (threadIdx.x & 31) == 0) *modif = iter;
+  // Every thread of the block gets here (no early return above).
+  Report(won, modif, iter);
 }
+
+// ------------------------------------------------- the dense (tiled) kernel
+//
+// Our addition, for the iterations with a large frontier (see the header
+// comment): the edges are grouped in tiles (prepare.go), tile (si, ei)
+// holding the edges with src in vertex range si and dst in range ei, each
+// range 2^tile_bits vertices. Before such an iteration BuildState packs
+// every vertex's state into 2 bits (kF: in the frontier, level == iter;
+// kU: unvisited), 16 vertices per word; one block per chunk of a tile then
+// copies the state of its two ranges into shared memory (2 x 64 KB for
+// ranges of 256K vertices) and streams its edges, testing both ends there
+// instead of with random loads of levels[] from L2.
+
+constexpr uint32_t kF = 1u;  // state bit: in the current frontier
+constexpr uint32_t kU = 2u;  // state bit: unvisited
+
+// StateOf is the 2-bit state of local vertex x in the state words s.
+__device__ __forceinline__ uint32_t StateOf(const uint32_t* s, uint32_t x) {
+  return (s[x >> 4] >> ((x & 15) * 2)) & 3u;
+}
+
+// BuildState writes the 2-bit states of vertices [16w, 16w + 16) into
+// state[w] for w < nwords; vertices at or past nv (the last range's tail)
+// get state 0, so they are never claimed.
+__global__ void BuildState(const uint8_t* __restrict__ levels, int64_t nv, uint32_t iter,
+                           uint32_t* __restrict__ state, int64_t nwords) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride) {
+    const int64_t v0 = w * 16;
+    const int n = v0 + 16 <= nv ? 16 : (int)max((int64_t)0, nv - v0);  // vertices of this word
+    uint8_t b[16];
+    if (n == 16) {
+      const uint4 q = __ldg(reinterpret_cast<const uint4*>(levels + v0));
+      memcpy(b, &q, 16);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 16; ++k) b[k] = k < n ? levels[v0 + k] : 0;
+    }
+    uint32_t st = 0;
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+      const uint32_t code = (b[k] == iter ? kF : 0u) | (b[k] == kUnvisited ? kU : 0u);
+      if (k < n) st |= code << (2 * k);
+    }
+    state[w] = st;
+  }
+}
+
+// ClearU clears local vertex l's kU bit in the shared state s and reports
+// whether this call cleared it: within a block each vertex is claimed at
+// most once. Blocks of other tiles may still race for it (the write check
+// and the benign race of the header comment cover that).
+__device__ __forceinline__ bool ClearU(uint32_t* s, uint32_t l) {
+  const uint32_t mask = kU << ((l & 15) * 2);
+  return (atomicAnd(&s[l >> 4], ~mask) & mask) != 0;
+}
+
+// U (tile_unroll) is how many EPT-edge groups a dense-kernel thread has in
+// flight: with one 1024-thread block per SM (the shared state of
+// 2^18-vertex ranges takes 128 KB), U = 4 with 4 edges per thread keeps
+// 128 KB of edge loads in flight per SM.
+
+// LoadBatch loads the U groups of a dense-kernel thread, g,
+// g + blockDim.x, ...; a group at or past gend becomes self-loops.
+template <int EPT, int U>
+__device__ __forceinline__ void LoadBatch(const uint32_t* __restrict__ src,
+                                          const uint32_t* __restrict__ dst, int64_t g, int64_t gend,
+                                          uint32_t (&st)[U][EPT],
+                                          uint32_t (&en)[U][EPT]) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int64_t gu = g + (int64_t)u * blockDim.x;
+    if (gu < gend) {
+      Load(src, gu, st[u]);
+      Load(dst, gu, en[u]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < EPT; ++j) st[u][j] = en[u][j] = 0;  // a self-loop: skipped
+    }
+  }
+}
+
+// ProcessBatch tests a thread's batch of edges against the shared states
+// and claims what they discover, in three passes so that the random global
+// accesses of all the batch's claims are in flight together: the tests and
+// shared-memory claims (each claim rewrites its edge in place as
+// (from, x)); the write checks' L2 loads of levels[x]; the writes.
+template <int EPT, int U>
+__device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
+                                                 uint32_t (&en)[U][EPT], uint32_t* ss,
+                                                 uint32_t* se, uint32_t sbase, uint32_t ebase,
+                                                 uint8_t* levels, int32_t* parents, uint32_t iter,
+                                                 bool wcheck) {
+  uint32_t claimed = 0;  // bit u * EPT + j: edge (u, j) claimed x = en[u][j] from st[u][j]
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+#pragma unroll
+    for (int j = 0; j < EPT; ++j) {
+      const uint32_t a = st[u][j], b = en[u][j];
+      if (a == b) continue;  // a padding self-loop
+      const uint32_t la = a - sbase, lb = b - ebase;
+      const uint32_t sa = StateOf(ss, la), sb = StateOf(se, lb);
+      if ((sa & kF) && (sb & kU)) {
+        if (ClearU(se, lb)) claimed |= 1u << (u * EPT + j);
+      } else if ((sb & kF) && (sa & kU)) {
+        if (ClearU(ss, la)) {
+          st[u][j] = b;
+          en[u][j] = a;
+          claimed |= 1u << (u * EPT + j);
+        }
+      }
+    }
+  }
+  if (claimed == 0) return 0;
+  uint32_t lv[U][EPT];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+#pragma unroll
+    for (int j = 0; j < EPT; ++j) {
+      const bool c = (claimed >> (u * EPT + j)) & 1u;
+      lv[u][j] = c && wcheck ? __ldcg(levels + en[u][j]) : kUnvisited;
+    }
+  }
+  uint32_t won = 0;
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+#pragma unroll
+    for (int j = 0; j < EPT; ++j) {
+      if (((claimed >> (u * EPT + j)) & 1u) && lv[u][j] == kUnvisited) {
+        levels[en[u][j]] = (uint8_t)(iter + 1);
+        parents[en[u][j]] = (int32_t)st[u][j];
+        ++won;
+      }
+    }
+  }
+  return won;
+}
+
+// DenseKernel is one iteration over the tiled edge list: block b handles
+// chunk b (a part of one tile), its EPT-edge groups strided over the block.
+// The same test as ScanKernel (an edge acts when one end is in the frontier
+// and the other unvisited), with both states read from shared memory. The
+// states arrive by cp.async (L2 to shared memory, no registers) while the
+// thread's first edges load.
+template <int EPT, int U>
+__global__ void __launch_bounds__(1024)
+    DenseKernel(const uint32_t* __restrict__ src, const uint32_t* __restrict__ dst,
+                const edgescan_chunk* __restrict__ chunks, int tile_bits,
+                const uint32_t* __restrict__ state, uint8_t* levels, int32_t* parents,
+                uint32_t* modif, uint32_t iter, int wcheck) {
+  extern __shared__ uint4 shared4[];
+  uint32_t* sh = reinterpret_cast<uint32_t*>(shared4);
+  const edgescan_chunk c = chunks[blockIdx.x];
+  const uint32_t words = 1u << (tile_bits - 4);  // state words per range
+  const bool diag = c.si == c.ei;
+  uint32_t* ss = sh;                     // src range
+  uint32_t* se = diag ? sh : sh + words;  // dst range (the same copy on the diagonal)
+  {
+    const uint4* gs = reinterpret_cast<const uint4*>(state + (size_t)c.si * words);
+    const uint4* ge = reinterpret_cast<const uint4*>(state + (size_t)c.ei * words);
+    uint4* s4 = reinterpret_cast<uint4*>(ss);
+    uint4* e4 = reinterpret_cast<uint4*>(se);
+    for (uint32_t i = threadIdx.x; i < words / 4; i += blockDim.x) {
+      __pipeline_memcpy_async(s4 + i, gs + i, sizeof(uint4));
+      if (!diag) __pipeline_memcpy_async(e4 + i, ge + i, sizeof(uint4));
+    }
+    __pipeline_commit();
+  }
+  const uint32_t sbase = c.si << tile_bits, ebase = c.ei << tile_bits;
+  const int64_t gend = c.end / EPT;
+  int64_t g = c.begin / EPT + threadIdx.x;
+  uint32_t st[U][EPT], en[U][EPT];
+  LoadBatch<EPT, U>(src, dst, g, gend, st, en);
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  uint32_t won = 0;
+  while (g < gend) {
+    won += ProcessBatch<EPT, U>(st, en, ss, se, sbase, ebase, levels, parents, iter, wcheck);
+    g += (int64_t)U * blockDim.x;
+    LoadBatch<EPT, U>(src, dst, g, gend, st, en);
+  }
+  Report(won, modif, iter);
+}
+
+typedef void (*DenseFn)(const uint32_t*, const uint32_t*, const edgescan_chunk*, int,
+                        const uint32_t*, uint8_t*, int32_t*, uint32_t*, uint32_t, int);
+
+// PickDense returns the dense kernel instance for the options, or nullptr.
+template <int U>
+DenseFn PickDenseEPT(int ept) {
+  switch (ept) {
+    case 1:
+      return DenseKernel<1, U>;
+    case 2:
+      return DenseKernel<2, U>;
+    case 4:
+      return DenseKernel<4, U>;
+  }
+  return nullptr;
+}
+
+DenseFn PickDense(const edgescan_options& o) {
+  switch (o.tile_unroll) {
+    case 1:
+      return PickDenseEPT<1>(o.edges_per_thread);
+    case 2:
+      return PickDenseEPT<2>(o.edges_per_thread);
+    case 4:
+      return PickDenseEPT<4>(o.edges_per_thread);
+  }
+  return nullptr;
+}
+
+// BuildSummary writes the frontier summary of level lvl from levels: bit
+// (g & 31) of sum[g >> 5] is set when some vertex of group g (64 vertices)
+// has level lvl. One lane per group, one ballot per word. The sparse kernel
+// that follows a dense iteration needs it (the dense kernel does not build
+// the summary: its claims would queue on the few summary words).
+__global__ void BuildSummary(const uint8_t* __restrict__ levels, int64_t nv, uint32_t lvl,
+                             uint32_t* __restrict__ sum, int64_t nwords) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t ngroups = nwords * 32;  // a multiple of 32: whole warps iterate together
+  for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < ngroups; g += stride) {
+    const int64_t v0 = g << kGroupShift;
+    bool any = false;
+    if (v0 + 64 <= nv) {
+      const uint4* p = reinterpret_cast<const uint4*>(levels + v0);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const uint4 w = __ldg(p + q);
+        const uint32_t x[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const uint32_t d = x[k] ^ (lvl * 0x01010101u);  // a zero byte where level == lvl
+          any |= ((d - 0x01010101u) & ~d & 0x80808080u) != 0;
+        }
+      }
+    } else {
+      for (int64_t v = v0; v < nv && v < v0 + 64; ++v) any |= levels[v] == lvl;
+    }
+    const uint32_t bits = __ballot_sync(0xffffffffu, any);
+    if ((threadIdx.x & 31) == 0) sum[g >> 5] = bits;
+  }
+}
+
+// DenseSharedBytes is the dynamic shared memory of a dense block: the
+// states of two ranges.
+size_t DenseSharedBytes(int tile_bits) { return 2 * ((size_t)1 << (tile_bits - 4)) * sizeof(uint32_t); }
 
 // InitRoot sets the root's level and parent, and its group in the first
 // frontier summary.
@@ -249,6 +534,11 @@ ScanFn Pick(const edgescan_options& o) {
 struct Handle {
   edgescan_options opt;
   ScanFn kernel = nullptr;
+  DenseFn dense = nullptr;            // when opt.tile_bits > 0
+  edgescan_chunk* chunks = nullptr;   // device chunk table
+  int64_t nchunks = -1;               // -1 until edgescan_upload_tiles
+  uint32_t* state = nullptr;          // 2-bit vertex states for the dense kernel
+  int64_t state_words = 0;
   int64_t nv = 0, m = 0, m_pad = 0;
   uint32_t* src = nullptr;  // m_pad ids, or packed words
   uint32_t* dst = nullptr;  // m_pad ids; nullptr when packed
@@ -257,8 +547,8 @@ struct Handle {
   int64_t* parents64 = nullptr;
   uint32_t* sum[2] = {nullptr, nullptr};  // frontier summaries, alternating per iteration
   int64_t sum_words = 0;
-  uint32_t* modif = nullptr;    // device flag
-  uint32_t* h_modif = nullptr;  // pinned host copy
+  uint32_t* modif = nullptr;    // device: [0] the "modified" flag, [1] claims (next frontier size)
+  uint32_t* h_modif = nullptr;  // pinned host copy of both
   cudaStream_t stream = nullptr;
   bfsb::EventPool events;  // 0: start; 1 + 2i, 2 + 2i: iteration i
   bool searched = false;
@@ -272,6 +562,8 @@ struct Handle {
     if (sum[0]) cudaFree(sum[0]);
     if (sum[1]) cudaFree(sum[1]);
     if (modif) cudaFree(modif);
+    if (chunks) cudaFree(chunks);
+    if (state) cudaFree(state);
     if (h_modif) cudaFreeHost(h_modif);
     events.Destroy();
     if (stream) cudaStreamDestroy(stream);
@@ -299,6 +591,19 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
   ScanFn kernel = Pick(*opt);
   BFSB_REQUIRE(kernel != nullptr, "edgescan_create: edges_per_thread = %d, want 1, 2 or 4",
                (int)opt->edges_per_thread);
+  BFSB_REQUIRE(opt->tile_bits == 0 || (opt->tile_bits >= 12 && opt->tile_bits <= 18),
+               "edgescan_create: tile_bits = %d, want 0 (no tiles) or 12..18", (int)opt->tile_bits);
+  BFSB_REQUIRE(opt->tile_bits == 0 || !opt->packed16,
+               "edgescan_create: tiles need unpacked edges (packed16 is set)");
+  BFSB_REQUIRE(opt->tile_bits == 0 || (opt->tile_threads >= 32 && opt->tile_threads <= 1024 &&
+                                       opt->tile_threads % 32 == 0),
+               "edgescan_create: tile_threads = %d, want a multiple of 32 in [32, 1024]",
+               (int)opt->tile_threads);
+  BFSB_REQUIRE(opt->tile_bits == 0 || opt->tile_unroll == 1 || opt->tile_unroll == 2 ||
+                   opt->tile_unroll == 4,
+               "edgescan_create: tile_unroll = %d, want 1, 2 or 4", (int)opt->tile_unroll);
+  BFSB_REQUIRE(opt->dense_min_frontier >= 0, "edgescan_create: dense_min_frontier = %d, want >= 0",
+               (int)opt->dense_min_frontier);
   BFSB_CHECK(cudaSetDevice(opt->device));
   Handle* h = new Handle();
   h->opt = *opt;
@@ -317,8 +622,16 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
     h->sum_words = (nv + (1 << (kGroupShift + 5)) - 1) >> (kGroupShift + 5);
     BFSB_CHECK(cudaMalloc(&h->sum[0], (size_t)h->sum_words * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->sum[1], (size_t)h->sum_words * sizeof(uint32_t)));
-    BFSB_CHECK(cudaMalloc(&h->modif, sizeof(uint32_t)));
-    BFSB_CHECK(cudaMallocHost(&h->h_modif, sizeof(uint32_t)));
+    BFSB_CHECK(cudaMalloc(&h->modif, 2 * sizeof(uint32_t)));
+    BFSB_CHECK(cudaMallocHost(&h->h_modif, 2 * sizeof(uint32_t)));
+    if (opt->tile_bits > 0) {
+      h->dense = PickDense(*opt);
+      const int64_t ranges = (nv + ((int64_t)1 << opt->tile_bits) - 1) >> opt->tile_bits;
+      h->state_words = ranges << (opt->tile_bits - 4);
+      BFSB_CHECK(cudaMalloc(&h->state, (size_t)h->state_words * sizeof(uint32_t)));
+      BFSB_CHECK(cudaFuncSetAttribute(h->dense, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)DenseSharedBytes(opt->tile_bits)));
+    }
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->stream, cudaStreamNonBlocking));
     BFSB_CHECK(h->events.Create(1 + 2 * EDGESCAN_MAX_ITERS));
     return 0;
@@ -350,11 +663,46 @@ extern "C" int32_t edgescan_upload(void* hv, const uint32_t* src, const uint32_t
   return 0;
 }
 
-extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t* iters,
-                                float* total_ms, char* err, int32_t errlen) {
+extern "C" int32_t edgescan_upload_tiles(void* hv, const edgescan_chunk* chunks, int64_t n,
+                                         char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr && iter_ms != nullptr && iters != nullptr && total_ms != nullptr,
+  BFSB_REQUIRE(h != nullptr && (chunks != nullptr || n == 0) && n >= 0,
+               "edgescan_upload_tiles: NULL or negative argument");
+  BFSB_REQUIRE(h->opt.tile_bits > 0, "edgescan_upload_tiles: the handle has no tiles (tile_bits = 0)");
+  BFSB_REQUIRE(n < ((int64_t)1 << 31), "edgescan_upload_tiles: %lld chunks exceed the grid limit",
+               (long long)n);
+  const int64_t ranges = h->state_words >> (h->opt.tile_bits - 4);
+  for (int64_t i = 0; i < n; ++i) {
+    const edgescan_chunk& c = chunks[i];
+    BFSB_REQUIRE(c.begin >= 0 && c.begin <= c.end && c.end <= h->m_pad && c.begin % 4 == 0 &&
+                     c.end % 4 == 0 && c.si < ranges && c.ei < ranges,
+                 "edgescan_upload_tiles: chunk %lld = [%lld, %lld) ranges (%u, %u) is outside the "
+                 "%lld padded edges and %lld ranges, or not aligned to 4 edges",
+                 (long long)i, (long long)c.begin, (long long)c.end, c.si, c.ei,
+                 (long long)h->m_pad, (long long)ranges);
+  }
+  BFSB_CHECK(cudaSetDevice(h->opt.device));
+  if (h->chunks) {
+    BFSB_CHECK(cudaFree(h->chunks));
+    h->chunks = nullptr;
+  }
+  if (n > 0) {
+    BFSB_CHECK(cudaMalloc(&h->chunks, (size_t)n * sizeof(edgescan_chunk)));
+    BFSB_CHECK(cudaMemcpy(h->chunks, chunks, (size_t)n * sizeof(edgescan_chunk),
+                          cudaMemcpyHostToDevice));
+  }
+  h->nchunks = n;
+  return 0;
+}
+
+extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t* dense,
+                                int32_t* iters, float* total_ms, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && iter_ms != nullptr && dense != nullptr && iters != nullptr &&
+                   total_ms != nullptr,
                "edgescan_bfs: NULL argument");
+  BFSB_REQUIRE(h->opt.tile_bits == 0 || h->nchunks >= 0,
+               "edgescan_bfs: tiles are on but edgescan_upload_tiles was not called");
   BFSB_REQUIRE(root >= 0 && root < h->nv, "edgescan_bfs: root %lld out of range [0, %lld)",
                (long long)root, (long long)h->nv);
   BFSB_CHECK(cudaSetDevice(h->opt.device));
@@ -375,18 +723,54 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
   InitRoot<<<1, 1, 0, s>>>(h->levels, h->parents, h->sum[0], root);
   BFSB_CHECK_LAUNCH("InitRoot");
   int32_t n = 0;
+  uint32_t frontier = 1;  // the root
+  uint32_t prev_frontier = 0;
+  bool prev_dense = false;
+  const int tt = h->opt.tile_threads;
   for (uint32_t iter = 0;; ++iter) {
     BFSB_CHECK(h->events.Record(1 + 2 * iter, s));
     uint32_t* cur = h->sum[iter & 1];
     uint32_t* next = h->sum[(iter + 1) & 1];
     if (h->opt.frontier_summary) BFSB_CHECK(cudaMemsetAsync(next, 0, sum_bytes, s));
-    h->kernel<<<blocks, tpb, 0, s>>>(h->src, h->dst, ngroups, h->levels, h->levels, h->parents,
-                                     h->modif, iter, cur, next, h->opt.write_check);
-    BFSB_CHECK_LAUNCH("ScanKernel");
+    BFSB_CHECK(cudaMemsetAsync(h->modif + 1, 0, sizeof(uint32_t), s));
+    // The dense kernel's cost is near the stream's in every iteration, the
+    // scan's grows with the vertices an iteration discovers, which the
+    // frontier's size predicts poorly on the way up (a few hubs discover
+    // millions): dense while growing, then while the frontier is large.
+    const bool growing = frontier > 1 && frontier > prev_frontier;
+    const bool use_dense =
+        h->dense != nullptr && (frontier >= (uint32_t)h->opt.dense_min_frontier ||
+                                (h->opt.dense_growing && growing));
+    dense[iter] = use_dense ? 1 : 0;
+    if (use_dense) {
+      const int64_t sb = (h->state_words + 255) / 256;
+      BuildState<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, h->state,
+                                                                   h->state_words);
+      BFSB_CHECK_LAUNCH("BuildState");
+      if (h->nchunks > 0) {
+        h->dense<<<(unsigned)h->nchunks, tt, DenseSharedBytes(h->opt.tile_bits), s>>>(
+            h->src, h->dst, h->chunks, h->opt.tile_bits, h->state, h->levels, h->parents, h->modif,
+            iter, h->opt.write_check);
+        BFSB_CHECK_LAUNCH("DenseKernel");
+      }
+    } else {
+      if (prev_dense && h->opt.frontier_summary) {
+        const int64_t sb = (h->sum_words * 32 + 255) / 256;
+        BuildSummary<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, cur,
+                                                                       h->sum_words);
+        BFSB_CHECK_LAUNCH("BuildSummary");
+      }
+      h->kernel<<<blocks, tpb, 0, s>>>(h->src, h->dst, ngroups, h->levels, h->levels, h->parents,
+                                       h->modif, iter, cur, next, h->opt.write_check);
+      BFSB_CHECK_LAUNCH("ScanKernel");
+    }
+    prev_dense = use_dense;
     BFSB_CHECK(h->events.Record(2 + 2 * iter, s));
-    BFSB_CHECK(cudaMemcpyAsync(h->h_modif, h->modif, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    BFSB_CHECK(cudaMemcpyAsync(h->h_modif, h->modif, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
     BFSB_CHECK(cudaStreamSynchronize(s));
     n = (int32_t)iter + 1;
+    prev_frontier = frontier;
+    frontier = h->h_modif[1];
     if (*h->h_modif != iter) break;
     // Iteration iter writes level iter + 1 and 255 is the unvisited marker:
     // the last iteration, 254, may only confirm that nothing is left.

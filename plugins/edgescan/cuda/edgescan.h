@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define EDGESCAN_ABI_VERSION 2
+#define EDGESCAN_ABI_VERSION 3
 
 /* Most iterations a search may run: levels are uint8 and 255 means
  * unvisited, so the deepest level is 254, and iteration 254 may only
@@ -34,7 +34,24 @@ typedef struct edgescan_options {
   int32_t lazy_source;       /* 1: load the source's level only when the destination's can matter */
   int32_t frontier_summary;  /* 1: skip the source's level when its group of 64 has no frontier vertex (implies lazy_source) */
   int32_t write_check;       /* 1: re-read a level from L2 before writing it, skip vertices already claimed */
+  int32_t tile_bits;         /* 0: no tiles; else the edges come grouped in tiles of 2^tile_bits x 2^tile_bits
+                                vertices and the dense kernel may run (edgescan_upload_tiles) */
+  int32_t tile_threads;      /* dense kernel: threads per block, a multiple of 32 in [32, 1024] */
+  int32_t tile_unroll;       /* dense kernel: edge groups per thread in flight, 1, 2 or 4 */
+  int32_t dense_min_frontier;/* with tiles: an iteration whose frontier has at least this many vertices
+                                runs the dense kernel (0: every iteration) */
+  int32_t dense_growing;     /* with tiles: 1: also run the dense kernel while the frontier grows
+                                (more than 1 vertex, more than in the previous iteration) */
 } edgescan_options;
+
+/* One tile chunk: edges [begin, end) of the arrays (begin and end multiples
+ * of 4) all have src in vertex range si (src >> tile_bits == si) and dst in
+ * range ei, except padding self-loops. The dense kernel runs one block per
+ * chunk. */
+typedef struct edgescan_chunk {
+  int64_t begin, end;
+  uint32_t si, ei;
+} edgescan_chunk;
 
 /* edgescan_create allocates the device arrays for nv vertices and m edges
  * (m after any self-loops were dropped) and returns a handle in *out. nv
@@ -48,14 +65,20 @@ int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int64_t m, void
 int32_t edgescan_upload(void* h, const uint32_t* src, const uint32_t* dst, char* err,
                         int32_t errlen);
 
+/* edgescan_upload_tiles copies the chunk table (n chunks covering every
+ * edge once) for the dense kernel; required when tile_bits > 0. */
+int32_t edgescan_upload_tiles(void* h, const edgescan_chunk* chunks, int64_t n, char* err,
+                              int32_t errlen);
+
 /* edgescan_bfs searches from root. On return *iters is the number of
  * iterations (kernel launches) run, iter_ms[i] the time of iteration i's
  * kernel (CUDA events; iter_ms must hold EDGESCAN_MAX_ITERS), and *total_ms
  * the device time from the start of initialization to the end of the last
  * iteration (events on the same stream), which includes the host's reads of
- * the "modified" flag between iterations. */
-int32_t edgescan_bfs(void* h, int64_t root, float* iter_ms, int32_t* iters, float* total_ms,
-                     char* err, int32_t errlen);
+ * the "modified" flag between iterations. dense[i] is 1 when iteration i
+ * ran the dense (tiled) kernel, else 0 (it must hold EDGESCAN_MAX_ITERS). */
+int32_t edgescan_bfs(void* h, int64_t root, float* iter_ms, int32_t* dense, int32_t* iters,
+                     float* total_ms, char* err, int32_t errlen);
 
 /* edgescan_parents copies the last search's parents to dst[nv] as int64:
  * dst[root] = root, -1 for unreached vertices. */
