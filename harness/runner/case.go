@@ -6,6 +6,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -224,8 +225,21 @@ func caseFileName(c *results.Case) string {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, c.Params[k]))
 	}
-	return unsafeName.ReplaceAllString(strings.Join(parts, "_"), "-")
+	name := unsafeName.ReplaceAllString(strings.Join(parts, "_"), "-")
+	if len(name) <= maxCaseFileName {
+		return name
+	}
+	// Too long for a file name (NAME_MAX is 255 bytes on common file
+	// systems, and many parameters exceed it): keep a readable prefix and
+	// make it unique with a hash of the whole name.
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%s~%016x", name[:maxCaseFileName-17], h.Sum64())
 }
+
+// maxCaseFileName is the longest case file name stem caseFileName returns,
+// leaving room for an extension within 255 bytes.
+const maxCaseFileName = 200
 
 func distinct(xs []string) int {
 	m := map[string]bool{}
