@@ -74,6 +74,10 @@ func denseMin(frac float64, nv, l2 int64) int32 {
 	return int32(f)
 }
 
+// esCountSlots is kCountSlots of cuda/edgescan.cu: the claim counters
+// beside the "modified" flag.
+const esCountSlots = 32
+
 // esMaxIters is EDGESCAN_MAX_ITERS, the length of the iteration-time array.
 const esMaxIters = 255
 
@@ -159,9 +163,9 @@ func newGPU(o options) (*gpuVariant, error) {
 // deviceBytes is what edgescan_create and edgescan_upload_tiles allocate
 // (cuda/edgescan.cu): the edge arrays padded to a multiple of 4 edges,
 // uint8 levels, int32 parents, int64 parents for the copy-out, two
-// frontier summaries (a bit per 64 vertices), the flag and counter, and
-// with tiles the 2-bit vertex states and the chunk table; plus 64 MiB of
-// slack for allocation granularity.
+// frontier summaries (a bit per 64 vertices), the flag and the claim
+// counters, and with tiles the 2-bit vertex states and the chunk table;
+// plus 64 MiB of slack for allocation granularity.
 func deviceBytes(a *edgeArrays, nchunks int64) int64 {
 	mPad := (a.M + 3) / 4 * 4
 	edgeWords := 2 * mPad
@@ -174,7 +178,7 @@ func deviceBytes(a *edgeArrays, nchunks int64) int64 {
 	if a.TileBits > 0 {
 		tiles = a.Ranges<<a.TileBits/4 + nchunks*int64(unsafe.Sizeof(esChunk{}))
 	}
-	return 4*edgeWords + nv + 4*nv + 8*nv + 2*4*sumWords + 8 + tiles + 64<<20
+	return 4*edgeWords + nv + 4*nv + 8*nv + 2*4*sumWords + 4*(1+esCountSlots) + tiles + 64<<20
 }
 
 // Construct implements sdk.Variant.

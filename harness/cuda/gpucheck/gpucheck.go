@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -262,6 +263,7 @@ func measureDevice(rep *Report, name string, o Options, log io.Writer) {
 		fmt.Fprintln(log, "gpucheck:", err)
 		return
 	}
+	dev.Library = filepath.Base(dev.Library) // reports carry no machine paths
 	rep.Device = &dev
 	fmt.Fprintf(log, "gpucheck: %s, driver %d, runtime %d, L2 %.0f MiB\n", dev, dev.DriverVersion, dev.RuntimeVersion, float64(dev.L2Bytes)/(1<<20))
 	if err := lib.SelfTest(o.Device, 1<<22); err != nil {

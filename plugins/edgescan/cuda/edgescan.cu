@@ -158,25 +158,30 @@ __device__ __forceinline__ uint32_t Claim(uint32_t x, uint32_t from, uint8_t* le
   return 1;
 }
 
-// Report ends a kernel: each warp adds its claims to modif[1] with one
-// atomic, and a warp that claimed any vertex sets the "modified" flag
-// modif[0] = iter (one store per warp, not per claim). Every lane of the
-// warp must call it.
-__device__ __forceinline__ void Report(uint32_t won, uint32_t* modif, uint32_t iter) {
+// kCountSlots is the number of claim counters (modif[1..kCountSlots]): a
+// block adds to slot blockIdx % kCountSlots, so that the warps of a big
+// iteration do not all queue on one address; the host sums them.
+constexpr int kCountSlots = 32;
+
+// Report ends a kernel: a warp that claimed any vertex sets the "modified"
+// flag modif[0] = iter (one store per warp, not per claim) and, when count
+// is set (the host needs the frontier's size to pick the next kernel), adds
+// its claims to its block's counter with one atomic. Every lane of the warp
+// must call it.
+__device__ __forceinline__ void Report(uint32_t won, uint32_t* modif, uint32_t iter, bool count) {
   won = __reduce_add_sync(0xffffffffu, won);
   if ((threadIdx.x & 31) == 0 && won != 0) {
     modif[0] = iter;
-    atomicAdd(&modif[1], won);
+    if (count) atomicAdd(&modif[1 + blockIdx.x % kCountSlots], won);
   }
 }
 
-// ScanKernel is one iteration of the article's kernel over ngroups groups
-// of EPT edges.
 template <int EPT, bool PACKED, bool RO, int MODE>
 __global__ void ScanKernel(const uint32_t* __restrict__ src, const uint32_t* __restrict__ dst,
                            int64_t ngroups, const uint8_t* __restrict__ levels, uint8_t* levels_nr,
                            int32_t* parents, uint32_t* modif, uint32_t iter,
-                           const uint32_t* __restrict__ cur_sum, uint32_t* next_sum, int wcheck) {
+                           const uint32_t* __restrict__ cur_sum, uint32_t* next_sum, int wcheck,
+                           int count) {
   const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t won = 0;
   if (g < ngroups) {
@@ -226,7 +231,7 @@ __global__ void ScanKernel(const uint32_t* __restrict__ src, const uint32_t* __r
     }
   }
   // Every thread of the block gets here (no early return above).
-  Report(won, modif, iter);
+  Report(won, modif, iter, count != 0);
 }
 
 // ------------------------------------------------- the dense (tiled) kernel
@@ -409,7 +414,7 @@ __global__ void __launch_bounds__(1024)
     g += (int64_t)U * blockDim.x;
     LoadBatch<EPT, U>(src, dst, g, gend, st, en);
   }
-  Report(won, modif, iter);
+  Report(won, modif, iter, true);
 }
 
 typedef void (*DenseFn)(const uint32_t*, const uint32_t*, const edgescan_chunk*, int,
@@ -494,7 +499,7 @@ __global__ void Widen(const int32_t* __restrict__ in, int64_t* out, int64_t n) {
 }
 
 typedef void (*ScanFn)(const uint32_t*, const uint32_t*, int64_t, const uint8_t*, uint8_t*,
-                       int32_t*, uint32_t*, uint32_t, const uint32_t*, uint32_t*, int);
+                       int32_t*, uint32_t*, uint32_t, const uint32_t*, uint32_t*, int, int);
 
 template <int EPT, bool PACKED, bool RO>
 ScanFn PickMode(int mode) {
@@ -547,8 +552,8 @@ struct Handle {
   int64_t* parents64 = nullptr;
   uint32_t* sum[2] = {nullptr, nullptr};  // frontier summaries, alternating per iteration
   int64_t sum_words = 0;
-  uint32_t* modif = nullptr;    // device: [0] the "modified" flag, [1] claims (next frontier size)
-  uint32_t* h_modif = nullptr;  // pinned host copy of both
+  uint32_t* modif = nullptr;    // device: [0] the "modified" flag, [1..kCountSlots] claims (next frontier size)
+  uint32_t* h_modif = nullptr;  // pinned host copy
   cudaStream_t stream = nullptr;
   bfsb::EventPool events;  // 0: start; 1 + 2i, 2 + 2i: iteration i
   bool searched = false;
@@ -622,8 +627,8 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
     h->sum_words = (nv + (1 << (kGroupShift + 5)) - 1) >> (kGroupShift + 5);
     BFSB_CHECK(cudaMalloc(&h->sum[0], (size_t)h->sum_words * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->sum[1], (size_t)h->sum_words * sizeof(uint32_t)));
-    BFSB_CHECK(cudaMalloc(&h->modif, 2 * sizeof(uint32_t)));
-    BFSB_CHECK(cudaMallocHost(&h->h_modif, 2 * sizeof(uint32_t)));
+    BFSB_CHECK(cudaMalloc(&h->modif, (1 + kCountSlots) * sizeof(uint32_t)));
+    BFSB_CHECK(cudaMallocHost(&h->h_modif, (1 + kCountSlots) * sizeof(uint32_t)));
     if (opt->tile_bits > 0) {
       h->dense = PickDense(*opt);
       const int64_t ranges = (nv + ((int64_t)1 << opt->tile_bits) - 1) >> opt->tile_bits;
@@ -732,7 +737,7 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
     uint32_t* cur = h->sum[iter & 1];
     uint32_t* next = h->sum[(iter + 1) & 1];
     if (h->opt.frontier_summary) BFSB_CHECK(cudaMemsetAsync(next, 0, sum_bytes, s));
-    BFSB_CHECK(cudaMemsetAsync(h->modif + 1, 0, sizeof(uint32_t), s));
+    BFSB_CHECK(cudaMemsetAsync(h->modif + 1, 0, kCountSlots * sizeof(uint32_t), s));
     // The dense kernel's cost is near the stream's in every iteration, the
     // scan's grows with the vertices an iteration discovers, which the
     // frontier's size predicts poorly on the way up (a few hubs discover
@@ -761,16 +766,19 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
         BFSB_CHECK_LAUNCH("BuildSummary");
       }
       h->kernel<<<blocks, tpb, 0, s>>>(h->src, h->dst, ngroups, h->levels, h->levels, h->parents,
-                                       h->modif, iter, cur, next, h->opt.write_check);
+                                       h->modif, iter, cur, next, h->opt.write_check,
+                                       h->dense != nullptr);
       BFSB_CHECK_LAUNCH("ScanKernel");
     }
     prev_dense = use_dense;
     BFSB_CHECK(h->events.Record(2 + 2 * iter, s));
-    BFSB_CHECK(cudaMemcpyAsync(h->h_modif, h->modif, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    BFSB_CHECK(cudaMemcpyAsync(h->h_modif, h->modif, (1 + kCountSlots) * sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost, s));
     BFSB_CHECK(cudaStreamSynchronize(s));
     n = (int32_t)iter + 1;
     prev_frontier = frontier;
-    frontier = h->h_modif[1];
+    frontier = 0;
+    for (int i = 1; i <= kCountSlots; ++i) frontier += h->h_modif[i];
     if (*h->h_modif != iter) break;
     // Iteration iter writes level iter + 1 and 255 is the unvisited marker:
     // the last iteration, 254, may only confirm that nothing is left.
