@@ -536,3 +536,16 @@ func TestCUDADepthAndMemory(t *testing.T) {
 		t.Errorf("device_bytes_allocated = %d, want %d", got, want)
 	}
 }
+
+func TestTileChunks(t *testing.T) {
+	// 2 × 2 tiles of 8, 0, 20 and 4 entries, chunks of at most 8.
+	a := &edgeArrays{Ranges: 2, TileOff: []int64{0, 8, 8, 28, 32}}
+	got := tileChunks(a, 8)
+	want := []esChunk{
+		{Begin: 0, End: 8, Si: 0, Ei: 0}, {Begin: 8, End: 16, Si: 1, Ei: 0}, {Begin: 16, End: 24, Si: 1, Ei: 0},
+		{Begin: 24, End: 28, Si: 1, Ei: 0}, {Begin: 28, End: 32, Si: 1, Ei: 1},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("tileChunks\n got %+v\nwant %+v", got, want)
+	}
+}

@@ -8,11 +8,13 @@ package main
 // results.LevelPhase entries.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -45,7 +47,9 @@ type esChunk struct {
 }
 
 // tileChunks cuts every non-empty tile of a into chunks of at most max
-// entries (a multiple of 4), one dense-kernel block each.
+// entries (a multiple of 4), one dense-kernel block each, largest first:
+// the GPU starts blocks roughly in index order, so the short chunks fill
+// the last wave instead of one long chunk finishing alone.
 func tileChunks(a *edgeArrays, max int64) []esChunk {
 	var out []esChunk
 	for t := range int64(len(a.TileOff) - 1) {
@@ -54,6 +58,7 @@ func tileChunks(a *edgeArrays, max int64) []esChunk {
 			out = append(out, esChunk{Begin: lo, End: min(lo+max, a.TileOff[t+1]), Si: si, Ei: ei})
 		}
 	}
+	slices.SortStableFunc(out, func(x, y esChunk) int { return cmp.Compare(y.End-y.Begin, x.End-x.Begin) })
 	return out
 }
 
