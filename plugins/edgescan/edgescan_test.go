@@ -220,6 +220,16 @@ func TestDepthLimit(t *testing.T) {
 	}
 }
 
+// scanOrder lists a's edges as (src, dst) in the order the kernels scan.
+func scanOrder(a *edgeArrays) []graph500.Edge {
+	var out []graph500.Edge
+	for k := range a.M {
+		s, d := a.edge(k)
+		out = append(out, graph500.Edge{V0: int64(s), V1: int64(d)})
+	}
+	return out
+}
+
 func TestPrepare(t *testing.T) {
 	edges := []graph500.Edge{{V0: 5, V1: 3500}, {V0: 1, V1: 1}, {V0: 7, V1: 2}, {V0: 2, V1: 2050}, {V0: 3500, V1: 4}, {V0: 9, V1: 1030}, {V0: 2, V1: 7}}
 	const nv = 4000
@@ -245,11 +255,7 @@ func TestPrepare(t *testing.T) {
 			if a.M != 6 || a.SelfLoops != 1 || a.Blocks != tc.blocks || (a.Packed != nil) != tc.packed {
 				t.Fatalf("M %d, self-loops %d, blocks %d, packed %v", a.M, a.SelfLoops, a.Blocks, a.Packed != nil)
 			}
-			var got []graph500.Edge
-			for k := range a.M {
-				s, d := a.edge(k)
-				got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
-			}
+			got := scanOrder(a)
 			if !slices.Equal(got, tc.wantOrder) {
 				t.Errorf("order\n got %v\nwant %v", got, tc.wantOrder)
 			}
@@ -287,11 +293,7 @@ func TestPrepareTiles(t *testing.T) {
 			if a.M != 12 || a.Padding != 6 || a.SelfLoops != 1 || a.Ranges != 2 || a.Blocks != tc.blocks || !slices.Equal(a.TileOff, []int64{0, 4, 8, 12, 12}) {
 				t.Fatalf("M %d, padding %d, self-loops %d, ranges %d, blocks %d, tiles at %v", a.M, a.Padding, a.SelfLoops, a.Ranges, a.Blocks, a.TileOff)
 			}
-			var got []graph500.Edge
-			for k := range a.M {
-				s, d := a.edge(k)
-				got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
-			}
+			got := scanOrder(a)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("order\n got %v\nwant %v", got, tc.want)
 			}
@@ -359,11 +361,7 @@ func TestPrepareOrient(t *testing.T) {
 	// Vertex 1 has degree 3: it becomes the source of its edges; the tie
 	// (4,5) keeps generator order; the self-loop is dropped.
 	want := []graph500.Edge{{V0: 1, V1: 0}, {V0: 1, V1: 2}, {V0: 1, V1: 3}, {V0: 4, V1: 5}}
-	var got []graph500.Edge
-	for k := range a.M {
-		s, d := a.edge(k)
-		got = append(got, graph500.Edge{V0: int64(s), V1: int64(d)})
-	}
+	got := scanOrder(a)
 	if !slices.Equal(got, want) {
 		t.Errorf("oriented edges %v, want %v", got, want)
 	}
