@@ -9,7 +9,10 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/perf/benchmath"
@@ -24,7 +27,9 @@ const compareAlpha = 0.05
 // that has the same Key, and reports failed=true when the check fails:
 //   - a matched case whose harmonic-mean TEPS dropped by more than threshold
 //     (a fraction: 0.05 is 5%) with a significant U test (p <= 0.05);
-//   - a case of base missing in new;
+//   - a case of base missing in new (named "parameters changed", with the
+//     change, when new has one unmatched case of the same variant, backend,
+//     ranks, grid and graph);
 //   - a case of new whose status is not ok (and that base has).
 //
 // A case only in new is reported as new and is no failure; a case whose
@@ -36,10 +41,20 @@ func Compare(w io.Writer, base, new *results.Run, threshold float64) (failed boo
 	case math.IsNaN(threshold) || threshold < 0 || threshold >= 1:
 		return false, fmt.Errorf("compare: threshold %v is not a fraction in [0, 1)", threshold)
 	}
+	baseKeys := map[string]bool{}
+	for _, b := range base.Cases {
+		if b != nil {
+			baseKeys[b.Key()] = true
+		}
+	}
 	newByKey := map[string]*results.Case{}
+	unmatchedBySlot := map[string][]*results.Case{} // new cases no base case has, for "parameters changed"
 	for _, c := range new.Cases {
 		if c != nil && newByKey[c.Key()] == nil {
 			newByKey[c.Key()] = c
+			if !baseKeys[c.Key()] {
+				unmatchedBySlot[c.SlotKey()] = append(unmatchedBySlot[c.SlotKey()], c)
+			}
 		}
 	}
 	fmt.Fprintf(w, "base: %s\nnew:  %s\n", runName(base), runName(new))
@@ -56,6 +71,11 @@ func Compare(w io.Writer, base, new *results.Run, threshold float64) (failed boo
 		}
 		seen[b.Key()] = true
 		row := compareCase(b, newByKey[b.Key()], threshold)
+		if newByKey[b.Key()] == nil {
+			if same := unmatchedBySlot[b.SlotKey()]; len(same) == 1 {
+				row.verdict = "FAIL: parameters changed (" + paramDiff(b.Params, same[0].Params) + "): refresh the baseline"
+			}
+		}
 		if row.fail {
 			nFail++
 		}
@@ -155,4 +175,31 @@ func runName(r *results.Run) string {
 		s += " on " + m
 	}
 	return s
+}
+
+// paramDiff describes how the parameters changed from old to new: "k: a -> b"
+// for a changed value, "+k=v" for a new one, "-k" for a dropped one, in key
+// order.
+func paramDiff(old, new map[string]any) string {
+	keys := map[string]bool{}
+	for k := range old {
+		keys[k] = true
+	}
+	for k := range new {
+		keys[k] = true
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		o, inOld := old[k]
+		n, inNew := new[k]
+		switch {
+		case !inOld:
+			parts = append(parts, fmt.Sprintf("+%s=%v", k, n))
+		case !inNew:
+			parts = append(parts, "-"+k)
+		case fmt.Sprint(o) != fmt.Sprint(n):
+			parts = append(parts, fmt.Sprintf("%s: %v -> %v", k, o, n))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -306,6 +306,13 @@ func TestCompare(t *testing.T) {
 		{"doubled", func(r *results.Run) { scaleCase(r, 3, 0.5) }, 0.05, false, []string{name(3), "faster"}},
 		{"missing", func(r *results.Run) { r.Cases = append(r.Cases[:2], r.Cases[3:]...) }, 0.05, true, []string{name(2), "missing in new"}},
 		{"failed in new", func(r *results.Run) { r.Cases[1].Status = results.StatusTimeout }, 0.05, true, []string{name(1), "new status timeout"}},
+		{"parameters changed", func(r *results.Run) {
+			p := map[string]any{"new_knob": int64(7)}
+			for k, v := range r.Cases[3].Params {
+				p[k] = v
+			}
+			r.Cases[3].Params = p
+		}, 0.05, true, []string{name(3), "FAIL: parameters changed (+new_knob=7): refresh the baseline"}},
 		{"new case", func(r *results.Run) {
 			c := *r.Cases[0]
 			c.Params = map[string]any{"edges_per_thread": 16.0, "bitmap": true}

@@ -144,6 +144,14 @@ func (c *Case) Key() string {
 		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
 }
 
+// SlotKey is Key without the parameters: the same variant, backend, ranks,
+// grid, launcher and graph. Two runs' cases with one SlotKey but different
+// Keys are the same case measured with changed parameters.
+func (c *Case) SlotKey() string {
+	return fmt.Sprintf("%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
+		c.Variant, c.Backend, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+}
+
 // PercentOfBound is the share of the memory-bandwidth bound that the valid
 // searches reached: the sum of their BoundBytes over the bandwidth (GB/s of
 // one device, bytes read + written, times the devices used), over the sum
