@@ -288,12 +288,7 @@ func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, co
 	}
 	f.p.NominalY(rev...)
 	f.p.X.Min = 0
-	var wName vg.Length
-	for _, s := range names {
-		wName = max(wName, f.p.Y.Tick.Label.Width(s))
-	}
-	f.w = 5*vg.Inch + wName
-	f.h = max(3*vg.Inch, vg.Length(n)*vg.Points(22)+1.5*vg.Inch)
+	f.sizeForCases(names)
 	return f, nil
 }
 

@@ -111,14 +111,19 @@ func tepsCasesFigure(pts []point, l labeller) (*figure, error) {
 	if !useLog(&f.p.X, lo/div, hi/div, 30) {
 		f.p.X.Min, f.p.X.Max = 0, hi/div*1.05
 	}
-	// Room for the case names, and 22 points per case.
+	f.sizeForCases(names)
+	return f, nil
+}
+
+// sizeForCases sizes a figure with one row per case name on the Y axis:
+// room for the longest name, and 22 points per case.
+func (f *figure) sizeForCases(names []string) {
 	var wName vg.Length
 	for _, s := range names {
 		wName = max(wName, f.p.Y.Tick.Label.Width(s))
 	}
 	f.w = 5*vg.Inch + wName
-	f.h = max(3*vg.Inch, vg.Length(n)*vg.Points(22)+1.5*vg.Inch)
-	return f, nil
+	f.h = max(3*vg.Inch, vg.Length(len(names))*vg.Points(22)+1.5*vg.Inch)
 }
 
 // caseNames labels pts by what varies, numbering duplicates.

@@ -108,15 +108,8 @@ func parseGridFlags(args []string, stderr io.Writer) (gridOptions, error) {
 	if o.grids, err = parseGrids(*grids); err != nil {
 		return o, err
 	}
-	for _, f := range strings.Split(*scales, ",") {
-		s, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return o, fmt.Errorf("-scales: %q is not an integer", f)
-		}
-		if err := graph500.CheckParams(s, o.edgefactor); err != nil {
-			return o, err
-		}
-		o.scales = append(o.scales, s)
+	if o.scales, err = gpucheck.ParseScales(*scales, o.edgefactor); err != nil {
+		return o, err
 	}
 	if len(o.sets) == 0 {
 		o.sets = []gpucheck.ParamSet{{Label: "default", Params: map[string]any{}}}

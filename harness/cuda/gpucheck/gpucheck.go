@@ -157,16 +157,11 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	for _, f := range strings.Split(*scales, ",") {
-		s, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return o, fmt.Errorf("-scales: %q is not an integer", f)
-		}
-		if err := graph500.CheckParams(s, o.EdgeFactor); err != nil {
-			return o, err
-		}
-		o.Scales = append(o.Scales, s)
+	scaleList, err := ParseScales(*scales, o.EdgeFactor)
+	if err != nil {
+		return o, err
 	}
+	o.Scales = scaleList
 	if o.Roots < 1 {
 		return o, fmt.Errorf("-roots %d, want >= 1", o.Roots)
 	}
@@ -174,6 +169,23 @@ func parseFlags(args []string, stderr io.Writer) (Options, error) {
 		o.Sets = []ParamSet{{Label: "default", Params: map[string]any{}}}
 	}
 	return o, nil
+}
+
+// ParseScales parses a -scales flag: comma-separated Graph500 scales, each
+// checked with edgefactor.
+func ParseScales(list string, edgefactor int) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		s, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("-scales: %q is not an integer", f)
+		}
+		if err := graph500.CheckParams(s, edgefactor); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // ParseParamSet parses "label:name=value,name=value" (the label and the

@@ -736,7 +736,6 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
     BFSB_CHECK(h->events.Record(1 + 2 * iter, s));
     uint32_t* cur = h->sum[iter & 1];
     uint32_t* next = h->sum[(iter + 1) & 1];
-    if (h->opt.frontier_summary) BFSB_CHECK(cudaMemsetAsync(next, 0, sum_bytes, s));
     BFSB_CHECK(cudaMemsetAsync(h->modif + 1, 0, kCountSlots * sizeof(uint32_t), s));
     // The dense kernel's cost is near the stream's in every iteration, the
     // scan's grows with the vertices an iteration discovers, which the
@@ -759,6 +758,9 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
         BFSB_CHECK_LAUNCH("DenseKernel");
       }
     } else {
+      // The scan builds the next frontier's summary as it claims; the dense
+      // kernel does not, so a scan after it rebuilds its own from levels.
+      if (h->opt.frontier_summary) BFSB_CHECK(cudaMemsetAsync(next, 0, sum_bytes, s));
       if (prev_dense && h->opt.frontier_summary) {
         const int64_t sb = (h->sum_words * 32 + 255) / 256;
         BuildSummary<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, cur,
