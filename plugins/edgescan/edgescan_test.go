@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,13 +75,17 @@ var handMade = []struct {
 
 // tileModes are the tile settings optionSets cycles through: no tiles;
 // tiles of 4096 or 8192 vertices (several per side from scale 13 on) with
-// the dense kernel in every iteration, small chunks and each unroll; and
-// the default tiles with the default switch.
+// the dense kernel in every iteration, small chunks, each unroll, both
+// dense_claim modes with and without tile_pipeline; and the default tiles
+// with the default switch.
 var tileModes = []map[string]any{
 	{pTileBits: int64(0)},
-	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024), pTileUnroll: int64(1)},
+	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024), pTileUnroll: int64(1), pDenseClaim: claimCheck, pTilePipeline: false},
 	{pTileBits: int64(18), pDenseFrontier: 0.01},
-	{pTileBits: int64(13), pDenseFrontier: 0.0, pDenseGrowing: false, pTileUnroll: int64(4)},
+	{pTileBits: int64(13), pDenseFrontier: 0.0, pDenseGrowing: false, pTileUnroll: int64(4), pDenseClaim: claimAtomic, pTilePipeline: false},
+	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024), pTileUnroll: int64(2), pDenseClaim: claimCheck, pTilePipeline: true},
+	{pTileBits: int64(13), pDenseFrontier: 0.0, pTileUnroll: int64(1), pDenseClaim: claimAtomic, pTilePipeline: true},
+	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileUnroll: int64(2), pDenseClaim: claimPublish, pTilePipeline: true},
 }
 
 // optionSets covers the knobs both backends share: permutation, the
@@ -545,5 +550,25 @@ func TestTileChunks(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("tileChunks\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestDenseMin(t *testing.T) {
+	const l2 = 60 << 20 // an H200's L2
+	for _, tc := range []struct {
+		frac   float64
+		nv, l2 int64
+		want   int32
+	}{
+		{0.01, 1 << 24, l2, 167773},          // ceil(0.01 × 2^24)
+		{0.01, 1 << 25, l2, 0},               // levels take more than half the L2: always dense
+		{0.01, 30 << 20, l2, 314573},         // exactly half: the fraction still applies
+		{0.01, 1 << 25, 0, 335545},           // L2 size unknown: the fraction
+		{0, 1 << 20, l2, 0},                  // dense_frontier 0: every iteration
+		{2, 1 << 31, 1 << 40, math.MaxInt32}, // capped
+	} {
+		if got := denseMin(tc.frac, tc.nv, tc.l2); got != tc.want {
+			t.Errorf("denseMin(%v, %d, %d) = %d, want %d", tc.frac, tc.nv, tc.l2, got, tc.want)
+		}
 	}
 }

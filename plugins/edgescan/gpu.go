@@ -38,7 +38,21 @@ type esOptions struct {
 	TileUnroll     int32
 	DenseMin       int32
 	DenseGrowing   int32
+	DenseClaim     int32 // esClaimCheck or esClaimAtomic
+	TilePipeline   int32
 }
+
+var _ [60 - unsafe.Sizeof(esOptions{})]struct{} // 15 int32 fields, as edgescan.h
+var _ [unsafe.Sizeof(esOptions{}) - 60]struct{}
+
+// esABIVersion is EDGESCAN_ABI_VERSION of cuda/edgescan.h; the values of
+// dense_claim follow it.
+const (
+	esABIVersion   = 4
+	esClaimCheck   = 0
+	esClaimAtomic  = 1
+	esClaimPublish = 2
+)
 
 // esChunk mirrors struct edgescan_chunk: edges [Begin, End) of tile (Si, Ei).
 type esChunk struct {
@@ -64,12 +78,18 @@ func tileChunks(a *edgeArrays, max int64) []esChunk {
 
 // denseMin is the smallest frontier (vertices) that runs the dense kernel:
 // frac of nv, rounded up, capped to int32; but 0 (every iteration) when the
-// uint8 levels are larger than the device's L2 of l2 bytes, for then
-// the scan kernel's random level loads go to DRAM and it is slower than the
-// dense kernel even with a small frontier (H200, scale 26: 5.1 against
-// 3.2 ms, results/edgescan).
+// uint8 levels take more than half of the device's L2 of l2 bytes, for
+// then the scan kernel's random level loads, competing with the edge
+// stream for the L2, miss often enough that it is slower than the dense
+// kernel even with a small frontier. Measured on an H200 (60 MiB of L2):
+// at scale 25 (32 MiB of levels) the scan iterations took 1.30 ms against
+// about 1.2 for the dense kernel, and every iteration dense gave 67.1 %
+// of the bound against 63.7 %; at scale 24 (16 MiB) the scan stays faster
+// in the small iterations (77.8 against 77.1 %); at scale 26 the scan took
+// 5.1 ms an iteration against 3.2 (results/h200-20261122-claims,
+// results/edgescan).
 func denseMin(frac float64, nv, l2 int64) int32 {
-	if l2 > 0 && nv > l2 {
+	if l2 > 0 && 2*nv > l2 {
 		return 0
 	}
 	f := math.Ceil(frac * float64(nv))
@@ -89,13 +109,14 @@ const esMaxIters = 255
 // esLib is libedgescan.so with its edgescan_* functions bound.
 type esLib struct {
 	*cuda.Library
-	create  func(opt *esOptions, nv, m int64, out *uintptr, err *byte, errlen int32) int32
-	upload  func(h uintptr, src, dst unsafe.Pointer, err *byte, errlen int32) int32
-	tiles   func(h uintptr, chunks unsafe.Pointer, n int64, err *byte, errlen int32) int32
-	bfs     func(h uintptr, root int64, iterMs *float32, dense *int32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
-	parents func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
-	levels  func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
-	destroy func(h uintptr)
+	abiVersion func() int32
+	create     func(opt *esOptions, nv, m int64, out *uintptr, err *byte, errlen int32) int32
+	upload     func(h uintptr, src, dst unsafe.Pointer, err *byte, errlen int32) int32
+	tiles      func(h uintptr, chunks unsafe.Pointer, n int64, err *byte, errlen int32) int32
+	bfs        func(h uintptr, root int64, iterMs *float32, dense *int32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
+	parents    func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
+	levels     func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
+	destroy    func(h uintptr)
 }
 
 // The library is loaded once per process and never unloaded (unloading
@@ -121,6 +142,7 @@ func loadLib() (*esLib, error) {
 		fptr any
 		sym  string
 	}{
+		{&es.abiVersion, "edgescan_abi_version"},
 		{&es.create, "edgescan_create"},
 		{&es.upload, "edgescan_upload"},
 		{&es.tiles, "edgescan_upload_tiles"},
@@ -132,6 +154,9 @@ func loadLib() (*esLib, error) {
 		if err := l.Bind(b.fptr, b.sym); err != nil {
 			return nil, err
 		}
+	}
+	if v := es.abiVersion(); v != esABIVersion {
+		return nil, fmt.Errorf("%s speaks edgescan ABI %d, this program %d: rebuild it with `make cuda`", l.Path, v, esABIVersion)
 	}
 	libLoaded = es
 	return es, nil
@@ -167,8 +192,8 @@ func newGPU(o options) (*gpuVariant, error) {
 
 // deviceBytes is what edgescan_create and edgescan_upload_tiles allocate
 // (cuda/edgescan.cu): the edge arrays padded to a multiple of 4 edges,
-// uint8 levels, int32 parents, int64 parents for the copy-out, two
-// frontier summaries (a bit per 64 vertices), the flag and the claim
+// uint8 levels, int32 parents, int64 parents for the copy-out, three
+// frontier summaries (a bit per 64 vertices), the flag and two sets of claim
 // counters, and with tiles the 2-bit vertex states and the chunk table;
 // plus 64 MiB of slack for allocation granularity.
 func deviceBytes(a *edgeArrays, nchunks int64) int64 {
@@ -183,7 +208,7 @@ func deviceBytes(a *edgeArrays, nchunks int64) int64 {
 	if a.TileBits > 0 {
 		tiles = a.Ranges<<a.TileBits/4 + nchunks*int64(unsafe.Sizeof(esChunk{}))
 	}
-	return 4*edgeWords + nv + 4*nv + 8*nv + 2*4*sumWords + 4*(1+esCountSlots) + tiles + 64<<20
+	return 4*edgeWords + nv + 4*nv + 8*nv + 3*4*sumWords + 4*(1+2*esCountSlots) + tiles + 64<<20
 }
 
 // Construct implements sdk.Variant.
@@ -226,6 +251,14 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		TileUnroll:     int32(v.opt.TileUnroll),
 		DenseMin:       denseMin(v.opt.DenseFrontier, arr.NV, v.dev.L2Bytes),
 		DenseGrowing:   b2i(v.opt.DenseGrowing),
+		DenseClaim:     esClaimCheck,
+		TilePipeline:   b2i(v.opt.TilePipeline),
+	}
+	switch v.opt.DenseClaim {
+	case claimAtomic:
+		opt.DenseClaim = esClaimAtomic
+	case claimPublish:
+		opt.DenseClaim = esClaimPublish
 	}
 	var h uintptr
 	if err := v.lib.Call("edgescan_create", func(e *byte, el int32) int32 {

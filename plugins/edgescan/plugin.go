@@ -31,8 +31,17 @@ const (
 	pTileChunk      = "tile_chunk_edges"
 	pDenseFrontier  = "dense_frontier"
 	pDenseGrowing   = "dense_growing"
+	pDenseClaim     = "dense_claim"
+	pTilePipeline   = "tile_pipeline"
 	pDevice         = "device"
 	pWorkers        = "workers"
+)
+
+// dense_claim values (see the parameter's Help).
+const (
+	claimAtomic  = "atomic"
+	claimCheck   = "check"
+	claimPublish = "publish"
 )
 
 // Info implements sdk.Plugin.
@@ -67,14 +76,18 @@ func (plugin) Info() sdk.Info {
 				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices, for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan (not in the article; 12..18, unpacked graphs only)"},
 			{Name: pTileThreads, Type: sdk.TypeInt, Default: int64(1024), Min: sdk.Bound(32), Max: sdk.Bound(1024),
 				Help: "CUDA: threads per block of the dense kernel (a multiple of 32)"},
-			{Name: pTileUnroll, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(4),
-				Help: "CUDA: edge groups (of edges_per_thread edges) a dense-kernel thread loads before testing any: 1, 2 or 4"},
+			{Name: pTileUnroll, Type: sdk.TypeInt, Default: int64(2), Min: sdk.Bound(1), Max: sdk.Bound(4),
+				Help: "CUDA: edge groups (of edges_per_thread edges) a dense-kernel thread loads before testing any: 1, 2 or 4 (with tile_pipeline, twice that many are in flight; 4 with tile_pipeline spills registers at 1024 threads)"},
 			{Name: pTileChunk, Type: sdk.TypeInt, Default: int64(1 << 17), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 30),
 				Help: "CUDA: most edges one dense-kernel block handles (a multiple of 4); a larger tile is split, each part loading the tile's states"},
 			{Name: pDenseFrontier, Type: sdk.TypeFloat, Default: 0.01, Min: sdk.Bound(0),
-				Help: "CUDA with tiles: an iteration whose frontier holds at least this fraction of the vertices runs the dense kernel (0: every iteration; above 1 with dense_growing off: none); every iteration too when the uint8 levels are larger than the device's L2 (the scan's random level loads then miss)"},
+				Help: "CUDA with tiles: an iteration whose frontier holds at least this fraction of the vertices runs the dense kernel (0: every iteration; above 1 with dense_growing off: none); every iteration too when the uint8 levels take more than half of the device's L2 (the scan's random level loads then miss)"},
 			{Name: pDenseGrowing, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA with tiles: also run the dense kernel while the frontier grows (more than one vertex and more than the iteration before), whatever its size: on the way up a small frontier of hubs discovers millions of vertices, which the scan kernel writes one random access at a time"},
+			{Name: pDenseClaim, Type: sdk.TypeString, Default: claimPublish, Choices: []string{claimPublish, claimAtomic, claimCheck},
+				Help: "CUDA dense kernel: how a block's claim of a vertex reaches the other blocks; publish: an atomicAnd without return clears the vertex's unvisited bit in the global 2-bit states, which blocks starting later copy, so that they skip it, and the block writes the parent (blocks running together may each write one: the benign race); atomic: the same atomicAnd, waiting for its old value, so exactly one block writes the parent; with both, the next iteration's state build writes the claimed vertices' levels in one streaming pass; check: each block works from the states of the iteration's start and re-reads the level from L2 before writing level and parent (write_check) (not in the article; measured on an H200: results/h200-20261122-claims)"},
+			{Name: pTilePipeline, Type: sdk.TypeBool, Default: true,
+				Help: "CUDA dense kernel: load a thread's next batch of edges before testing the current one (two register buffers)"},
 			{Name: pDevice, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CUDA: device ordinal"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
@@ -101,6 +114,8 @@ type options struct {
 	TileChunk      int64
 	DenseFrontier  float64
 	DenseGrowing   bool
+	DenseClaim     string
+	TilePipeline   bool
 	Device         int
 	Workers        int
 }
@@ -132,6 +147,8 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		TileChunk:      cfg.Int(pTileChunk),
 		DenseFrontier:  cfg.Float(pDenseFrontier),
 		DenseGrowing:   cfg.Bool(pDenseGrowing),
+		DenseClaim:     cfg.String(pDenseClaim),
+		TilePipeline:   cfg.Bool(pTilePipeline),
 		Device:         int(cfg.Int(pDevice)),
 		Workers:        int(cfg.Int(pWorkers)),
 	}

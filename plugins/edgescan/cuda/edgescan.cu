@@ -71,8 +71,14 @@
 //     chunk copies the states of its tile's two vertex ranges into shared
 //     memory (128 KB) and streams the tile's edges, testing both ends
 //     there. A vertex is claimed once per block (an atomicAnd on its
-//     shared unvisited bit), then written after the write check. Every
-//     iteration still reads the whole edge list, so the bound is the
+//     shared unvisited bit); dense_claim says how the claim reaches the
+//     other blocks (ProcessBatch): by default (publish) an atomicAnd
+//     without return clears the bit in the global states, which blocks
+//     starting later copy, the block writes the parent, and the next
+//     iteration's BuildState commits the claimed vertices' levels in one
+//     streaming pass instead of a random store each. With tile_pipeline a
+//     thread's next batch of edges loads while it tests the current one.
+//     Every iteration still reads the whole edge list, so the bound is the
 //     article's. The host runs the dense kernel while the frontier grows and
 //     while it holds at least dense_frontier of the vertices, the article's
 //     scan otherwise (it is faster for the first and the last, small
@@ -158,10 +164,26 @@ __device__ __forceinline__ uint32_t Claim(uint32_t x, uint32_t from, uint8_t* le
   return 1;
 }
 
-// kCountSlots is the number of claim counters (modif[1..kCountSlots]): a
-// block adds to slot blockIdx % kCountSlots, so that the warps of a big
-// iteration do not all queue on one address; the host sums them.
+// kCountSlots is the number of claim counters per iteration: a block adds
+// to slot blockIdx % kCountSlots, so that the warps of a big iteration do
+// not all queue on one address; the host sums them. modif holds the
+// "modified" flag, then two sets of counters: iteration iter counts in set
+// iter & 1 and its block 0 zeroes the other set for the next iteration
+// (the host has copied it out before this kernel was launched), so that no
+// iteration needs a memset.
 constexpr int kCountSlots = 32;
+constexpr int kModifWords = 1 + 2 * kCountSlots;
+
+// CountSet is the counter set of iteration iter in modif.
+__device__ __forceinline__ uint32_t* CountSet(uint32_t* modif, uint32_t iter) {
+  return modif + 1 + (iter & 1) * kCountSlots;
+}
+
+// ClearNextCounts zeroes iteration iter + 1's counters (block 0's first
+// kCountSlots threads; every kernel of an iteration with a grid calls it).
+__device__ __forceinline__ void ClearNextCounts(uint32_t* modif, uint32_t iter) {
+  if (blockIdx.x == 0 && threadIdx.x < kCountSlots) CountSet(modif, iter + 1)[threadIdx.x] = 0;
+}
 
 // Report ends a kernel: a warp that claimed any vertex sets the "modified"
 // flag modif[0] = iter (one store per warp, not per claim) and, when count
@@ -172,17 +194,26 @@ __device__ __forceinline__ void Report(uint32_t won, uint32_t* modif, uint32_t i
   won = __reduce_add_sync(0xffffffffu, won);
   if ((threadIdx.x & 31) == 0 && won != 0) {
     modif[0] = iter;
-    if (count) atomicAdd(&modif[1 + blockIdx.x % kCountSlots], won);
+    if (count) atomicAdd(&CountSet(modif, iter)[blockIdx.x % kCountSlots], won);
   }
+}
+
+// ClearSpare zeroes the third frontier summary, the next iteration's
+// next_sum (the summaries rotate through three buffers: see edgescan_bfs).
+__device__ __forceinline__ void ClearSpare(uint32_t* spare, int64_t words) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) spare[w] = 0;
 }
 
 template <int EPT, bool PACKED, bool RO, int MODE>
 __global__ void ScanKernel(const uint32_t* __restrict__ src, const uint32_t* __restrict__ dst,
                            int64_t ngroups, const uint8_t* __restrict__ levels, uint8_t* levels_nr,
                            int32_t* parents, uint32_t* modif, uint32_t iter,
-                           const uint32_t* __restrict__ cur_sum, uint32_t* next_sum, int wcheck,
-                           int count) {
+                           const uint32_t* __restrict__ cur_sum, uint32_t* next_sum,
+                           uint32_t* spare_sum, int64_t sum_words, int wcheck, int count) {
   const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  ClearNextCounts(modif, iter);
+  if (MODE == kSummary) ClearSpare(spare_sum, sum_words);
   uint32_t won = 0;
   if (g < ngroups) {
     uint32_t st[EPT], en[EPT];
@@ -256,20 +287,45 @@ __device__ __forceinline__ uint32_t StateOf(const uint32_t* s, uint32_t x) {
 
 // BuildState writes the 2-bit states of vertices [16w, 16w + 16) into
 // state[w] for w < nwords; vertices at or past nv (the last range's tail)
-// get state 0, so they are never claimed.
-__global__ void BuildState(const uint8_t* __restrict__ levels, int64_t nv, uint32_t iter,
-                           uint32_t* __restrict__ state, int64_t nwords) {
+// get state 0, so they are never claimed. With commit, it first writes the
+// claims of the previous, dense iteration into levels: with dense_claim
+// atomic or publish, the dense kernel records a claim only by clearing the
+// vertex's kU bit in state (and writing its parent), so a vertex still at
+// level 255 whose kU bit is clear was claimed and gets level iter. This
+// turns the claims' random level stores into this streaming pass.
+__global__ void BuildState(uint8_t* __restrict__ levels, int64_t nv, uint32_t iter,
+                           uint32_t* __restrict__ state, int64_t nwords, int commit) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwords; w += stride) {
     const int64_t v0 = w * 16;
     const int n = v0 + 16 <= nv ? 16 : (int)max((int64_t)0, nv - v0);  // vertices of this word
     uint8_t b[16];
     if (n == 16) {
-      const uint4 q = __ldg(reinterpret_cast<const uint4*>(levels + v0));
+      const uint4 q = *reinterpret_cast<const uint4*>(levels + v0);
       memcpy(b, &q, 16);
     } else {
 #pragma unroll
       for (int k = 0; k < 16; ++k) b[k] = k < n ? levels[v0 + k] : 0;
+    }
+    if (commit) {
+      const uint32_t old = state[w];
+      bool changed = false;
+#pragma unroll
+      for (int k = 0; k < 16; ++k) {
+        if (k < n && b[k] == kUnvisited && ((old >> (2 * k)) & kU) == 0) {
+          b[k] = (uint8_t)iter;
+          changed = true;
+        }
+      }
+      if (changed) {
+        if (n == 16) {
+          uint4 q;
+          memcpy(&q, b, 16);
+          *reinterpret_cast<uint4*>(levels + v0) = q;
+        } else {
+          for (int k = 0; k < n; ++k) levels[v0 + k] = b[k];
+        }
+      }
     }
     uint32_t st = 0;
 #pragma unroll
@@ -283,8 +339,8 @@ __global__ void BuildState(const uint8_t* __restrict__ levels, int64_t nv, uint3
 
 // ClearU clears local vertex l's kU bit in the shared state s and reports
 // whether this call cleared it: within a block each vertex is claimed at
-// most once. Blocks of other tiles may still race for it (the write check
-// and the benign race of the header comment cover that).
+// most once. Blocks of other tiles may still race for it (the global claim
+// of ProcessBatch settles that).
 __device__ __forceinline__ bool ClearU(uint32_t* s, uint32_t l) {
   const uint32_t mask = kU << ((l & 15) * 2);
   return (atomicAnd(&s[l >> 4], ~mask) & mask) != 0;
@@ -319,13 +375,28 @@ __device__ __forceinline__ void LoadBatch(const uint32_t* __restrict__ src,
 // and claims what they discover, in three passes so that the random global
 // accesses of all the batch's claims are in flight together: the tests and
 // shared-memory claims (each claim rewrites its edge in place as
-// (from, x)); the write checks' L2 loads of levels[x]; the writes.
-template <int EPT, int U>
+// (from, x)); the global claims; the writes of the vertices won.
+//
+// The global claim (CLAIM, the dense_claim option): with ATOMIC, an
+// atomicAnd clears x's unvisited bit in the global state words gstate,
+// which blocks starting later in the iteration copy into shared memory, so
+// that they skip the vertices already claimed (a vertex with frontier
+// neighbours in many tiles is otherwise claimed once per tile); the
+// atomic's old value names exactly one winner per vertex, which writes the
+// parent. PUBLISH issues the same atomicAnd without waiting for its value
+// (a RED) and every claiming block writes the parent: blocks running at the
+// same time may both claim x and both write a valid parent (the benign race
+// of the header comment), and the count reported is of these claims, a
+// little above the frontier's size. With both, the level is not written
+// here: the next BuildState commits it from the cleared bits. With CHECK,
+// the write check reads levels[x] from L2 (__ldcg) and skips x when
+// another block has already written it; the winner writes level and parent.
+template <int EPT, int U, int CLAIM>
 __device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
                                                  uint32_t (&en)[U][EPT], uint32_t* ss,
                                                  uint32_t* se, uint32_t sbase, uint32_t ebase,
-                                                 uint8_t* levels, int32_t* parents, uint32_t iter,
-                                                 bool wcheck) {
+                                                 uint32_t* gstate, uint8_t* levels,
+                                                 int32_t* parents, uint32_t iter, bool wcheck) {
   uint32_t claimed = 0;  // bit u * EPT + j: edge (u, j) claimed x = en[u][j] from st[u][j]
 #pragma unroll
   for (int u = 0; u < U; ++u) {
@@ -347,13 +418,22 @@ __device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
     }
   }
   if (claimed == 0) return 0;
-  uint32_t lv[U][EPT];
+  bool win[U][EPT];
 #pragma unroll
   for (int u = 0; u < U; ++u) {
 #pragma unroll
     for (int j = 0; j < EPT; ++j) {
+      const uint32_t x = en[u][j];
       const bool c = (claimed >> (u * EPT + j)) & 1u;
-      lv[u][j] = c && wcheck ? __ldcg(levels + en[u][j]) : kUnvisited;
+      if (CLAIM == EDGESCAN_CLAIM_ATOMIC) {
+        const uint32_t mask = kU << ((x & 15) * 2);
+        win[u][j] = c && (atomicAnd(&gstate[x >> 4], ~mask) & mask) != 0;
+      } else if (CLAIM == EDGESCAN_CLAIM_PUBLISH) {
+        if (c) atomicAnd(&gstate[x >> 4], ~(kU << ((x & 15) * 2)));  // no return: a RED
+        win[u][j] = c;
+      } else {
+        win[u][j] = c && (!wcheck || __ldcg(levels + x) == kUnvisited);
+      }
     }
   }
   uint32_t won = 0;
@@ -361,8 +441,9 @@ __device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
   for (int u = 0; u < U; ++u) {
 #pragma unroll
     for (int j = 0; j < EPT; ++j) {
-      if (((claimed >> (u * EPT + j)) & 1u) && lv[u][j] == kUnvisited) {
-        levels[en[u][j]] = (uint8_t)(iter + 1);
+      if (win[u][j]) {
+        // With a global claim the level is committed by the next BuildState.
+        if (CLAIM == EDGESCAN_CLAIM_CHECK) levels[en[u][j]] = (uint8_t)(iter + 1);
         parents[en[u][j]] = (int32_t)st[u][j];
         ++won;
       }
@@ -375,16 +456,20 @@ __device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
 // chunk b (a part of one tile), its EPT-edge groups strided over the block.
 // The same test as ScanKernel (an edge acts when one end is in the frontier
 // and the other unvisited), with both states read from shared memory. The
-// states arrive by cp.async (L2 to shared memory, no registers) while the
-// thread's first edges load.
-template <int EPT, int U>
+// states arrive by cp.async (16-byte copies are cp.async.cg: from L2, so
+// with ATOMIC a block sees the claims made before it started) while the
+// thread's first edges load. With PIPE (tile_pipeline) a thread loads its
+// next batch of edges before testing the current one (two register
+// buffers, the loop unrolled by two so that neither is copied), so its
+// edge loads stay in flight while it tests.
+template <int EPT, int U, int CLAIM, bool PIPE>
 __global__ void __launch_bounds__(1024)
     DenseKernel(const uint32_t* __restrict__ src, const uint32_t* __restrict__ dst,
-                const edgescan_chunk* __restrict__ chunks, int tile_bits,
-                const uint32_t* __restrict__ state, uint8_t* levels, int32_t* parents,
-                uint32_t* modif, uint32_t iter, int wcheck) {
+                const edgescan_chunk* __restrict__ chunks, int tile_bits, uint32_t* state,
+                uint8_t* levels, int32_t* parents, uint32_t* modif, uint32_t iter, int wcheck) {
   extern __shared__ uint4 shared4[];
   uint32_t* sh = reinterpret_cast<uint32_t*>(shared4);
+  ClearNextCounts(modif, iter);
   const edgescan_chunk c = chunks[blockIdx.x];
   const uint32_t words = 1u << (tile_bits - 4);  // state words per range
   const bool diag = c.si == c.ei;
@@ -403,45 +488,80 @@ __global__ void __launch_bounds__(1024)
   }
   const uint32_t sbase = c.si << tile_bits, ebase = c.ei << tile_bits;
   const int64_t gend = c.end / EPT;
+  const int64_t step = (int64_t)U * blockDim.x;
   int64_t g = c.begin / EPT + threadIdx.x;
   uint32_t st[U][EPT], en[U][EPT];
   LoadBatch<EPT, U>(src, dst, g, gend, st, en);
   __pipeline_wait_prior(0);
   __syncthreads();
   uint32_t won = 0;
-  while (g < gend) {
-    won += ProcessBatch<EPT, U>(st, en, ss, se, sbase, ebase, levels, parents, iter, wcheck);
-    g += (int64_t)U * blockDim.x;
-    LoadBatch<EPT, U>(src, dst, g, gend, st, en);
+  if (PIPE) {
+    uint32_t st2[U][EPT], en2[U][EPT];
+    while (g < gend) {
+      LoadBatch<EPT, U>(src, dst, g + step, gend, st2, en2);
+      won += ProcessBatch<EPT, U, CLAIM>(st, en, ss, se, sbase, ebase, state, levels, parents,
+                                          iter, wcheck);
+      g += step;
+      if (g >= gend) break;
+      LoadBatch<EPT, U>(src, dst, g + step, gend, st, en);
+      won += ProcessBatch<EPT, U, CLAIM>(st2, en2, ss, se, sbase, ebase, state, levels, parents,
+                                          iter, wcheck);
+      g += step;
+    }
+  } else {
+    while (g < gend) {
+      won += ProcessBatch<EPT, U, CLAIM>(st, en, ss, se, sbase, ebase, state, levels, parents,
+                                          iter, wcheck);
+      g += step;
+      LoadBatch<EPT, U>(src, dst, g, gend, st, en);
+    }
   }
   Report(won, modif, iter, true);
 }
 
-typedef void (*DenseFn)(const uint32_t*, const uint32_t*, const edgescan_chunk*, int,
-                        const uint32_t*, uint8_t*, int32_t*, uint32_t*, uint32_t, int);
+typedef void (*DenseFn)(const uint32_t*, const uint32_t*, const edgescan_chunk*, int, uint32_t*,
+                        uint8_t*, int32_t*, uint32_t*, uint32_t, int);
 
 // PickDense returns the dense kernel instance for the options, or nullptr.
-template <int U>
+template <int U, int CLAIM, bool PIPE>
 DenseFn PickDenseEPT(int ept) {
   switch (ept) {
     case 1:
-      return DenseKernel<1, U>;
+      return DenseKernel<1, U, CLAIM, PIPE>;
     case 2:
-      return DenseKernel<2, U>;
+      return DenseKernel<2, U, CLAIM, PIPE>;
     case 4:
-      return DenseKernel<4, U>;
+      return DenseKernel<4, U, CLAIM, PIPE>;
   }
   return nullptr;
 }
 
-DenseFn PickDense(const edgescan_options& o) {
+template <int CLAIM, bool PIPE>
+DenseFn PickDenseU(const edgescan_options& o) {
   switch (o.tile_unroll) {
     case 1:
-      return PickDenseEPT<1>(o.edges_per_thread);
+      return PickDenseEPT<1, CLAIM, PIPE>(o.edges_per_thread);
     case 2:
-      return PickDenseEPT<2>(o.edges_per_thread);
+      return PickDenseEPT<2, CLAIM, PIPE>(o.edges_per_thread);
     case 4:
-      return PickDenseEPT<4>(o.edges_per_thread);
+      return PickDenseEPT<4, CLAIM, PIPE>(o.edges_per_thread);
+  }
+  return nullptr;
+}
+
+template <int CLAIM>
+DenseFn PickDenseP(const edgescan_options& o) {
+  return o.tile_pipeline ? PickDenseU<CLAIM, true>(o) : PickDenseU<CLAIM, false>(o);
+}
+
+DenseFn PickDense(const edgescan_options& o) {
+  switch (o.dense_claim) {
+    case EDGESCAN_CLAIM_CHECK:
+      return PickDenseP<EDGESCAN_CLAIM_CHECK>(o);
+    case EDGESCAN_CLAIM_ATOMIC:
+      return PickDenseP<EDGESCAN_CLAIM_ATOMIC>(o);
+    case EDGESCAN_CLAIM_PUBLISH:
+      return PickDenseP<EDGESCAN_CLAIM_PUBLISH>(o);
   }
   return nullptr;
 }
@@ -450,9 +570,11 @@ DenseFn PickDense(const edgescan_options& o) {
 // (g & 31) of sum[g >> 5] is set when some vertex of group g (64 vertices)
 // has level lvl. One lane per group, one ballot per word. The sparse kernel
 // that follows a dense iteration needs it (the dense kernel does not build
-// the summary: its claims would queue on the few summary words).
+// the summary: its claims would queue on the few summary words). It also
+// zeroes the summary the scan will build, next.
 __global__ void BuildSummary(const uint8_t* __restrict__ levels, int64_t nv, uint32_t lvl,
-                             uint32_t* __restrict__ sum, int64_t nwords) {
+                             uint32_t* __restrict__ sum, uint32_t* __restrict__ next,
+                             int64_t nwords) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t ngroups = nwords * 32;  // a multiple of 32: whole warps iterate together
   for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < ngroups; g += stride) {
@@ -474,7 +596,10 @@ __global__ void BuildSummary(const uint8_t* __restrict__ levels, int64_t nv, uin
       for (int64_t v = v0; v < nv && v < v0 + 64; ++v) any |= levels[v] == lvl;
     }
     const uint32_t bits = __ballot_sync(0xffffffffu, any);
-    if ((threadIdx.x & 31) == 0) sum[g >> 5] = bits;
+    if ((threadIdx.x & 31) == 0) {
+      sum[g >> 5] = bits;
+      next[g >> 5] = 0;
+    }
   }
 }
 
@@ -483,23 +608,31 @@ __global__ void BuildSummary(const uint8_t* __restrict__ levels, int64_t nv, uin
 size_t DenseSharedBytes(int tile_bits) { return 2 * ((size_t)1 << (tile_bits - 4)) * sizeof(uint32_t); }
 
 // InitRoot sets the root's level and parent, and its group in the first
-// frontier summary.
-__global__ void InitRoot(uint8_t* levels, int32_t* parents, uint32_t* sum, int64_t root) {
+// frontier summary; it zeroes the claim counters and sets the "modified"
+// flag to none (no iteration number).
+__global__ void InitRoot(uint8_t* levels, int32_t* parents, uint32_t* sum, uint32_t* modif,
+                         int64_t root) {
   levels[root] = 0;
   parents[root] = (int32_t)root;
   sum[SummaryWord((uint32_t)root)] |= SummaryBit((uint32_t)root);
+  modif[0] = 0xffffffffu;
+  for (int i = 1; i < kModifWords; ++i) modif[i] = 0;
 }
 
-// Widen converts the int32 device parents to int64.
-__global__ void Widen(const int32_t* __restrict__ in, int64_t* out, int64_t n) {
+// Widen converts the int32 device parents to int64, -1 for the unreached
+// vertices (level 255), whose parents were never written: the search does
+// not initialize parents.
+__global__ void Widen(const int32_t* __restrict__ in, const uint8_t* __restrict__ levels,
+                      int64_t* out, int64_t n) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    out[i] = in[i];
+    out[i] = levels[i] == kUnvisited ? -1 : in[i];
   }
 }
 
 typedef void (*ScanFn)(const uint32_t*, const uint32_t*, int64_t, const uint8_t*, uint8_t*,
-                       int32_t*, uint32_t*, uint32_t, const uint32_t*, uint32_t*, int, int);
+                       int32_t*, uint32_t*, uint32_t, const uint32_t*, uint32_t*, uint32_t*,
+                       int64_t, int, int);
 
 template <int EPT, bool PACKED, bool RO>
 ScanFn PickMode(int mode) {
@@ -550,9 +683,9 @@ struct Handle {
   uint8_t* levels = nullptr;
   int32_t* parents = nullptr;
   int64_t* parents64 = nullptr;
-  uint32_t* sum[2] = {nullptr, nullptr};  // frontier summaries, alternating per iteration
+  uint32_t* sums = nullptr;  // three frontier summaries of sum_words each, rotating per iteration
   int64_t sum_words = 0;
-  uint32_t* modif = nullptr;    // device: [0] the "modified" flag, [1..kCountSlots] claims (next frontier size)
+  uint32_t* modif = nullptr;    // device: [0] the "modified" flag, then two sets of kCountSlots claim counters
   uint32_t* h_modif = nullptr;  // pinned host copy
   cudaStream_t stream = nullptr;
   bfsb::EventPool events;  // 0: start; 1 + 2i, 2 + 2i: iteration i
@@ -564,8 +697,7 @@ struct Handle {
     if (levels) cudaFree(levels);
     if (parents) cudaFree(parents);
     if (parents64) cudaFree(parents64);
-    if (sum[0]) cudaFree(sum[0]);
-    if (sum[1]) cudaFree(sum[1]);
+    if (sums) cudaFree(sums);
     if (modif) cudaFree(modif);
     if (chunks) cudaFree(chunks);
     if (state) cudaFree(state);
@@ -579,6 +711,8 @@ struct Handle {
 int64_t PadEdges(int64_t m) { return (m + 3) / 4 * 4; }
 
 }  // namespace
+
+extern "C" int32_t edgescan_abi_version(void) { return EDGESCAN_ABI_VERSION; }
 
 extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int64_t m, void** out,
                                    char* err, int32_t errlen) {
@@ -607,6 +741,10 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
   BFSB_REQUIRE(opt->tile_bits == 0 || opt->tile_unroll == 1 || opt->tile_unroll == 2 ||
                    opt->tile_unroll == 4,
                "edgescan_create: tile_unroll = %d, want 1, 2 or 4", (int)opt->tile_unroll);
+  BFSB_REQUIRE(opt->dense_claim >= EDGESCAN_CLAIM_CHECK && opt->dense_claim <= EDGESCAN_CLAIM_PUBLISH,
+               "edgescan_create: dense_claim = %d, want %d (check), %d (atomic) or %d (publish)",
+               (int)opt->dense_claim, EDGESCAN_CLAIM_CHECK, EDGESCAN_CLAIM_ATOMIC,
+               EDGESCAN_CLAIM_PUBLISH);
   BFSB_REQUIRE(opt->dense_min_frontier >= 0, "edgescan_create: dense_min_frontier = %d, want >= 0",
                (int)opt->dense_min_frontier);
   BFSB_CHECK(cudaSetDevice(opt->device));
@@ -625,10 +763,9 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
     BFSB_CHECK(cudaMalloc(&h->parents, (size_t)nv * sizeof(int32_t)));
     BFSB_CHECK(cudaMalloc(&h->parents64, (size_t)nv * sizeof(int64_t)));
     h->sum_words = (nv + (1 << (kGroupShift + 5)) - 1) >> (kGroupShift + 5);
-    BFSB_CHECK(cudaMalloc(&h->sum[0], (size_t)h->sum_words * sizeof(uint32_t)));
-    BFSB_CHECK(cudaMalloc(&h->sum[1], (size_t)h->sum_words * sizeof(uint32_t)));
-    BFSB_CHECK(cudaMalloc(&h->modif, (1 + kCountSlots) * sizeof(uint32_t)));
-    BFSB_CHECK(cudaMallocHost(&h->h_modif, (1 + kCountSlots) * sizeof(uint32_t)));
+    BFSB_CHECK(cudaMalloc(&h->sums, 3 * (size_t)h->sum_words * sizeof(uint32_t)));
+    BFSB_CHECK(cudaMalloc(&h->modif, kModifWords * sizeof(uint32_t)));
+    BFSB_CHECK(cudaMallocHost(&h->h_modif, kModifWords * sizeof(uint32_t)));
     if (opt->tile_bits > 0) {
       h->dense = PickDense(*opt);
       const int64_t ranges = (nv + ((int64_t)1 << opt->tile_bits) - 1) >> opt->tile_bits;
@@ -719,13 +856,14 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
                (long long)blocks64);
   const unsigned blocks = (unsigned)(blocks64 > 0 ? blocks64 : 1);
 
+  // Per search: levels to 255, the flag to "none" with both counter sets
+  // zeroed, summaries 0 and 1 zeroed (then the root's bit). Parents are
+  // not initialized: Widen maps the unreached vertices to -1. Nothing is
+  // reset per iteration (the counters and summaries rotate).
   BFSB_CHECK(h->events.Record(0, s));
   BFSB_CHECK(cudaMemsetAsync(h->levels, (int)kUnvisited, (size_t)h->nv, s));
-  BFSB_CHECK(cudaMemsetAsync(h->parents, 0xff, (size_t)h->nv * sizeof(int32_t), s));  // -1
-  BFSB_CHECK(cudaMemsetAsync(h->modif, 0xff, sizeof(uint32_t), s));
-  const size_t sum_bytes = (size_t)h->sum_words * sizeof(uint32_t);
-  BFSB_CHECK(cudaMemsetAsync(h->sum[0], 0, sum_bytes, s));
-  InitRoot<<<1, 1, 0, s>>>(h->levels, h->parents, h->sum[0], root);
+  BFSB_CHECK(cudaMemsetAsync(h->sums, 0, 2 * (size_t)h->sum_words * sizeof(uint32_t), s));
+  InitRoot<<<1, 1, 0, s>>>(h->levels, h->parents, h->sums, h->modif, root);
   BFSB_CHECK_LAUNCH("InitRoot");
   int32_t n = 0;
   uint32_t frontier = 1;  // the root
@@ -734,9 +872,13 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
   const int tt = h->opt.tile_threads;
   for (uint32_t iter = 0;; ++iter) {
     BFSB_CHECK(h->events.Record(1 + 2 * iter, s));
-    uint32_t* cur = h->sum[iter & 1];
-    uint32_t* next = h->sum[(iter + 1) & 1];
-    BFSB_CHECK(cudaMemsetAsync(h->modif + 1, 0, kCountSlots * sizeof(uint32_t), s));
+    // The summaries rotate: iteration iter reads cur (its frontier) and
+    // builds next, which is zero at its start; the scan zeroes spare, the
+    // next iteration's next (after a dense iteration, BuildSummary zeroes
+    // next as it rebuilds cur).
+    uint32_t* cur = h->sums + (iter % 3) * h->sum_words;
+    uint32_t* next = h->sums + ((iter + 1) % 3) * h->sum_words;
+    uint32_t* spare = h->sums + ((iter + 2) % 3) * h->sum_words;
     // The dense kernel's cost is near the stream's in every iteration, the
     // scan's grows with the vertices an iteration discovers, which the
     // frontier's size predicts poorly on the way up (a few hubs discover
@@ -746,11 +888,16 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
         h->dense != nullptr && (frontier >= (uint32_t)h->opt.dense_min_frontier ||
                                 (h->opt.dense_growing && growing));
     dense[iter] = use_dense ? 1 : 0;
-    if (use_dense) {
+    // After a dense iteration with a global claim, BuildState commits its
+    // claims to levels first, before either kernel reads them.
+    const bool commit = prev_dense && h->opt.dense_claim != EDGESCAN_CLAIM_CHECK;
+    if (use_dense || commit) {
       const int64_t sb = (h->state_words + 255) / 256;
       BuildState<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, h->state,
-                                                                   h->state_words);
+                                                                   h->state_words, commit);
       BFSB_CHECK_LAUNCH("BuildState");
+    }
+    if (use_dense) {
       if (h->nchunks > 0) {
         h->dense<<<(unsigned)h->nchunks, tt, DenseSharedBytes(h->opt.tile_bits), s>>>(
             h->src, h->dst, h->chunks, h->opt.tile_bits, h->state, h->levels, h->parents, h->modif,
@@ -760,27 +907,27 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
     } else {
       // The scan builds the next frontier's summary as it claims; the dense
       // kernel does not, so a scan after it rebuilds its own from levels.
-      if (h->opt.frontier_summary) BFSB_CHECK(cudaMemsetAsync(next, 0, sum_bytes, s));
       if (prev_dense && h->opt.frontier_summary) {
         const int64_t sb = (h->sum_words * 32 + 255) / 256;
         BuildSummary<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, cur,
-                                                                       h->sum_words);
+                                                                       next, h->sum_words);
         BFSB_CHECK_LAUNCH("BuildSummary");
       }
       h->kernel<<<blocks, tpb, 0, s>>>(h->src, h->dst, ngroups, h->levels, h->levels, h->parents,
-                                       h->modif, iter, cur, next, h->opt.write_check,
-                                       h->dense != nullptr);
+                                       h->modif, iter, cur, next, spare, h->sum_words,
+                                       h->opt.write_check, h->dense != nullptr);
       BFSB_CHECK_LAUNCH("ScanKernel");
     }
     prev_dense = use_dense;
     BFSB_CHECK(h->events.Record(2 + 2 * iter, s));
-    BFSB_CHECK(cudaMemcpyAsync(h->h_modif, h->modif, (1 + kCountSlots) * sizeof(uint32_t),
+    BFSB_CHECK(cudaMemcpyAsync(h->h_modif, h->modif, kModifWords * sizeof(uint32_t),
                                cudaMemcpyDeviceToHost, s));
     BFSB_CHECK(cudaStreamSynchronize(s));
     n = (int32_t)iter + 1;
     prev_frontier = frontier;
     frontier = 0;
-    for (int i = 1; i <= kCountSlots; ++i) frontier += h->h_modif[i];
+    const uint32_t* counts = h->h_modif + 1 + (iter & 1) * kCountSlots;
+    for (int i = 0; i < kCountSlots; ++i) frontier += counts[i];
     if (*h->h_modif != iter) break;
     // Iteration iter writes level iter + 1 and 255 is the unvisited marker:
     // the last iteration, 254, may only confirm that nothing is left.
@@ -803,7 +950,7 @@ extern "C" int32_t edgescan_parents(void* hv, int64_t* dst, char* err, int32_t e
   BFSB_REQUIRE(h != nullptr && dst != nullptr, "edgescan_parents: NULL argument");
   BFSB_REQUIRE(h->searched, "edgescan_parents: no search has run");
   BFSB_CHECK(cudaSetDevice(h->opt.device));
-  Widen<<<1024, 256, 0, h->stream>>>(h->parents, h->parents64, h->nv);
+  Widen<<<1024, 256, 0, h->stream>>>(h->parents, h->levels, h->parents64, h->nv);
   BFSB_CHECK_LAUNCH("Widen");
   BFSB_CHECK(cudaMemcpyAsync(dst, h->parents64, (size_t)h->nv * sizeof(int64_t),
                              cudaMemcpyDeviceToHost, h->stream));

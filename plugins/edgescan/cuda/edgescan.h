@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define EDGESCAN_ABI_VERSION 3
+#define EDGESCAN_ABI_VERSION 4
 
 /* Most iterations a search may run: levels are uint8 and 255 means
  * unvisited, so the deepest level is 254, and iteration 254 may only
@@ -42,7 +42,20 @@ typedef struct edgescan_options {
                                 runs the dense kernel (0: every iteration) */
   int32_t dense_growing;     /* with tiles: 1: also run the dense kernel while the frontier grows
                                 (more than 1 vertex, more than in the previous iteration) */
+  int32_t dense_claim;       /* dense kernel: how a block's claim of a vertex is settled globally,
+                                EDGESCAN_CLAIM_CHECK or EDGESCAN_CLAIM_ATOMIC */
+  int32_t tile_pipeline;     /* dense kernel: 1: load the next batch of edges before testing the current one */
 } edgescan_options;
+
+/* dense_claim values. CHECK: the write check (write_check) re-reads the
+ * level from L2 before writing. ATOMIC: an atomicAnd on the vertex's
+ * unvisited bit in the global 2-bit states, which later blocks copy, decides
+ * the one winner (write_check is then unused). */
+#define EDGESCAN_CLAIM_CHECK 0
+#define EDGESCAN_CLAIM_ATOMIC 1
+/* PUBLISH: as ATOMIC, but the atomicAnd's old value is not waited for:
+ * every block that claims a vertex writes it (the benign race). */
+#define EDGESCAN_CLAIM_PUBLISH 2
 
 /* One tile chunk: edges [begin, end) of the arrays (begin and end multiples
  * of 4) all have src in vertex range si (src >> tile_bits == si) and dst in
@@ -52,6 +65,10 @@ typedef struct edgescan_chunk {
   int64_t begin, end;
   uint32_t si, ei;
 } edgescan_chunk;
+
+/* edgescan_abi_version returns EDGESCAN_ABI_VERSION: the Go side refuses a
+ * library built from another version of this header (struct layouts). */
+int32_t edgescan_abi_version(void);
 
 /* edgescan_create allocates the device arrays for nv vertices and m edges
  * (m after any self-loops were dropped) and returns a handle in *out. nv
