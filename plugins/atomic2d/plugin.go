@@ -21,6 +21,7 @@ const (
 	pEdgesPerThread = "edges_per_thread"
 	pBitmapMessages = "bitmap_messages"
 	pVisitedTest    = "visited_test"
+	pAppend         = "append"
 	pThreads        = "threads_per_block"
 	pWorkers        = "workers"
 )
@@ -41,6 +42,9 @@ func (plugin) Info() sdk.Info {
 			{Name: pVisitedTest, Type: sdk.TypeString, Default: bfs2d.VisitedL1,
 				Choices: []string{bfs2d.VisitedL1, bfs2d.VisitedL2},
 				Help:    "CUDA: the visited-bitmap test before the atomicOr: l1 (a plain load, which on sm_90 may return a stale L1 word; a stale zero costs an extra atomic) or l2 (__ldcg, an L2 load that sees bits set by atomics already done); l1 is the default because it measured slightly faster on an H200 at scale 24 (results/atomic2d). The CPU backend ignores it: its loads are sync/atomic loads anyway"},
+			{Name: pAppend, Type: sdk.TypeString, Default: bfs2d.AppendBlock,
+				Choices: []string{bfs2d.AppendBlock, bfs2d.AppendWarp},
+				Help:    "CUDA: how the expansion reserves output queue slots (Algorithm 3 lines 11 and 13, the paper's atomicInc on the per-column counter): block (warps add in shared memory, one global atomic per block round and queue) or warp (one global atomic per warp and queue); on a 1×1 grid every winner goes to one counter, whose same-address atomics are served one at a time (results/h200-20261122-claims). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
@@ -67,6 +71,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
 			BitmapMessages: cfg.String(pBitmapMessages),
 			VisitedTest:    cfg.String(pVisitedTest),
+			Append:         cfg.String(pAppend),
 			Workers:        int(cfg.Int(pWorkers)),
 		},
 		Threads: int(cfg.Int(pThreads)),

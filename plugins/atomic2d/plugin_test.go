@@ -95,6 +95,8 @@ func TestPluginRejectsBadConfigs(t *testing.T) {
 			want: `parameter "visited_test": want one of [l1 l2], got "l3"`},
 		"visited test not a string": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"visited_test": int64(2)}},
 			want: `parameter "visited_test": want a string`},
+		"bad append": {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"append": "grid"}},
+			want: `parameter "append": want one of [block warp], got "grid"`},
 	}
 	for name, tc := range cases {
 		v, err := (plugin{}).New(tc.cfg)
@@ -117,9 +119,10 @@ func TestParseOptions(t *testing.T) {
 		params map[string]any
 		want   bfs2d.Options
 	}{
-		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1}},
-		{"visited l1", map[string]any{"visited_test": "l1"}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1}},
-		{"visited l2", map[string]any{"visited_test": "l2", "edges_per_thread": int64(2)}, bfs2d.Options{EdgesPerThread: 2, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL2}},
+		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1, Append: bfs2d.AppendBlock}},
+		{"visited l1", map[string]any{"visited_test": "l1"}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1, Append: bfs2d.AppendBlock}},
+		{"visited l2", map[string]any{"visited_test": "l2", "edges_per_thread": int64(2)}, bfs2d.Options{EdgesPerThread: 2, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL2, Append: bfs2d.AppendBlock}},
+		{"append warp", map[string]any{"append": "warp"}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1, Append: bfs2d.AppendWarp}},
 	} {
 		o, err := parseOptions(sdk.Config{Params: tc.params})
 		if err != nil {

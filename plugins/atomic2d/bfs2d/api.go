@@ -51,7 +51,7 @@ func NewCPURank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options) (*Rank, erro
 // rank returns an error before the first exchange.
 func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOptions) (*Rank, string, error) {
 	var desc string
-	eng, err := newCUDAEngine(l, csc, opt.EdgesPerThread, opt.visitedL2(), co)
+	eng, err := newCUDAEngine(l, csc, opt.EdgesPerThread, opt.visitedL2(), opt.appendBlock(), co)
 	if err == nil {
 		d := eng.Device()
 		desc = fmt.Sprintf("cuda:%d %s", d.Ordinal, d.Name)

@@ -50,6 +50,10 @@ func (e *cpuEngine) SetEdgesPerThread(k int) error {
 // sync/atomic loads, which always see the latest word.
 func (e *cpuEngine) SetVisitedTest(bool) error { return nil }
 
+// SetAppend is a no-op: the CPU kernels keep the paper's atomic increment
+// of the queue counter per discovered vertex (kernels_cpu.go).
+func (e *cpuEngine) SetAppend(bool) error { return nil }
+
 func (e *cpuEngine) Reset(rootRow int64) (int, error) {
 	e.s.reset()
 	e.nfront = 0

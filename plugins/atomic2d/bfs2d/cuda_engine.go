@@ -18,7 +18,7 @@ import (
 const libName = "atomic2d"
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 2
+const a2dABIVersion = 3
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
@@ -26,10 +26,11 @@ type a2dParams struct {
 	BlockN, OwnLen, LocalRows, LocalCols int64
 	NNZ, EdgesPerThread, ThreadsPerBlock int64
 	VisitedTestL2                        int64 // 1: __ldcg bitmap test, 0: plain load
+	AppendBlock                          int64 // 1: queue slots per block round, 0: per warp
 }
 
-var _ [104 - unsafe.Sizeof(a2dParams{})]struct{} // 13 int64 fields
-var _ [unsafe.Sizeof(a2dParams{}) - 104]struct{}
+var _ [112 - unsafe.Sizeof(a2dParams{})]struct{} // 14 int64 fields
+var _ [unsafe.Sizeof(a2dParams{}) - 112]struct{}
 
 // a2dLib is the loaded library with the variant's functions bound.
 type a2dLib struct {
@@ -41,6 +42,7 @@ type a2dLib struct {
 	reset           func(h uintptr, rootRow int64, nfront *int64, err *byte, errlen int32) int32
 	setK            func(h uintptr, k int64, err *byte, errlen int32) int32
 	setVisitedTest  func(h uintptr, l2 int64, err *byte, errlen int32) int32
+	setAppend       func(h uintptr, block int64, err *byte, errlen int32) int32
 	frontierPayload func(h uintptr, bitmap int32, dst *uint32, err *byte, errlen int32) int32
 	frontierBegin   func(h uintptr, err *byte, errlen int32) int32
 	frontierAdd     func(h uintptr, r int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
@@ -83,6 +85,7 @@ func loadLib() (*a2dLib, error) {
 			{&a.reset, "a2d_reset"},
 			{&a.setK, "a2d_set_edges_per_thread"},
 			{&a.setVisitedTest, "a2d_set_visited_test"},
+			{&a.setAppend, "a2d_set_append"},
 			{&a.frontierPayload, "a2d_frontier_payload"},
 			{&a.frontierBegin, "a2d_frontier_begin"},
 			{&a.frontierAdd, "a2d_frontier_add"},
@@ -175,7 +178,7 @@ func b64(b bool) int64 {
 	return 0
 }
 
-func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2 bool, co CUDAOptions) (*cudaEngine, error) {
+func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2, appendBlock bool, co CUDAOptions) (*cudaEngine, error) {
 	lib, err := loadLib()
 	if err != nil {
 		return nil, err
@@ -195,7 +198,7 @@ func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2 bool, co
 		Device: int64(co.Device), R: int64(l.R), C: int64(l.C), I: int64(l.I), J: int64(l.J),
 		BlockN: l.BlockN, OwnLen: l.BlockLen(l.Block()), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
 		NNZ: int64(len(g.RowIdx)), EdgesPerThread: int64(edgesPerThread), ThreadsPerBlock: int64(tpb),
-		VisitedTestL2: b64(visitedL2),
+		VisitedTestL2: b64(visitedL2), AppendBlock: b64(appendBlock),
 	}
 	var need int64
 	if err := lib.lib.Call("a2d_device_bytes", func(e *byte, n int32) int32 { return lib.deviceBytes(&p, &need, e, n) }); err != nil {
@@ -226,6 +229,10 @@ func (e *cudaEngine) SetEdgesPerThread(k int) error {
 
 func (e *cudaEngine) SetVisitedTest(l2 bool) error {
 	return e.call("a2d_set_visited_test", func(eb *byte, n int32) int32 { return e.lib.setVisitedTest(e.h, b64(l2), eb, n) })
+}
+
+func (e *cudaEngine) SetAppend(block bool) error {
+	return e.call("a2d_set_append", func(eb *byte, n int32) int32 { return e.lib.setAppend(e.h, b64(block), eb, n) })
 }
 
 func (e *cudaEngine) Reset(rootRow int64) (int, error) {

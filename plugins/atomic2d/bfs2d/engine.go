@@ -22,6 +22,11 @@ type engine interface {
 	// sync/atomic loads).
 	SetVisitedTest(l2 bool) error
 
+	// SetAppend selects how the expansion reserves output queue slots for
+	// the following searches: one global atomic per block round when
+	// block, else one per warp. The CPU backend ignores it.
+	SetAppend(block bool) error
+
 	// Reset is Algorithm 2 lines 1-10: levels, predecessors and bitmap
 	// cleared; when rootRow ≥ 0 (the root is an own vertex, at that local
 	// row) it is marked and becomes the frontier. It returns the frontier

@@ -44,11 +44,19 @@ const (
 	VisitedL2 = "l2" // __ldcg, from L2: sees bits set by earlier atomics
 )
 
+// Append modes (the append parameter): how the CUDA expansion reserves
+// output queue slots.
+const (
+	AppendWarp  = "warp"  // one global atomic per warp and queue
+	AppendBlock = "block" // warps add in shared memory, one global atomic per block round and queue
+)
+
 // Options are a rank's algorithm parameters.
 type Options struct {
 	EdgesPerThread int    // §3.4.1: 1..8
 	BitmapMessages string // §5: auto | off | on
 	VisitedTest    string // CUDA: l1 | l2 ("" means l1, the plugin default); the CPU backend ignores it
+	Append         string // CUDA: warp | block ("" means block, the plugin default); the CPU backend ignores it
 	Workers        int    // CPU backend goroutines; ≤ 0 means GOMAXPROCS
 }
 
@@ -66,8 +74,16 @@ func (o Options) check() error {
 	default:
 		return fmt.Errorf("visited_test %q: want l1 or l2", o.VisitedTest)
 	}
+	switch o.Append {
+	case "", AppendWarp, AppendBlock:
+	default:
+		return fmt.Errorf("append %q: want warp or block", o.Append)
+	}
 	return nil
 }
+
+// appendBlock reports whether the expansion reserves queue slots per block.
+func (o Options) appendBlock() bool { return o.Append != AppendWarp }
 
 // visitedL2 reports whether the bitmap test loads through L2 (__ldcg).
 func (o Options) visitedL2() bool { return o.VisitedTest == VisitedL2 }
@@ -149,6 +165,9 @@ func (rk *Rank) SetOptions(opt Options) error {
 		return err
 	}
 	if err := rk.eng.SetVisitedTest(opt.visitedL2()); err != nil {
+		return err
+	}
+	if err := rk.eng.SetAppend(opt.appendBlock()); err != nil {
 		return err
 	}
 	rk.opt = opt

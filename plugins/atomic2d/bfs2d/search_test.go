@@ -160,6 +160,31 @@ func TestOptionsCheckVisitedTest(t *testing.T) {
 	}
 }
 
+// TestOptionsCheckAppend: warp, block and the zero value (meaning block)
+// pass; anything else fails with an error naming the value.
+func TestOptionsCheckAppend(t *testing.T) {
+	for _, tc := range []struct {
+		mode, want string // want: "" to pass, else a substring of the error
+		block      bool
+	}{
+		{mode: AppendWarp, block: false},
+		{mode: AppendBlock, block: true},
+		{mode: "", block: true},
+		{mode: "grid", want: `append "grid": want warp or block`},
+	} {
+		o := Options{EdgesPerThread: 1, BitmapMessages: BitmapAuto, Append: tc.mode}
+		err := o.check()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.mode, err)
+		case tc.want == "" && o.appendBlock() != tc.block:
+			t.Errorf("%q: appendBlock %v, want %v", tc.mode, o.appendBlock(), tc.block)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: error %v, want one saying %q", tc.mode, err, tc.want)
+		}
+	}
+}
+
 func TestIsolatedRoot(t *testing.T) {
 	edges := []graph500.Edge{{V0: 0, V1: 1}, {V0: 1, V1: 2}, {V0: 5, V1: 6}}
 	const n = 8

@@ -24,6 +24,10 @@
 //     place of one atomicInc per vertex: the same counters and slots, fewer
 //     atomics on one hot address (the paper targets Kepler, where this
 //     aggregation was not done for atomicInc).
+//   - With append = block (a2d_params.append_block), the warps reserve
+//     their slots in block-level counters in shared memory and one atomic
+//     per block and round reserves the block's slots in the global counter
+//     (ExpandKernel); append = warp is the warp aggregation alone.
 //   - The expansion grid is persistent (as many blocks as fit on the GPU,
 //     striding over the edge groups), so that the host need not read the
 //     scan's total before the launch: one host synchronization per level,
@@ -213,9 +217,22 @@ struct ExpandArgs {
 };
 
 // ExpandKernel is Algorithm 3 with K consecutive edges per thread (§3.4.1);
-// L2 selects the bitmap test load (TestWord).
-template <int K, bool L2>
+// L2 selects the bitmap test load (TestWord). BLK (append = block) selects
+// how the output queue slots of lines 11 and 13 are reserved: without it,
+// each warp adds its winners to the queue's global counter (WarpAppend on
+// a.cnt); with it, the warps add to the block's counters in shared memory
+// and, once per round of the block, one thread per queue adds the block's
+// total to the global counter. On a 1×1 grid every winner of the GPU goes
+// to queue 0, whose counter is one L2 address: same-address atomics are
+// served one at a time, and with a warp's each the heavy levels queue on
+// it (our choice; the paper's atomicInc per vertex is the extreme case).
+template <int K, bool L2, bool BLK>
 __global__ void ExpandKernel(ExpandArgs a) {
+  extern __shared__ uint32_t blk[];  // BLK: C round counts, then C bases
+  if (BLK) {
+    for (uint32_t t = threadIdx.x; t < a.C; t += blockDim.x) blk[t] = 0;
+    __syncthreads();
+  }
   const uint32_t total = a.cumul[a.nfront];
   const uint64_t groups = ((uint64_t)total + K - 1) / K;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -275,16 +292,36 @@ __global__ void ExpandKernel(ExpandArgs a) {
       if (valid[i] && (w[i] & m) == 0) won[i] = (atomicOr(&a.bmap[v[i] >> 5], m) & m) == 0;
     }
     // Lines 9-17.
+    int tgt[K];
+    uint32_t slot[K];
 #pragma unroll
     for (int i = 0; i < K; ++i) {
-      const int tgt = won[i] ? (single ? 0 : (int)(v[i] / a.block_n)) : -1;
-      const uint32_t slot = WarpAppend(tgt, a.cnt, single);
+      tgt[i] = won[i] ? (single ? 0 : (int)(v[i] / a.block_n)) : -1;
+      slot[i] = WarpAppend(tgt[i], BLK ? blk : a.cnt, single);
+    }
+    if (BLK) {
+      // The block's slots of this round are [0, blk[q]) of queue q: reserve
+      // them in the global queue, then offset every slot by the base.
+      __syncthreads();
+      for (uint32_t q = threadIdx.x; q < a.C; q += blockDim.x) {
+        const uint32_t n = blk[q];
+        blk[a.C + q] = n != 0 ? atomicAdd(&a.cnt[q], n) : 0;
+        blk[q] = 0;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < K; ++i) {
+        if (won[i]) slot[i] += blk[a.C + tgt[i]];
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
       if (won[i]) {
-        if ((uint32_t)tgt != a.J) {
-          a.out[(uint64_t)tgt * a.block_n + slot] = v[i];  // line 12
-          a.lp[v[i]] = LP(-1, u[i]);                       // line 17
+        if ((uint32_t)tgt[i] != a.J) {
+          a.out[(uint64_t)tgt[i] * a.block_n + slot[i]] = v[i];  // line 12
+          a.lp[v[i]] = LP(-1, u[i]);                             // line 17
         } else {
-          a.out[(uint64_t)a.J * a.block_n + slot] = v[i] - a.row0 + a.col0;  // line 14: ROW2COL
+          a.out[(uint64_t)a.J * a.block_n + slot[i]] = v[i] - a.row0 + a.col0;  // line 14: ROW2COL
           a.lp[v[i]] = LP(a.lvl, u[i]);                                      // lines 15, 17
         }
       }
@@ -443,20 +480,33 @@ int64_t DeviceBytes(const a2d_params* p) {
 // ExpandFn is one instance of ExpandKernel.
 using ExpandFn = void (*)(ExpandArgs);
 
+// ExpandKernels lists the instances for one visited_test and append mode,
+// by edges_per_thread.
+template <bool L2, bool BLK>
+struct ExpandKernels {
+  static constexpr ExpandFn k[8] = {ExpandKernel<1, L2, BLK>, ExpandKernel<2, L2, BLK>,
+                                    ExpandKernel<3, L2, BLK>, ExpandKernel<4, L2, BLK>,
+                                    ExpandKernel<5, L2, BLK>, ExpandKernel<6, L2, BLK>,
+                                    ExpandKernel<7, L2, BLK>, ExpandKernel<8, L2, BLK>};
+};
+
 // ExpandKernelFor is the instance for the handle's edges_per_thread (1..8,
-// checked by a2d_create and a2d_set_edges_per_thread) and visited_test.
+// checked by a2d_create and a2d_set_edges_per_thread), visited_test and
+// append mode.
 ExpandFn ExpandKernelFor(const Handle* h) {
-  static const ExpandFn kKernels[2][8] = {
-      {ExpandKernel<1, false>, ExpandKernel<2, false>, ExpandKernel<3, false>, ExpandKernel<4, false>,
-       ExpandKernel<5, false>, ExpandKernel<6, false>, ExpandKernel<7, false>, ExpandKernel<8, false>},
-      {ExpandKernel<1, true>, ExpandKernel<2, true>, ExpandKernel<3, true>, ExpandKernel<4, true>,
-       ExpandKernel<5, true>, ExpandKernel<6, true>, ExpandKernel<7, true>, ExpandKernel<8, true>},
-  };
-  return kKernels[h->p.visited_test_l2 ? 1 : 0][h->p.edges_per_thread - 1];
+  const int k = (int)h->p.edges_per_thread - 1;
+  if (h->p.append_block) {
+    return h->p.visited_test_l2 ? ExpandKernels<true, true>::k[k] : ExpandKernels<false, true>::k[k];
+  }
+  return h->p.visited_test_l2 ? ExpandKernels<true, false>::k[k] : ExpandKernels<false, false>::k[k];
 }
 
+// ExpandShared is the dynamic shared memory of the expansion: with append
+// = block, a round count and a base per output queue.
+size_t ExpandShared(const Handle* h) { return h->p.append_block ? 2 * sizeof(uint32_t) * h->p.C : 0; }
+
 cudaError_t LaunchExpand(Handle* h, const ExpandArgs& a) {
-  ExpandKernelFor(h)<<<h->expand_blocks, h->tpb, 0, h->s>>>(a);
+  ExpandKernelFor(h)<<<h->expand_blocks, h->tpb, ExpandShared(h), h->s>>>(a);
   return cudaGetLastError();
 }
 
@@ -464,7 +514,8 @@ cudaError_t LaunchExpand(Handle* h, const ExpandArgs& a) {
 // instance the handle's options select (call after changing them).
 cudaError_t SetExpandBlocks(Handle* h) {
   int per_sm = 0;
-  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ExpandKernelFor(h), h->tpb, 0);
+  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ExpandKernelFor(h), h->tpb,
+                                                                ExpandShared(h));
   if (e != cudaSuccess) return e;
   h->expand_blocks = (per_sm < 1 ? 1 : per_sm) * h->sms;
   return cudaSuccess;
@@ -550,6 +601,8 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
                "threads_per_block %lld: want a multiple of 32 in [64, 1024]", (long long)p->threads_per_block);
   BFSB_REQUIRE(p->visited_test_l2 == 0 || p->visited_test_l2 == 1, "visited_test_l2 %lld: want 0 (l1) or 1 (l2)",
                (long long)p->visited_test_l2);
+  BFSB_REQUIRE(p->append_block == 0 || p->append_block == 1, "append_block %lld: want 0 (warp) or 1 (block)",
+               (long long)p->append_block);
   BFSB_CHECK(cudaSetDevice((int)p->device));
   Handle* h = new (std::nothrow) Handle();
   BFSB_REQUIRE(h != nullptr, "a2d_create: host allocation failed");
@@ -607,6 +660,16 @@ int32_t a2d_set_visited_test(void* hv, int64_t l2, char* err, int32_t errlen) {
   BFSB_REQUIRE(l2 == 0 || l2 == 1, "visited_test_l2 %lld: want 0 (l1) or 1 (l2)", (long long)l2);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   h->p.visited_test_l2 = l2;
+  BFSB_CHECK(SetExpandBlocks(h));
+  return 0;
+}
+
+int32_t a2d_set_append(void* hv, int64_t block, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "a2d_set_append: null handle");
+  BFSB_REQUIRE(block == 0 || block == 1, "append_block %lld: want 0 (warp) or 1 (block)", (long long)block);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  h->p.append_block = block;
   BFSB_CHECK(SetExpandBlocks(h));
   return 0;
 }

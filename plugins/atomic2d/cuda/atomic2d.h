@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 2
+#define A2D_ABI_VERSION 3
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -49,6 +49,10 @@ typedef struct a2d_params {
   int64_t visited_test_l2;   /* bitmap test before the atomicOr: 1 = __ldcg
                                 (L2, sees bits set by earlier atomics),
                                 0 = plain load (may hit a stale L1 word) */
+  int64_t append_block;      /* output queue slots of the expansion: 1 = one
+                                atomic per block and round on the global
+                                counter (warps add in shared memory), 0 = one
+                                per warp */
 } a2d_params;
 
 /* a2d_abi_version returns A2D_ABI_VERSION. */
@@ -70,6 +74,9 @@ int32_t a2d_set_edges_per_thread(void* h, int64_t k, char* err, int32_t errlen);
 /* a2d_set_visited_test changes visited_test_l2 (0 or 1) for the following
  * searches (parameter sweeps on one constructed graph). */
 int32_t a2d_set_visited_test(void* h, int64_t l2, char* err, int32_t errlen);
+
+/* a2d_set_append changes append_block for the following searches. */
+int32_t a2d_set_append(void* h, int64_t block, char* err, int32_t errlen);
 
 /* a2d_reset is Algorithm 2 lines 1-10: levels and predecessors set to -1 /
  * A2D_PRED_NONE, bitmap cleared; when root_row ≥ 0 (an own local row) the
