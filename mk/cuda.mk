@@ -55,8 +55,11 @@ cuda-info:
 	@echo "libraries: $(CUDA_LIBS)"
 
 # cuda-check: what CI runs: every .cu file must compile (into the
-# libraries), with whatever nvcc is installed (Debian's 11.8 in CI).
+# libraries), with whatever nvcc is installed (Debian's 11.8 in CI), and
+# every kernel a variant launches must be in its library
+# (scripts/check-kernels.sh, plugins/<v>/cuda/kernels.txt).
 .PHONY: cuda-check
 cuda-check:
 	@command -v $(NVCC) >/dev/null 2>&1 || { echo "cuda-check: no nvcc ($(NVCC)); install nvidia-cuda-toolkit (scripts/install-deps.sh)" >&2; exit 1; }
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) cuda
+	@scripts/check-kernels.sh $(CUDA_LIB_DIR)

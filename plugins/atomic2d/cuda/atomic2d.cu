@@ -216,6 +216,24 @@ struct ExpandArgs {
   int32_t lvl;
 };
 
+// Column holds what the expansion needs of frontier column c: its edges
+// [start, end) in the scan, its vertex u (line 3) and u's first CSC entry.
+struct Column {
+  uint32_t c, start, end, u, off;
+};
+
+// LoadColumn reads column c's entries; the four loads are independent but
+// the last (col_off[u]), so they are in flight together.
+__device__ __forceinline__ Column LoadColumn(const ExpandArgs& a, uint32_t c) {
+  Column k;
+  k.c = c;
+  k.start = __ldg(&a.cumul[c]);
+  k.end = __ldg(&a.cumul[c + 1]);
+  k.u = __ldg(&a.front[c]);
+  k.off = __ldg(&a.col_off[k.u]);
+  return k;
+}
+
 // ExpandKernel is Algorithm 3 with K consecutive edges per thread (§3.4.1);
 // L2 selects the bitmap test load (TestWord). BLK (append = block) selects
 // how the output queue slots of lines 11 and 13 are reserved: without it,
@@ -245,28 +263,18 @@ __global__ void ExpandKernel(ExpandArgs a) {
     bool valid[K];
     if (t < groups) {
       const uint32_t first = (uint32_t)(t * K);
-      // Line 2: one binary search, for the group's first edge.
-      uint32_t c = MaxLE(a.cumul, a.nfront, first);
-      uint32_t cstart = __ldg(&a.cumul[c]);
-      uint32_t cend = __ldg(&a.cumul[c + 1]);
-      uint32_t uc = __ldg(&a.front[c]);  // line 3
-      uint32_t off = __ldg(&a.col_off[uc]);
+      // Line 2: one binary search, for the group's first edge; line 3: k.u.
+      Column k = LoadColumn(a, MaxLE(a.cumul, a.nfront, first));
 #pragma unroll
       for (int i = 0; i < K; ++i) {
         const uint32_t e = first + i;
         valid[i] = e < total;
         if (valid[i]) {
           // §3.4.1: the group overlaps the next column(s).
-          while (e >= cend) {
-            ++c;
-            cstart = cend;
-            cend = __ldg(&a.cumul[c + 1]);
-            uc = __ldg(&a.front[c]);
-            off = __ldg(&a.col_off[uc]);
-          }
+          while (e >= k.end) k = LoadColumn(a, k.c + 1);
         }
-        u[i] = uc;
-        v[i] = off + (e - cstart);  // position in row_idx
+        u[i] = k.u;
+        v[i] = k.off + (e - k.start);  // position in row_idx
       }
     } else {
 #pragma unroll
@@ -480,25 +488,28 @@ int64_t DeviceBytes(const a2d_params* p) {
 // ExpandFn is one instance of ExpandKernel.
 using ExpandFn = void (*)(ExpandArgs);
 
-// ExpandKernels lists the instances for one visited_test and append mode,
-// by edges_per_thread.
-template <bool L2, bool BLK>
-struct ExpandKernels {
-  static constexpr ExpandFn k[8] = {ExpandKernel<1, L2, BLK>, ExpandKernel<2, L2, BLK>,
-                                    ExpandKernel<3, L2, BLK>, ExpandKernel<4, L2, BLK>,
-                                    ExpandKernel<5, L2, BLK>, ExpandKernel<6, L2, BLK>,
-                                    ExpandKernel<7, L2, BLK>, ExpandKernel<8, L2, BLK>};
-};
+// ExpandKernelL2 is the instance for the handle's edges_per_thread and
+// visited_test, for one append mode. (A function-local table: CUDA 11.8's
+// nvcc emits no device code for kernels named only in a static constexpr
+// member of a class template, so the library would lack them.)
+template <bool BLK>
+ExpandFn ExpandKernelL2(const Handle* h) {
+  static const ExpandFn kKernels[2][8] = {
+      {ExpandKernel<1, false, BLK>, ExpandKernel<2, false, BLK>, ExpandKernel<3, false, BLK>,
+       ExpandKernel<4, false, BLK>, ExpandKernel<5, false, BLK>, ExpandKernel<6, false, BLK>,
+       ExpandKernel<7, false, BLK>, ExpandKernel<8, false, BLK>},
+      {ExpandKernel<1, true, BLK>, ExpandKernel<2, true, BLK>, ExpandKernel<3, true, BLK>,
+       ExpandKernel<4, true, BLK>, ExpandKernel<5, true, BLK>, ExpandKernel<6, true, BLK>,
+       ExpandKernel<7, true, BLK>, ExpandKernel<8, true, BLK>},
+  };
+  return kKernels[h->p.visited_test_l2 ? 1 : 0][h->p.edges_per_thread - 1];
+}
 
 // ExpandKernelFor is the instance for the handle's edges_per_thread (1..8,
 // checked by a2d_create and a2d_set_edges_per_thread), visited_test and
 // append mode.
 ExpandFn ExpandKernelFor(const Handle* h) {
-  const int k = (int)h->p.edges_per_thread - 1;
-  if (h->p.append_block) {
-    return h->p.visited_test_l2 ? ExpandKernels<true, true>::k[k] : ExpandKernels<false, true>::k[k];
-  }
-  return h->p.visited_test_l2 ? ExpandKernels<true, false>::k[k] : ExpandKernels<false, false>::k[k];
+  return h->p.append_block ? ExpandKernelL2<true>(h) : ExpandKernelL2<false>(h);
 }
 
 // ExpandShared is the dynamic shared memory of the expansion: with append
