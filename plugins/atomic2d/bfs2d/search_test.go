@@ -132,59 +132,44 @@ func TestBitmapMessagesModes(t *testing.T) {
 	}
 }
 
+// TestOptionsCheckModes: each string option of the CUDA kernels takes its
+// values and the zero value (the plugin's default); anything else fails
+// with an error naming the option and the value.
+func TestOptionsCheckModes(t *testing.T) {
+	visited := func(m string) Options { return Options{VisitedTest: m} }
+	appendMode := func(m string) Options { return Options{Append: m} }
+	for _, tc := range []struct {
+		opt  Options
+		get  func(Options) bool // what the option selects, when it passes
+		on   bool
+		want string // "" to pass, else a substring of the error
+	}{
+		{opt: visited(VisitedL1), get: Options.visitedL2, on: false},
+		{opt: visited(VisitedL2), get: Options.visitedL2, on: true},
+		{opt: visited(""), get: Options.visitedL2, on: false},
+		{opt: visited("L2"), want: `visited_test "L2": want l1 or l2`},
+		{opt: visited("ldcg"), want: `visited_test "ldcg"`},
+		{opt: appendMode(AppendWarp), get: Options.appendBlock, on: false},
+		{opt: appendMode(AppendBlock), get: Options.appendBlock, on: true},
+		{opt: appendMode(""), get: Options.appendBlock, on: true},
+		{opt: appendMode("grid"), want: `append "grid": want warp or block`},
+	} {
+		o := tc.opt
+		o.EdgesPerThread, o.BitmapMessages = 1, BitmapAuto
+		err := o.check()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: %v", tc.opt, err)
+		case tc.want == "" && tc.get(o) != tc.on:
+			t.Errorf("%+v: selects %v, want %v", tc.opt, tc.get(o), tc.on)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: error %v, want one saying %q", tc.opt, err, tc.want)
+		}
+	}
+}
+
 // TestIsolatedRoot: an isolated root (no edges) gives a one-vertex tree
 // on every grid, including when the isolated vertex's block is remote.
-// TestOptionsCheckVisitedTest: l1, l2 and the zero value (meaning l2) pass;
-// anything else fails with an error naming the value.
-func TestOptionsCheckVisitedTest(t *testing.T) {
-	for _, tc := range []struct {
-		mode, want string // want: "" to pass, else a substring of the error
-		l2         bool
-	}{
-		{mode: VisitedL1, l2: false},
-		{mode: VisitedL2, l2: true},
-		{mode: "", l2: false},
-		{mode: "L2", want: `visited_test "L2": want l1 or l2`},
-		{mode: "ldcg", want: `visited_test "ldcg"`},
-	} {
-		o := Options{EdgesPerThread: 1, BitmapMessages: BitmapAuto, VisitedTest: tc.mode}
-		err := o.check()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%q: %v", tc.mode, err)
-		case tc.want == "" && o.visitedL2() != tc.l2:
-			t.Errorf("%q: visitedL2 %v, want %v", tc.mode, o.visitedL2(), tc.l2)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%q: error %v, want one saying %q", tc.mode, err, tc.want)
-		}
-	}
-}
-
-// TestOptionsCheckAppend: warp, block and the zero value (meaning block)
-// pass; anything else fails with an error naming the value.
-func TestOptionsCheckAppend(t *testing.T) {
-	for _, tc := range []struct {
-		mode, want string // want: "" to pass, else a substring of the error
-		block      bool
-	}{
-		{mode: AppendWarp, block: false},
-		{mode: AppendBlock, block: true},
-		{mode: "", block: true},
-		{mode: "grid", want: `append "grid": want warp or block`},
-	} {
-		o := Options{EdgesPerThread: 1, BitmapMessages: BitmapAuto, Append: tc.mode}
-		err := o.check()
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%q: %v", tc.mode, err)
-		case tc.want == "" && o.appendBlock() != tc.block:
-			t.Errorf("%q: appendBlock %v, want %v", tc.mode, o.appendBlock(), tc.block)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%q: error %v, want one saying %q", tc.mode, err, tc.want)
-		}
-	}
-}
-
 func TestIsolatedRoot(t *testing.T) {
 	edges := []graph500.Edge{{V0: 0, V1: 1}, {V0: 1, V1: 2}, {V0: 5, V1: 6}}
 	const n = 8

@@ -665,24 +665,30 @@ int32_t a2d_set_edges_per_thread(void* hv, int64_t k, char* err, int32_t errlen)
   return 0;
 }
 
-int32_t a2d_set_visited_test(void* hv, int64_t l2, char* err, int32_t errlen) {
+namespace {
+
+// SetFlag sets one 0/1 field of the handle's params (fn and name for the
+// messages) and resizes the expansion grid for the kernel it selects.
+int32_t SetFlag(void* hv, const char* fn, const char* name, int64_t a2d_params::*field, int64_t v,
+                char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr, "a2d_set_visited_test: null handle");
-  BFSB_REQUIRE(l2 == 0 || l2 == 1, "visited_test_l2 %lld: want 0 (l1) or 1 (l2)", (long long)l2);
+  BFSB_REQUIRE(h != nullptr, "%s: null handle", fn);
+  BFSB_REQUIRE(v == 0 || v == 1, "%s %lld: want 0 or 1", name, (long long)v);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  h->p.visited_test_l2 = l2;
+  h->p.*field = v;
   BFSB_CHECK(SetExpandBlocks(h));
   return 0;
 }
 
+}  // namespace
+
+int32_t a2d_set_visited_test(void* hv, int64_t l2, char* err, int32_t errlen) {
+  return SetFlag(hv, "a2d_set_visited_test", "visited_test_l2", &a2d_params::visited_test_l2, l2, err,
+                 errlen);
+}
+
 int32_t a2d_set_append(void* hv, int64_t block, char* err, int32_t errlen) {
-  Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr, "a2d_set_append: null handle");
-  BFSB_REQUIRE(block == 0 || block == 1, "append_block %lld: want 0 (warp) or 1 (block)", (long long)block);
-  BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  h->p.append_block = block;
-  BFSB_CHECK(SetExpandBlocks(h));
-  return 0;
+  return SetFlag(hv, "a2d_set_append", "append_block", &a2d_params::append_block, block, err, errlen);
 }
 
 int32_t a2d_reset(void* hv, int64_t root_row, int64_t* nfront, char* err, int32_t errlen) {
