@@ -71,7 +71,7 @@ func (plugin) Info() sdk.Info {
 			{Name: pSummary, Type: sdk.TypeBool, Default: true,
 				Help: "skip the source's level when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group summary; implies lazy_source; not in the article)"},
 			{Name: pWriteCheck, Type: sdk.TypeBool, Default: true,
-				Help: "re-read a vertex's level before writing it and skip vertices already claimed in this iteration (the article writes once per frontier edge; not in the article)"},
+				Help: "re-read a vertex's level before writing it and skip vertices already claimed in this iteration, in the scan kernel and in the dense kernel with dense_claim = check (the article writes once per frontier edge; not in the article)"},
 			{Name: pTileBits, Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(0), Max: sdk.Bound(18),
 				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices, for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan (not in the article; 12..18, unpacked graphs only)"},
 			{Name: pTileThreads, Type: sdk.TypeInt, Default: int64(1024), Min: sdk.Bound(32), Max: sdk.Bound(1024),
