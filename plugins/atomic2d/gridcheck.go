@@ -301,7 +301,7 @@ func gridScale(o gridOptions, e planEntry, rep *gpucheck.Report, log io.Writer) 
 	keys, kerr := graph500.SearchKeys(edges, nv, o.roots, seed)
 	fmt.Fprintf(log, "gridcheck: scale %d: %d edges in %.1f s\n", e.scale, len(edges), time.Since(t0).Seconds())
 	val := graph500.NewValidator(edges, nv)
-	nedge := map[int64]int64{}
+	refs := gpucheck.RootRefs{}
 	type built struct {
 		lg        *localGrid
 		opts      []options
@@ -344,7 +344,7 @@ func gridScale(o gridOptions, e planEntry, rep *gpucheck.Report, log io.Writer) 
 			for _, c := range cases {
 				c.Status, c.Error = results.StatusFailed, b.err.Error()
 			}
-		} else if err := withLock(o, func() { gridCases(o, b.lg, b.opts, b.construct, cases, edges, keys, val, nedge) }); err != nil {
+		} else if err := withLock(o, func() { gridCases(o, b.lg, b.opts, b.construct, cases, edges, keys, val, refs) }); err != nil {
 			for _, c := range cases {
 				c.Status, c.Error = results.StatusFailed, err.Error()
 			}
@@ -393,7 +393,7 @@ func constructGrid(o gridOptions, grid [2]int, sets []gpucheck.ParamSet, edges [
 
 // gridCases runs each parameter set on a constructed grid.
 func gridCases(o gridOptions, lg *localGrid, opts []options, construct float64, cases []*results.Case, edges []graph500.Edge,
-	keys []int64, val *graph500.Validator, nedge map[int64]int64) {
+	keys []int64, val *graph500.Validator, refs gpucheck.RootRefs) {
 	var devices []string
 	for _, rv := range lg.ranks {
 		devices = appendNew(devices, rv.Devices()...)
@@ -408,7 +408,7 @@ func gridCases(o gridOptions, lg *localGrid, opts []options, construct float64, 
 			c.Status, c.Error = results.StatusFailed, "options: "+err.Error()
 			return
 		}
-		if !runSearches(o, lg, c, edges, keys, val, nedge) {
+		if !runSearches(o, lg, c, edges, keys, val, refs) {
 			for _, d := range cases[i+1:] {
 				d.Status, d.Error = results.StatusFailed, "an earlier case on this grid failed"
 			}
@@ -426,11 +426,12 @@ func appendNew(xs []string, ys ...string) []string {
 	return xs
 }
 
-// runSearches runs the warm-up and the timed searches of one case; it
-// returns false when the grid failed (it cannot be used again).
+// runSearches runs the warm-up and the timed searches of one case
+// (gpucheck.RunSearches, on every rank at once); it returns false when the
+// grid failed (it cannot be used again).
 func runSearches(o gridOptions, lg *localGrid, c *results.Case, edges []graph500.Edge, keys []int64,
-	val *graph500.Validator, nedge map[int64]int64) bool {
-	bfs := func(root int64) (bfs2d.SearchResult, error) {
+	val *graph500.Validator, refs gpucheck.RootRefs) bool {
+	bfs := func(root int64) (sdk.Search, error) {
 		var res bfs2d.SearchResult
 		err := lg.all(func(r int, rv *rankVariant) error {
 			x, err := rv.rank.BFS(root)
@@ -439,65 +440,18 @@ func runSearches(o gridOptions, lg *localGrid, c *results.Case, edges []graph500
 			}
 			return err
 		})
-		return res, err
+		// TimeS 0: RunSearches times the call, all ranks included.
+		return sdk.Search{Levels: res.Levels, Phases: res.Phases, BoundBytes: lg.ranks[0].searchBoundBytes()}, err
 	}
-	parents := make([]int64, c.Graph.NVertices)
-	getParents := func() error {
+	parents := func(dst []int64) error {
 		return lg.all(func(r int, rv *rankVariant) error {
 			if r == 0 {
-				return rv.Parents(parents)
+				return rv.Parents(dst)
 			}
 			return rv.Parents(nil)
 		})
 	}
-	if _, err := bfs(keys[0]); err != nil {
-		c.Status, c.Error = results.StatusFailed, fmt.Sprintf("warm-up bfs from %d: %v", keys[0], err)
-		return false
-	}
-	c.Status = results.StatusOK
-	for i, root := range keys {
-		t := time.Now()
-		res, err := bfs(root)
-		sr := results.Search{Root: root, TimeS: time.Since(t).Seconds(), Levels: res.Levels, Phases: res.Phases, BoundBytes: lg.ranks[0].searchBoundBytes()}
-		if err != nil {
-			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("bfs from %d: %v", root, err)
-			return false
-		}
-		validate := o.validate < 0 || i < o.validate
-		if n, ok := nedge[root]; ok && !validate {
-			sr.NEdge = n
-			sr.Error = "not validated: edge count from an earlier search of this root"
-			c.BFS = append(c.BFS, sr)
-			continue
-		}
-		t = time.Now()
-		if err := getParents(); err != nil {
-			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("parents of %d: %v", root, err)
-			return false
-		}
-		sr.TransferTimeS = time.Since(t).Seconds()
-		if validate {
-			t = time.Now()
-			vr, err := val.Validate(root, parents)
-			sr.ValidateTimeS = time.Since(t).Seconds()
-			if err != nil {
-				sr.Error = err.Error()
-				c.Status = results.StatusInvalid
-			} else if vr.Levels != res.Levels {
-				sr.Error = fmt.Sprintf("valid tree of %d levels, but the search reported %d", vr.Levels, res.Levels)
-				c.Status = results.StatusInvalid
-			} else {
-				sr.Valid, sr.NEdge, sr.TEPS = true, vr.NEdge, float64(vr.NEdge)/sr.TimeS
-				nedge[root] = vr.NEdge
-			}
-		} else {
-			sr.NEdge = gpucheck.CountEdges(edges, parents)
-			sr.Error = "not validated: edge count from its own parents"
-			nedge[root] = sr.NEdge
-		}
-		c.BFS = append(c.BFS, sr)
-	}
-	return true
+	return gpucheck.RunSearches(c, keys, o.validate, val, edges, refs, bfs, parents)
 }
 
 func writeReport(o gridOptions, rep *gpucheck.Report, log io.Writer) {

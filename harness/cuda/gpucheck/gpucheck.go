@@ -311,6 +311,11 @@ type rootRef struct {
 	Validated bool
 }
 
+// RootRefs holds what the searches of earlier cases on one graph
+// established about each root: a later unvalidated search of the root takes
+// its TEPS edge count from there, and must reach the same number of levels.
+type RootRefs map[int64]rootRef
+
 // runScale generates one graph and runs every parameter set on it.
 func runScale(p sdk.Plugin, o Options, sets []ParamSet, scale int, rep *Report, log io.Writer) {
 	t0 := time.Now()
@@ -326,7 +331,7 @@ func runScale(p sdk.Plugin, o Options, sets []ParamSet, scale int, rep *Report, 
 		return
 	}
 	val := graph500.NewValidator(edges, nv)
-	refs := make(map[int64]rootRef)
+	refs := RootRefs{}
 	for _, s := range sets {
 		c := runCase(p, o, s, g, edges, keys, val, refs, log)
 		finishCase(c, rep.BoundGBs)
@@ -349,7 +354,7 @@ func failedCase(p sdk.Plugin, o Options, s ParamSet, g results.Graph, err error)
 // runCase constructs the variant and runs the searches; a panic in the
 // variant fails the case, as the SDK would.
 func runCase(p sdk.Plugin, o Options, s ParamSet, g results.Graph, edges []graph500.Edge, keys []int64,
-	val *graph500.Validator, refs map[int64]rootRef, log io.Writer) (c *results.Case) {
+	val *graph500.Validator, refs RootRefs, log io.Writer) (c *results.Case) {
 	c = newCase(p, o, s, g)
 	defer func() {
 		if r := recover(); r != nil {
@@ -378,47 +383,67 @@ func runCase(p sdk.Plugin, o Options, s ParamSet, g results.Graph, edges []graph
 			c.Info[k] = x
 		}
 	}
-	if _, err := v.BFS(keys[0]); err != nil { // untimed warm-up
+	RunSearches(c, keys, o.Validate, val, edges, refs, v.BFS, v.Parents)
+	return c
+}
+
+// RunSearches runs one case's untimed warm-up search from keys[0], then a
+// timed search from every key, appending each to c.BFS: bfs searches (a
+// search whose TimeS is 0 gets its wall time) and parents copies the last
+// search's parents into a buffer of c.Graph.NVertices. The first validate
+// searches (every one when validate < 0) are checked by val, and their
+// reported level count against the tree's; the others take the edge count
+// of an earlier validated or counted search of the same root (refs), or
+// count it from their own parents. A failed bfs or parents call fails c and
+// returns false (the variant may be unusable); an invalid search marks c
+// invalid and the others still run.
+func RunSearches(c *results.Case, keys []int64, validate int, val *graph500.Validator, edges []graph500.Edge,
+	refs RootRefs, bfs func(root int64) (sdk.Search, error), parents func(dst []int64) error) bool {
+	if _, err := bfs(keys[0]); err != nil {
 		c.Status, c.Error = results.StatusFailed, fmt.Sprintf("warm-up bfs from %d: %v", keys[0], err)
-		return c
+		return false
 	}
-	parents := make([]int64, g.NVertices)
+	buf := make([]int64, c.Graph.NVertices)
 	c.Status = results.StatusOK
 	for i, root := range keys {
 		t := time.Now()
-		res, err := v.BFS(root)
+		res, err := bfs(root)
 		wall := time.Since(t).Seconds()
 		if err != nil {
 			c.Status, c.Error = results.StatusFailed, fmt.Sprintf("bfs from %d: %v", root, err)
-			return c
+			return false
 		}
 		sr := results.Search{Root: root, TimeS: res.TimeS, Levels: res.Levels, Phases: res.Phases, BoundBytes: res.BoundBytes}
 		if sr.TimeS <= 0 {
 			sr.TimeS = wall
 		}
-		validate := o.Validate < 0 || i < o.Validate
+		check := validate < 0 || i < validate
 		ref, known := refs[root]
-		if validate || !known {
+		if check || !known {
 			t = time.Now()
-			if err := v.Parents(parents); err != nil {
+			if err := parents(buf); err != nil {
 				c.Status, c.Error = results.StatusFailed, fmt.Sprintf("parents of %d: %v", root, err)
-				return c
+				return false
 			}
 			sr.TransferTimeS = time.Since(t).Seconds()
 		}
 		switch {
-		case validate:
+		case check:
 			t = time.Now()
-			vr, err := val.Validate(root, parents)
+			vr, err := val.Validate(root, buf)
 			sr.ValidateTimeS = time.Since(t).Seconds()
-			if err != nil {
+			switch {
+			case err != nil:
 				sr.Error = err.Error()
 				c.Status = results.StatusInvalid
-				break
+			case res.Levels != 0 && vr.Levels != res.Levels:
+				sr.Error = fmt.Sprintf("valid tree of %d levels, but the search reported %d", vr.Levels, res.Levels)
+				c.Status = results.StatusInvalid
+			default:
+				sr.Valid, sr.NEdge = true, vr.NEdge
+				sr.TEPS = float64(vr.NEdge) / sr.TimeS
+				refs[root] = rootRef{NEdge: vr.NEdge, Levels: vr.Levels, Validated: true}
 			}
-			sr.Valid, sr.NEdge = true, vr.NEdge
-			sr.TEPS = float64(vr.NEdge) / sr.TimeS
-			refs[root] = rootRef{NEdge: vr.NEdge, Levels: vr.Levels, Validated: true}
 		case known:
 			sr.NEdge = ref.NEdge
 			sr.Error = "not validated: edge count taken from an earlier search of this root"
@@ -427,13 +452,13 @@ func runCase(p sdk.Plugin, o Options, s ParamSet, g results.Graph, edges []graph
 				c.Status = results.StatusInvalid
 			}
 		default:
-			sr.NEdge = CountEdges(edges, parents)
+			sr.NEdge = CountEdges(edges, buf)
 			sr.Error = "not validated: edge count from its own parents"
 			refs[root] = rootRef{NEdge: sr.NEdge, Levels: res.Levels}
 		}
 		c.BFS = append(c.BFS, sr)
 	}
-	return c
+	return true
 }
 
 // CountEdges is the Graph500 v3 TEPS edge count of a search: the input

@@ -16,13 +16,15 @@ import (
 )
 
 // queuePlugin is a serial queue BFS with a "break" parameter that
-// corrupts the parents of every search after the first k.
+// corrupts the parents of every search after the first k, and an
+// "extra_levels" one added to the level count it reports.
 type queuePlugin struct{}
 
 func (queuePlugin) Info() sdk.Info {
 	return sdk.Info{Name: "queue", Backends: []string{sdk.BackendCPU}, Params: []sdk.Param{
 		{Name: "break_after", Type: sdk.TypeInt, Default: int64(-1)},
 		{Name: "fail", Type: sdk.TypeBool, Default: false},
+		{Name: "extra_levels", Type: sdk.TypeInt, Default: int64(0)},
 	}}
 }
 
@@ -30,14 +32,16 @@ func (queuePlugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	if cfg.Params["fail"].(bool) {
 		return nil, errors.New("no such device")
 	}
-	return &queueVariant{breakAfter: cfg.Params["break_after"].(int64)}, nil
+	extra, _ := cfg.Params["extra_levels"].(int64)
+	return &queueVariant{breakAfter: cfg.Params["break_after"].(int64), extraLevels: int(extra)}, nil
 }
 
 type queueVariant struct {
-	adj        [][]int64
-	parents    []int64
-	searches   int64
-	breakAfter int64
+	adj         [][]int64
+	parents     []int64
+	searches    int64
+	breakAfter  int64
+	extraLevels int
 }
 
 func (v *queueVariant) Construct(w *sdk.Workload) error {
@@ -79,7 +83,7 @@ func (v *queueVariant) BFS(root int64) (sdk.Search, error) {
 			}
 		}
 	}
-	return sdk.Search{Levels: levels, BoundBytes: 1000, Phases: []results.LevelPhase{{Level: 0, Bytes: map[string]int64{"edges": 1000}}}}, nil
+	return sdk.Search{Levels: levels + v.extraLevels, BoundBytes: 1000, Phases: []results.LevelPhase{{Level: 0, Bytes: map[string]int64{"edges": 1000}}}}, nil
 }
 
 func (v *queueVariant) Parents(dst []int64) error { copy(dst, v.parents); return nil }
@@ -186,5 +190,29 @@ func TestInvalidSearchesFailTheCase(t *testing.T) {
 	rc := Main(queuePlugin{}, []string{"-backend", "cpu", "-scales", "8", "-roots", "4", "-set", "bad:break_after=1"}, &stdout, &stderr)
 	if rc != 1 || !strings.Contains(stdout.String(), "invalid") || !strings.Contains(stdout.String(), "1/4 of 4") {
 		t.Fatalf("rc %d, table:\n%s", rc, stdout.String())
+	}
+}
+
+// A search whose tree is valid but whose reported level count is not the
+// tree's is invalid.
+func TestReportedLevelsAreChecked(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "r.json")
+	rc := Main(queuePlugin{}, []string{"-backend", "cpu", "-scales", "8", "-roots", "4", "-validate", "2", "-bw", "1",
+		"-set", "off:extra_levels=1", "-json", out}, &stdout, &stderr)
+	if rc != 1 {
+		t.Fatalf("rc %d, table:\n%s", rc, stdout.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Cases[0]
+	if c.Status != results.StatusInvalid || c.BFS[0].Valid || !strings.Contains(c.BFS[0].Error, "but the search reported") {
+		t.Errorf("status %s, search 0: valid %v, %q", c.Status, c.BFS[0].Valid, c.BFS[0].Error)
 	}
 }
