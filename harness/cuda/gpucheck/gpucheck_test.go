@@ -144,14 +144,7 @@ func TestRunAndTable(t *testing.T) {
 	if rc != 1 {
 		t.Fatalf("Main returned %d, want 1 (a failed and an invalid case)\n%s\n%s", rc, stdout.String(), stderr.String())
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, out)
 	if len(rep.Cases) != 3 {
 		t.Fatalf("%d cases", len(rep.Cases))
 	}
@@ -203,7 +196,17 @@ func TestReportedLevelsAreChecked(t *testing.T) {
 	if rc != 1 {
 		t.Fatalf("rc %d, table:\n%s", rc, stdout.String())
 	}
-	b, err := os.ReadFile(out)
+	rep := readReport(t, out)
+	c := rep.Cases[0]
+	if c.Status != results.StatusInvalid || c.BFS[0].Valid || !strings.Contains(c.BFS[0].Error, "but the search reported") {
+		t.Errorf("status %s, search 0: valid %v, %q", c.Status, c.BFS[0].Valid, c.BFS[0].Error)
+	}
+}
+
+// readReport reads the JSON report Main wrote to path.
+func readReport(t *testing.T, path string) Report {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,8 +214,6 @@ func TestReportedLevelsAreChecked(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	c := rep.Cases[0]
-	if c.Status != results.StatusInvalid || c.BFS[0].Valid || !strings.Contains(c.BFS[0].Error, "but the search reported") {
-		t.Errorf("status %s, search 0: valid %v, %q", c.Status, c.BFS[0].Valid, c.BFS[0].Error)
-	}
+	return rep
 }
+
