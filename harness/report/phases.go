@@ -159,6 +159,29 @@ func allPhases(colour map[string]int) []string {
 	return names
 }
 
+// addStack adds one bar chart per phase to f, each stacked on the one
+// before, coloured by colour, with the values vals returns for the phase;
+// horizontal bars grow left to right. It returns the charts in phase order.
+func addStack(f *figure, phases []string, colour map[string]int, width vg.Length, horizontal bool,
+	vals func(phase string) plotter.Values) ([]*plotter.BarChart, error) {
+	var bars []*plotter.BarChart
+	for _, ph := range phases {
+		b, err := plotter.NewBarChart(vals(ph), width)
+		if err != nil {
+			return nil, fmt.Errorf("phase %s: %w", ph, err)
+		}
+		b.Horizontal = horizontal
+		b.Color = palette[colour[ph]%len(palette)]
+		b.LineStyle.Width = vg.Points(0.5)
+		if len(bars) > 0 {
+			b.StackOn(bars[len(bars)-1])
+		}
+		bars = append(bars, b)
+		f.p.Add(b)
+	}
+	return bars, nil
+}
+
 // caseLevelsFigure draws one case's phase times per level as stacked bars.
 func caseLevelsFigure(p point, l labeller, pr levelProfile, colour map[string]int, multiRun bool) (*figure, error) {
 	name := fmt.Sprintf("phases_c%02d_%s", p.idx+1, slug(p.c.Variant+"_"+p.c.Backend))
@@ -171,26 +194,15 @@ func caseLevelsFigure(p point, l labeller, pr levelProfile, colour map[string]in
 	f.p.X.Label.Text = "BFS level"
 	f.p.Y.Label.Text = fmt.Sprintf("time (%s), phases stacked", unit)
 	f.p.Add(plotter.NewGrid())
-	width := barWidth(len(pr.levels), f.w)
-	var below *plotter.BarChart
-	var bars []*plotter.BarChart
-	for _, ph := range pr.phases {
+	bars, err := addStack(f, pr.phases, colour, barWidth(len(pr.levels), f.w), false, func(ph string) plotter.Values {
 		vals := make(plotter.Values, len(pr.levels))
 		for i, t := range pr.atLevel[ph] {
 			vals[i] = t * mul
 		}
-		b, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return nil, fmt.Errorf("phase %s: %w", ph, err)
-		}
-		b.Color = palette[colour[ph]%len(palette)]
-		b.LineStyle.Width = vg.Points(0.5)
-		if below != nil {
-			b.StackOn(below)
-		}
-		below = b
-		bars = append(bars, b)
-		f.p.Add(b)
+		return vals
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Legend top to bottom as the stack reads top to bottom.
 	for i := len(bars) - 1; i >= 0; i-- {
@@ -257,26 +269,15 @@ func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, co
 	f := newFigure("phases_by_case", "Phase times per BFS, summed over levels", joinNonEmpty("; ", l.common(pts), "mean over valid searches"))
 	f.p.X.Label.Text = fmt.Sprintf("time per BFS (%s), phases stacked", unit)
 	f.p.Add(plotter.NewGrid())
-	var below *plotter.BarChart
-	var bars []*plotter.BarChart
-	for _, ph := range phases {
+	bars, err := addStack(f, phases, colour, vg.Points(14), true, func(ph string) plotter.Values {
 		vals := make(plotter.Values, n)
 		for i, p := range pts {
 			vals[n-1-i] = profiles[p.c].perBFS[ph] * mul // first case on top
 		}
-		b, err := plotter.NewBarChart(vals, vg.Points(14))
-		if err != nil {
-			return nil, fmt.Errorf("phase %s: %w", ph, err)
-		}
-		b.Horizontal = true
-		b.Color = palette[colour[ph]%len(palette)]
-		b.LineStyle.Width = vg.Points(0.5)
-		if below != nil {
-			b.StackOn(below)
-		}
-		below = b
-		bars = append(bars, b)
-		f.p.Add(b)
+		return vals
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Stacks grow left to right: list the phases in that order.
 	for i, b := range bars {

@@ -216,4 +216,3 @@ func readReport(t *testing.T, path string) Report {
 	}
 	return rep
 }
-
