@@ -40,14 +40,18 @@ type levelProfile struct {
 	perBFS   map[string]float64   // phase → mean over searches of its sum over levels
 }
 
-// profile computes c's level profile; searches == 0 when it has no phases.
-func profile(c *results.Case) levelProfile {
+// profile computes c's level profile over its valid searches; searches ==
+// 0 when they have no phases.
+func profile(c *results.Case) levelProfile { return profileOf(validSearches(c)) }
+
+// profileOf computes the level profile of the searches that report phases.
+func profileOf(searches []results.Search) levelProfile {
 	pr := levelProfile{atLevel: map[string][]float64{}, perBFS: map[string]float64{}}
 	sum := map[int]map[string]float64{} // level → phase → summed time
 	tot := map[int]float64{}
 	cnt := map[int]int{}
 	names := map[string]bool{}
-	for _, s := range validSearches(c) {
+	for _, s := range searches {
 		if len(s.Phases) == 0 {
 			continue
 		}

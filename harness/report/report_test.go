@@ -472,6 +472,40 @@ func TestProfile(t *testing.T) {
 	}
 }
 
+func TestLevelTables(t *testing.T) {
+	ms := func(x float64) float64 { return x / 1e3 }
+	c := &results.Case{Variant: "v", Backend: "cuda", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16},
+		BFS: []results.Search{
+			{Valid: true, TimeS: ms(5), Phases: []results.LevelPhase{{Level: 0, Times: map[string]float64{"scan": ms(1)}}, {Level: 1, Times: map[string]float64{"dense": ms(2)}}}},
+			{Valid: false, TimeS: ms(7), Phases: []results.LevelPhase{{Level: 0, Times: map[string]float64{"scan": ms(3)}}, {Level: 1, Times: map[string]float64{"scan": ms(2)}}}},
+		}}
+	run := &results.Run{Cases: []*results.Case{c, {Variant: "no phases", Status: results.StatusOK}}}
+	for _, tc := range []struct {
+		all  bool
+		want []string
+	}{
+		// The valid search: 1 + 2 ms of phases in 5 ms.
+		{false, []string{"1 valid searches", "0         1     0.000    1.000     1.000", "1         1     2.000    0.000     2.000",
+			"search 5.000 ms, phases 3.000 ms, outside phases 2.000 ms"}},
+		// Both: level 0 scan (1+3)/2; level 1 dense 2/2, scan 2/2; search (5+7)/2, phases (3+5)/2.
+		{true, []string{"2 timed searches", "0         2     0.000    2.000     2.000", "1         2     1.000    1.000     2.000",
+			"search 6.000 ms, phases 4.000 ms, outside phases 2.000 ms"}},
+	} {
+		var b strings.Builder
+		if err := LevelTables(&b, run, tc.all); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("all=%v: output lacks %q:\n%s", tc.all, w, b.String())
+			}
+		}
+		if strings.Contains(b.String(), "no phases") {
+			t.Errorf("all=%v: a case without phases is listed:\n%s", tc.all, b.String())
+		}
+	}
+}
+
 // stressRun is a sweep with many cases and long names: ueno over alpha
 // (numeric), sv_method (nominal) and ranks, on a CPU backend with tiny TEPS,
 // one case with a single search and one 40 levels deep.

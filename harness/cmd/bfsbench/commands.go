@@ -372,3 +372,28 @@ func parseThreshold(s string) (float64, error) {
 	}
 	return x, nil
 }
+
+// cmdLevels prints each case's phase times per BFS level (results.json of
+// bfsbench run, or the JSON report of a variant's gpucheck or gridcheck).
+func cmdLevels(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("levels", flag.ContinueOnError)
+	all := fs.Bool("all", false, "every search of a case whose status is ok, not only the validated ones")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageErr("levels needs at least one results.json")
+	}
+	for _, p := range pos {
+		r, err := results.Load(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "== %s\n", p)
+		if err := report.LevelTables(stdout, r, *all); err != nil {
+			return err
+		}
+	}
+	return nil
+}
