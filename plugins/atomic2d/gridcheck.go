@@ -57,6 +57,7 @@ type gridOptions struct {
 	plan              []planEntry
 	lock              string
 	parallelConstruct bool
+	floorReps         int
 }
 
 // withLock runs f holding the -lock file's exclusive flock (or just runs it).
@@ -100,6 +101,7 @@ func parseGridFlags(args []string, stderr io.Writer) (gridOptions, error) {
 	})
 	fs.StringVar(&o.lock, "lock", "", "flock this file around the timed parts (processes sharing the GPUs take turns)")
 	fs.BoolVar(&o.parallelConstruct, "parallel-construct", false, "construct all grids of a scale at once")
+	fs.IntVar(&o.floorReps, "floor", 0, "after each case's searches, time the test floor of every rank with this many passes (0: not; CUDA only)")
 	plan := fs.String("plan", "", "per-scale plan `SCALE:RxC,..:label,..;...` (default: every -scales × -grids × -set)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -414,7 +416,30 @@ func gridCases(o gridOptions, lg *localGrid, opts []options, construct float64, 
 			}
 			return
 		}
+		if o.floorReps > 0 {
+			testFloor(o, lg, c)
+		}
 	}
+}
+
+// testFloor times every rank's test floor (bfs2d.Rank.TestFloor), one rank
+// at a time, and records the slowest rank's median milliseconds per mode
+// in c.Info["test_floor_ms"]. A failure is recorded as
+// c.Info["test_floor_error"]; it does not fail the case, whose searches
+// are done.
+func testFloor(o gridOptions, lg *localGrid, c *results.Case) {
+	ms := map[string]float64{}
+	for _, mode := range []bfs2d.FloorMode{bfs2d.FloorStream, bfs2d.FloorThread, bfs2d.FloorWarp} {
+		for r, rv := range lg.ranks {
+			t, _, err := rv.rank.TestFloor(mode, o.floorReps)
+			if err != nil {
+				c.Info["test_floor_error"] = fmt.Sprintf("rank %d, %s: %v", r, mode, err)
+				return
+			}
+			ms[mode.String()] = max(ms[mode.String()], t)
+		}
+	}
+	c.Info["test_floor_ms"] = ms
 }
 
 func appendNew(xs []string, ys ...string) []string {
@@ -533,12 +558,43 @@ func countValidated(ss []results.Search) int {
 
 // printPhases prints each case's mean per-search phase times and bytes.
 func printPhases(w io.Writer, rep *gpucheck.Report) {
-	fmt.Fprintln(w, "mean per search: expand_exchange expansion fold_exchange update predecessors (ms) | bytes expand fold pred")
+	fmt.Fprintln(w, "mean per search: expand_exchange expansion fold_exchange update predecessors (ms) | bytes expand fold pred | predecessors: queries exchange lookup finalize (ms)")
 	for _, c := range rep.Cases {
 		ph, _ := c.Info["mean_phase_s"].(map[string]float64)
 		by, _ := c.Info["mean_bytes_sent"].(map[string]int64)
-		fmt.Fprintf(w, "%-22s scale %2d gpus %d: %8.3f %8.3f %8.3f %8.3f %8.3f | %d %d %d\n", c.Variant, c.Graph.Scale, c.GPUs,
+		pred := 0.0
+		for _, p := range bfs2d.PredPhases {
+			pred += ph[p]
+		}
+		fmt.Fprintf(w, "%-22s scale %2d gpus %d: %8.3f %8.3f %8.3f %8.3f %8.3f | %d %d %d | %.3f %.3f %.3f %.3f\n", c.Variant, c.Graph.Scale, c.GPUs,
 			1e3*ph[bfs2d.PhaseExpandExchange], 1e3*ph[bfs2d.PhaseExpansion], 1e3*ph[bfs2d.PhaseFoldExchange],
-			1e3*ph[bfs2d.PhaseUpdate], 1e3*ph[bfs2d.PhasePredecessors], by[bfs2d.BytesExpand], by[bfs2d.BytesFold], by[bfs2d.BytesPred])
+			1e3*ph[bfs2d.PhaseUpdate], 1e3*pred, by[bfs2d.BytesExpand], by[bfs2d.BytesFold], by[bfs2d.BytesPred],
+			1e3*ph[bfs2d.PhasePredQueries], 1e3*ph[bfs2d.PhasePredExchange], 1e3*ph[bfs2d.PhasePredLookup], 1e3*ph[bfs2d.PhasePredFinalize])
+	}
+	printFloors(w, rep)
+}
+
+// printFloors prints, for the cases with a test floor (-floor), the
+// floor's passes beside the mean expansion time and the byte bound of a
+// search (bytes_fixed_per_bfs at the bound's bandwidth, over the case's
+// GPUs), all in ms.
+func printFloors(w io.Writer, rep *gpucheck.Report) {
+	header := false
+	for _, c := range rep.Cases {
+		f, ok := c.Info["test_floor_ms"].(map[string]float64)
+		if !ok {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "test floor per search (ms): stream thread warp | expansion | byte bound")
+			header = true
+		}
+		ph, _ := c.Info["mean_phase_s"].(map[string]float64)
+		bound := 0.0
+		if b, ok := c.Info["bytes_fixed_per_bfs"].(int64); ok && rep.BoundGBs > 0 && c.GPUs > 0 {
+			bound = 1e3 * float64(b) / (rep.BoundGBs * 1e9 * float64(c.GPUs))
+		}
+		fmt.Fprintf(w, "%-22s scale %2d: %8.3f %8.3f %8.3f | %8.3f | %8.3f\n", c.Variant, c.Graph.Scale,
+			f["stream"], f["thread"], f["warp"], 1e3*ph[bfs2d.PhaseExpansion], bound)
 	}
 }

@@ -5,6 +5,8 @@ package bfs2d
 
 import (
 	"fmt"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
 )
 
 // cpuEngine is one rank's CPU backend.
@@ -147,17 +149,27 @@ func (e *cpuEngine) ownRows() (lo, hi uint32) {
 	return lo, lo + uint32(e.l.BlockLen(e.l.Block()))
 }
 
-func (e *cpuEngine) RemoteQueries() ([][]uint32, error) {
-	q := make([][]uint32, e.l.C)
+func (e *cpuEngine) RemoteQueries() ([]uint32, []int, error) {
+	counts := make([]int, e.l.C)
 	lo, hi := e.ownRows()
-	for v := lo; v < hi; v++ {
+	remote := func(v uint32) (int, bool) {
 		p := e.s.Pred[v]
-		if p != predNone && p&predRemote != 0 {
-			m := int(p &^ predRemote)
-			q[m] = append(q[m], v)
+		return int(p &^ predRemote), p != predNone && p&predRemote != 0
+	}
+	for v := lo; v < hi; v++ {
+		if m, ok := remote(v); ok {
+			counts[m]++
 		}
 	}
-	return q, nil
+	next, total := comm.Displs(counts)
+	rows := make([]uint32, total)
+	for v := lo; v < hi; v++ {
+		if m, ok := remote(v); ok {
+			rows[next[m]] = v
+			next[m]++
+		}
+	}
+	return rows, counts, nil
 }
 
 func (e *cpuEngine) LookupPreds(rows []uint32) ([]uint32, error) {
@@ -175,7 +187,7 @@ func (e *cpuEngine) LookupPreds(rows []uint32) ([]uint32, error) {
 	return out, nil
 }
 
-func (e *cpuEngine) Finalize(queries, answers [][]uint32) error {
+func (e *cpuEngine) Finalize(queries []uint32, counts []int, answers []uint32) error {
 	lo, hi := e.ownRows()
 	for v := lo; v < hi; v++ {
 		p := e.s.Pred[v]
@@ -188,13 +200,15 @@ func (e *cpuEngine) Finalize(queries, answers [][]uint32) error {
 			e.parents[v-lo] = e.l.GlobalOfCol(p)
 		}
 	}
-	for m := range queries {
-		if len(answers[m]) != len(queries[m]) {
-			return fmt.Errorf("grid column %d answered %d of %d predecessor queries", m, len(answers[m]), len(queries[m]))
+	if len(answers) != len(queries) {
+		return fmt.Errorf("%d predecessor answers for %d queries", len(answers), len(queries))
+	}
+	off := 0
+	for m, c := range counts {
+		for k := off; k < off+c; k++ {
+			e.parents[queries[k]-lo] = e.l.GlobalOfColIn(m, answers[k])
 		}
-		for k, v := range queries[m] {
-			e.parents[v-lo] = e.l.GlobalOfColIn(m, answers[m][k])
-		}
+		off += c
 	}
 	for o, p := range e.parents {
 		if p == -2 {

@@ -18,7 +18,7 @@ import (
 const libName = "atomic2d"
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 3
+const a2dABIVersion = 4
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
@@ -56,6 +56,7 @@ type a2dLib struct {
 	finalize        func(h uintptr, answers *uint32, n int64, err *byte, errlen int32) int32
 	parents         func(h uintptr, dst *int64, err *byte, errlen int32) int32
 	levels          func(h uintptr, dst *int32, err *byte, errlen int32) int32
+	testFloor       func(h uintptr, mode, reps int32, ms *float32, unvisited *uint64, err *byte, errlen int32) int32
 	destroy         func(h uintptr)
 }
 
@@ -99,6 +100,7 @@ func loadLib() (*a2dLib, error) {
 			{&a.finalize, "a2d_finalize"},
 			{&a.parents, "a2d_parents"},
 			{&a.levels, "a2d_levels"},
+			{&a.testFloor, "a2d_test_floor"},
 			{&a.destroy, "a2d_destroy"},
 		}
 		for _, b := range binds {
@@ -134,6 +136,12 @@ type cudaEngine struct {
 	dev    cuda.Device
 	nfront int
 	counts []uint32 // dst_cnt after the last expansion
+
+	// Host buffers of the predecessor exchange, kept from search to search
+	// (fresh ones each search cost page faults on every copy into them).
+	qrows   []uint32 // RemoteQueries' rows: room for the own block
+	qcounts []uint32 // RemoteQueries' counts per grid column
+	answers []uint32 // LookupPreds' answers
 }
 
 // CUDAOptions are the CUDA backend's settings.
@@ -339,21 +347,23 @@ func (e *cudaEngine) Update(lvl int32) (int, error) {
 	return e.nfront, err
 }
 
-func (e *cudaEngine) RemoteQueries() ([][]uint32, error) {
-	counts := make([]uint32, e.l.C)
-	rows := make([]uint32, e.l.BlockLen(e.l.Block()))
+func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
+	if e.qrows == nil {
+		e.qrows = make([]uint32, e.l.BlockLen(e.l.Block()))
+		e.qcounts = make([]uint32, e.l.C)
+	}
 	if err := e.call("a2d_remote_queries", func(eb *byte, n int32) int32 {
-		return e.lib.remoteQueries(e.h, ptr32(counts), ptr32(rows), eb, n)
+		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(e.qrows), eb, n)
 	}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	q := make([][]uint32, e.l.C)
-	off := 0
-	for m, c := range counts {
-		q[m] = rows[off : off+int(c)]
-		off += int(c)
+	counts := make([]int, e.l.C)
+	total := 0
+	for m, c := range e.qcounts {
+		counts[m] = int(c)
+		total += int(c)
 	}
-	return q, nil
+	return e.qrows[:total], counts, nil
 }
 
 func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
@@ -362,7 +372,10 @@ func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
 			return nil, fmt.Errorf("predecessor query for local row %d of %d", v, e.l.LocalRows())
 		}
 	}
-	out := make([]uint32, len(rows))
+	if cap(e.answers) < len(rows) {
+		e.answers = make([]uint32, len(rows))
+	}
+	out := e.answers[:len(rows)]
 	err := e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
 		return e.lib.lookupPreds(e.h, ptr32(rows), int64(len(rows)), ptr32(out), eb, n)
 	})
@@ -377,16 +390,14 @@ func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
 	return out, nil
 }
 
-func (e *cudaEngine) Finalize(queries, answers [][]uint32) error {
-	var flat []uint32
-	for m := range queries {
-		if len(answers[m]) != len(queries[m]) {
-			return fmt.Errorf("grid column %d answered %d of %d predecessor queries", m, len(answers[m]), len(queries[m]))
-		}
-		flat = append(flat, answers[m]...)
+// Finalize hands the answers to the device, which kept the queries of
+// RemoteQueries (a2d_finalize checks their number).
+func (e *cudaEngine) Finalize(queries []uint32, counts []int, answers []uint32) error {
+	if len(answers) != len(queries) {
+		return fmt.Errorf("%d predecessor answers for %d queries", len(answers), len(queries))
 	}
 	return e.call("a2d_finalize", func(eb *byte, n int32) int32 {
-		return e.lib.finalize(e.h, ptr32(flat), int64(len(flat)), eb, n)
+		return e.lib.finalize(e.h, ptr32(answers), int64(len(answers)), eb, n)
 	})
 }
 
@@ -410,6 +421,18 @@ func (e *cudaEngine) Levels(dst []int32) error {
 		p = &dst[0]
 	}
 	return e.call("a2d_levels", func(eb *byte, n int32) int32 { return e.lib.levels(e.h, p, eb, n) })
+}
+
+// TestFloor times the test floor in mode (a2d_test_floor): the median
+// milliseconds of reps passes over the local edges, and the number of
+// tested rows whose visited bit was clear.
+func (e *cudaEngine) TestFloor(mode FloorMode, reps int) (float64, uint64, error) {
+	var ms float32
+	var unvisited uint64
+	err := e.call("a2d_test_floor", func(eb *byte, n int32) int32 {
+		return e.lib.testFloor(e.h, int32(mode), int32(reps), &ms, &unvisited, eb, n)
+	})
+	return float64(ms), unvisited, err
 }
 
 func (e *cudaEngine) Close() error {

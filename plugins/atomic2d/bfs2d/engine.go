@@ -10,6 +10,8 @@ package bfs2d
 // host buffers (host-staged exchanges, §3.2: "the CPUs acting as network
 // coprocessors").
 
+import "fmt"
+
 // engine is one rank's backend. Calls come from one goroutine, in the order
 // of Algorithm 2; every call returns when its work is complete.
 type engine interface {
@@ -61,19 +63,23 @@ type engine interface {
 	// by Expand plus added here).
 	Update(lvl int32) (int, error)
 
-	// RemoteQueries lists, per grid column m, the own vertices (as local
-	// rows) whose predecessor is held by P(i,m): those added by Update.
-	RemoteQueries() ([][]uint32, error)
+	// RemoteQueries lists the own vertices (as local rows) whose
+	// predecessor is held by a peer P(i,m) (those added by Update), grouped
+	// by m in increasing order: counts[m] of them for grid column m. The
+	// rows may live in a buffer of the engine, valid until the next
+	// RemoteQueries.
+	RemoteQueries() (rows []uint32, counts []int, err error)
 
 	// LookupPreds answers a peer's queries: the predecessor (a local
-	// column of this rank's column block) of each local row.
+	// column of this rank's column block) of each local row. The answers
+	// may live in a buffer of the engine, valid until the next LookupPreds.
 	LookupPreds(rows []uint32) ([]uint32, error)
 
 	// Finalize completes the own parents array: predecessors found
-	// locally become global ids; answers[m][k] is the local column (in
-	// grid column m) of the predecessor of the k-th vertex of
-	// RemoteQueries()[m].
-	Finalize(queries, answers [][]uint32) error
+	// locally become global ids; answers[k] is the local column, in the
+	// grid column that held it, of the predecessor of queries[k] (the rows
+	// and counts RemoteQueries returned).
+	Finalize(queries []uint32, counts []int, answers []uint32) error
 
 	// Parents copies the own block's parents (global ids, -1 unreached)
 	// into dst (length: the own block's size).
@@ -84,4 +90,34 @@ type engine interface {
 
 	// Close releases the engine's memory.
 	Close() error
+}
+
+// FloorMode is a pass of the test floor (a2d_test_floor in ../cuda/atomic2d.h).
+type FloorMode int
+
+// The test-floor passes: row indices only; row indices and bitmap tests,
+// 4 consecutive edges per lane (ExpandKernel's order); the same with
+// consecutive edges across a warp's lanes.
+const (
+	FloorStream FloorMode = iota
+	FloorThread
+	FloorWarp
+)
+
+// String names the mode as reports do.
+func (m FloorMode) String() string {
+	switch m {
+	case FloorStream:
+		return "stream"
+	case FloorThread:
+		return "thread"
+	case FloorWarp:
+		return "warp"
+	}
+	return fmt.Sprintf("FloorMode(%d)", int(m))
+}
+
+// floorMeter is an engine that can time the test floor (the CUDA backend).
+type floorMeter interface {
+	TestFloor(mode FloorMode, reps int) (ms float64, unvisited uint64, err error)
 }

@@ -12,64 +12,56 @@ package bfs2d
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 )
 
 // resolvePredecessors completes the own parents array and returns the bytes
-// this rank sent. Collective over the grid row.
-func (rk *Rank) resolvePredecessors() (int64, error) {
+// this rank sent; it adds the seconds of each part (PredPhases) to times.
+// Collective over the grid row.
+func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 	l := rk.l
+	t := time.Now()
+	lap := func(phase string) {
+		now := time.Now()
+		times[phase] += now.Sub(t).Seconds()
+		t = now
+	}
 	if l.C == 1 {
 		// No fold exchange: every predecessor was found locally.
-		return 0, rk.eng.Finalize(make([][]uint32, 1), make([][]uint32, 1))
+		err := rk.eng.Finalize(nil, []int{0}, nil)
+		lap(PhasePredFinalize)
+		return 0, err
 	}
-	queries, err := rk.eng.RemoteQueries()
+	queries, counts, err := rk.eng.RemoteQueries()
 	if err != nil {
 		return 0, fmt.Errorf("predecessor queries: %w", err)
 	}
-	send, counts := flatten(queries)
-	recv, rcounts, err := comm.AlltoallvSlice(rk.grid.Row, send, counts)
+	lap(PhasePredQueries)
+	recv, rcounts, err := comm.AlltoallvSlice(rk.grid.Row, queries, counts)
 	if err != nil {
 		return 0, fmt.Errorf("predecessor queries exchange: %w", err)
 	}
+	lap(PhasePredExchange)
 	answers, err := rk.eng.LookupPreds(recv)
 	if err != nil {
 		return 0, err
 	}
+	lap(PhasePredLookup)
 	back, bcounts, err := comm.AlltoallvSlice(rk.grid.Row, answers, rcounts)
 	if err != nil {
 		return 0, fmt.Errorf("predecessor answers exchange: %w", err)
 	}
-	got := split(back, bcounts)
-	if err := rk.eng.Finalize(queries, got); err != nil {
+	lap(PhasePredExchange)
+	for m, c := range bcounts {
+		if c != counts[m] {
+			return 0, fmt.Errorf("predecessors: grid column %d answered %d of %d queries", m, c, counts[m])
+		}
+	}
+	if err := rk.eng.Finalize(queries, counts, back); err != nil {
 		return 0, fmt.Errorf("predecessors: %w", err)
 	}
-	return 4 * int64(len(send)+len(answers)), nil
-}
-
-// flatten concatenates per-destination lists and returns their counts.
-func flatten(lists [][]uint32) ([]uint32, []int) {
-	counts := make([]int, len(lists))
-	total := 0
-	for m, x := range lists {
-		counts[m] = len(x)
-		total += len(x)
-	}
-	out := make([]uint32, 0, total)
-	for _, x := range lists {
-		out = append(out, x...)
-	}
-	return out, counts
-}
-
-// split cuts a concatenation back into per-source lists.
-func split(all []uint32, counts []int) [][]uint32 {
-	out := make([][]uint32, len(counts))
-	off := 0
-	for m, n := range counts {
-		out[m] = all[off : off+n]
-		off += n
-	}
-	return out
+	lap(PhasePredFinalize)
+	return 4 * int64(len(queries)+len(answers)), nil
 }

@@ -21,15 +21,24 @@ const (
 	PhaseExpansion      = "expansion"
 	PhaseFoldExchange   = "fold_exchange"
 	PhaseUpdate         = "update"
-	// PhasePredecessors is the delayed predecessor exchange after the last
-	// level, reported as one extra LevelPhase (Level = the number of
-	// levels) so that the phases add up to the whole search.
-	PhasePredecessors = "predecessors"
+	// The delayed predecessor exchange after the last level is reported as
+	// one extra LevelPhase (Level = the number of levels), so that the
+	// phases add up to the whole search, in four parts (PredPhases): the
+	// device gathering the queries and copying them out, the two
+	// all-to-alls along the grid row, answering the peers' queries, and
+	// building the parents from the answers.
+	PhasePredQueries  = "pred_queries"
+	PhasePredExchange = "pred_exchange"
+	PhasePredLookup   = "pred_lookup"
+	PhasePredFinalize = "pred_finalize"
 
 	BytesExpand = "expand"
 	BytesFold   = "fold"
 	BytesPred   = "pred"
 )
+
+// PredPhases are the parts of the predecessor exchange, in order.
+var PredPhases = []string{PhasePredQueries, PhasePredExchange, PhasePredLookup, PhasePredFinalize}
 
 // Message tags of the two exchanges (each on its own communicator).
 const (
@@ -236,15 +245,14 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 			break
 		}
 	}
-	t0 := time.Now()
-	pb, err := rk.resolvePredecessors()
+	// Predecessor resolution runs once, after the last level: its entry
+	// follows the last level's.
+	pt := map[string]float64{}
+	pb, err := rk.resolvePredecessors(pt)
 	if err != nil {
 		return SearchResult{}, err
 	}
-	// Predecessor resolution runs once, after the last level: its entry
-	// follows the last level's.
-	phases = append(phases, results.LevelPhase{Level: int(lvl),
-		Times: map[string]float64{PhasePredecessors: time.Since(t0).Seconds()}})
+	phases = append(phases, results.LevelPhase{Level: int(lvl), Times: pt})
 	bytes = append(bytes, pb)
 	// Bytes sent, summed over every rank (one small allreduce).
 	if err := comm.AllreduceSlice(rk.grid.World, bytes, comm.Sum); err != nil {
@@ -343,6 +351,18 @@ func (rk *Rank) Parents(dst []int64) error {
 func (rk *Rank) Levels() ([]int32, error) {
 	out := make([]int32, rk.l.BlockLen(rk.l.Block()))
 	return out, rk.eng.Levels(out)
+}
+
+// TestFloor times this rank's test floor (a2d_test_floor): the median of
+// reps passes in mode over the local edges, in milliseconds, and the number
+// of tested rows whose visited bit was clear. Not collective; CUDA backend
+// only.
+func (rk *Rank) TestFloor(mode FloorMode, reps int) (float64, uint64, error) {
+	f, ok := rk.eng.(floorMeter)
+	if !ok {
+		return 0, 0, fmt.Errorf("test floor: the %T backend has none", rk.eng)
+	}
+	return f.TestFloor(mode, reps)
 }
 
 // Close completes the pending receives and releases the engine. Collective.

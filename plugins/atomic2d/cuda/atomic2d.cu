@@ -16,7 +16,11 @@
 //   - bitmap messages (§5): packing a vertex list into a bitmap and a
 //     warp-centric unpacking kernel (popcount, shuffle scan);
 //   - the delayed predecessor exchange's device side (queries, lookups,
-//     final parents).
+//     final parents);
+//   - the test floor (FloorKernel, not in the paper): one balanced pass of
+//     row-index reads and bitmap tests over every local edge, the least
+//     that Algorithm 3's levels do together, to measure how far the
+//     expansion is from it.
 //
 // Choices the paper leaves open, made here:
 //   - The output counters are incremented with warp-aggregated atomicAdd
@@ -53,12 +57,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <algorithm>
 #include <new>
 #include <vector>
 
 #include "atomic2d.h"
 #include "bfsb_check.cuh"
 #include "bfsb_scan.cuh"
+#include "bfsb_timer.cuh"
 
 namespace {
 
@@ -335,6 +341,45 @@ __global__ void ExpandKernel(ExpandArgs a) {
       }
     }
   }
+}
+
+// FloorKernel is the test floor (a2d_test_floor): each warp takes 32·K
+// consecutive local edges a round; MODE A2D_FLOOR_THREAD gives lane l the
+// edges l·K..l·K+K-1 of them (ExpandKernel's order), A2D_FLOOR_WARP the
+// edges l, l+32, ... (consecutive across lanes), A2D_FLOOR_STREAM reads the
+// row indices in the warp order and tests nothing. The K loads of a step
+// are issued together, as in ExpandKernel. Counts the tested rows whose bit
+// is clear into *sink (and, for STREAM, the odd rows), so no load is dead.
+template <int MODE>
+__global__ void FloorKernel(const uint32_t* __restrict__ row_idx, uint64_t nnz, const uint32_t* bmap,
+                            unsigned long long* sink) {
+  constexpr int K = 4;
+  const int lane = threadIdx.x & 31;
+  const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+  uint32_t n = 0;
+  for (uint64_t base = warp * 32 * K; base < nnz; base += warps * 32 * K) {
+    uint32_t v[K];
+    bool ok[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      const uint64_t e = MODE == A2D_FLOOR_THREAD ? base + (uint64_t)lane * K + i : base + lane + 32 * i;
+      ok[i] = e < nnz;
+      v[i] = ok[i] ? __ldg(&row_idx[e]) : 0;
+    }
+    if (MODE == A2D_FLOOR_STREAM) {
+#pragma unroll
+      for (int i = 0; i < K; ++i) n += ok[i] ? (v[i] & 1) : 0;
+    } else {
+      uint32_t w[K];
+#pragma unroll
+      for (int i = 0; i < K; ++i) w[i] = ok[i] ? bmap[v[i] >> 5] : kFull;
+#pragma unroll
+      for (int i = 0; i < K; ++i) n += ((w[i] >> (v[i] & 31)) & 1) ^ 1;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) n += __shfl_down_sync(kFull, n, off);
+  if (lane == 0 && n != 0) atomicAdd(sink, (unsigned long long)n);
 }
 
 // UpdateArgs are update_frontier's inputs.
@@ -924,6 +969,46 @@ int32_t a2d_levels(void* hv, int32_t* dst, char* err, int32_t errlen) {
     BFSB_CHECK(cudaStreamSynchronize(h->s));
     for (int64_t o = 0; o < h->p.own_len; ++o) dst[o] = LevelOf(lp[o]);
   }
+  return 0;
+}
+
+int32_t a2d_test_floor(void* hv, int32_t mode, int32_t reps, float* ms, uint64_t* unvisited, char* err,
+                       int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && ms != nullptr && unvisited != nullptr, "a2d_test_floor: null argument");
+  BFSB_REQUIRE(mode == A2D_FLOOR_STREAM || mode == A2D_FLOOR_THREAD || mode == A2D_FLOOR_WARP,
+               "a2d_test_floor: mode %d", (int)mode);
+  BFSB_REQUIRE(reps >= 1 && reps <= 1000, "a2d_test_floor: %d repetitions, want 1..1000", (int)reps);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  using FloorFn = void (*)(const uint32_t*, uint64_t, const uint32_t*, unsigned long long*);
+  const FloorFn kernels[3] = {FloorKernel<A2D_FLOOR_STREAM>, FloorKernel<A2D_FLOOR_THREAD>,
+                              FloorKernel<A2D_FLOOR_WARP>};
+  const FloorFn k = kernels[mode];
+  int per_sm = 0;
+  BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, h->tpb, 0));
+  const int blocks = (per_sm < 1 ? 1 : per_sm) * h->sms;
+  // The sink: the (8-byte aligned) start of the scan buffer, free between
+  // searches.
+  unsigned long long* sink = (unsigned long long*)h->cumul;
+  bfsb::EventPool ev;
+  BFSB_CHECK(ev.Create(2));
+  std::vector<float> runs;
+  unsigned long long n = 0;
+  for (int r = 0; r <= reps; ++r) {  // r == 0 is the warm-up
+    BFSB_CHECK(cudaMemsetAsync(sink, 0, sizeof(*sink), h->s));
+    BFSB_CHECK(ev.Record(0, h->s));
+    k<<<blocks, h->tpb, 0, h->s>>>(h->row_idx, (uint64_t)h->p.nnz, h->bmap, sink);
+    BFSB_CHECK_LAUNCH("FloorKernel");
+    BFSB_CHECK(ev.Record(1, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(&n, sink, sizeof(n), cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaStreamSynchronize(h->s));
+    float t = 0;
+    BFSB_CHECK(ev.ElapsedMs(0, 1, &t));
+    if (r > 0) runs.push_back(t);
+  }
+  std::sort(runs.begin(), runs.end());
+  *ms = runs[runs.size() / 2];
+  *unvisited = n;
   return 0;
 }
 

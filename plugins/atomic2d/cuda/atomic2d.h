@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 3
+#define A2D_ABI_VERSION 4
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -142,6 +142,23 @@ int32_t a2d_parents(void* h, int64_t* dst, char* err, int32_t errlen);
 
 /* a2d_levels copies the own levels (own_len int32) to host dst. */
 int32_t a2d_levels(void* h, int32_t* dst, char* err, int32_t errlen);
+
+/* Test-floor modes of a2d_test_floor. */
+#define A2D_FLOOR_STREAM 0 /* read every row index, no bitmap test */
+#define A2D_FLOOR_THREAD 1 /* read and test, 4 consecutive edges per lane */
+#define A2D_FLOOR_WARP 2   /* read and test, consecutive edges across lanes */
+
+/* a2d_test_floor times one pass over all nnz local edges, in CSC order and
+ * perfectly balanced, doing the least per edge that Algorithm 3 does: read
+ * the row index (lines 4) and, but in A2D_FLOOR_STREAM, load the visited
+ * bitmap word of that row as the test of lines 5-6 does (a plain load; the
+ * bitmap is left as the last search left it). No search, atomic or write:
+ * a lower bound on the expansion time of one search, whose levels together
+ * test every edge of the root's component once. *ms receives the median
+ * of reps timed passes (CUDA events, after one warm-up), *unvisited the
+ * number of tested rows whose bit was clear (so the loads are kept). */
+int32_t a2d_test_floor(void* h, int32_t mode, int32_t reps, float* ms, uint64_t* unvisited, char* err,
+                       int32_t errlen);
 
 /* a2d_destroy frees everything the handle holds. NULL is allowed. */
 void a2d_destroy(void* h);
