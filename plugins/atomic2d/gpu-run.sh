@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # gpu-run.sh: atomic2d's benchmark on the GPU machine, in one call.
 #
-#   plugins/atomic2d/gpu-run.sh single|multi|all [OUTDIR]
+#   plugins/atomic2d/gpu-run.sh single|multi|all|floor [OUTDIR]
 #
 # There is no Go there (and no zstd): build the plugin binary here and carry
-# it as .carry/atomic2d.tgz (holding atomic2d, built with CGO_ENABLED=0):
-#   CGO_ENABLED=0 go build -o .carry/a2d/atomic2d ./plugins/atomic2d
+# it as .carry/atomic2d.tgz (holding atomic2d, built with CGO_ENABLED=0 and
+# -buildvcs=true, so that the reports name the commit):
+#   CGO_ENABLED=0 go build -buildvcs=true -o .carry/a2d/atomic2d ./plugins/atomic2d
 #   tar -C .carry/a2d -czf .carry/atomic2d.tgz atomic2d
+# or set A2D_BIN to a binary already there. ROOTS (default 64) is the
+# number of searches per case of the timed runs.
 # The script builds lib/libatomic2d.so with the machine's nvcc, then:
 #   single: a correctness check at scale 16 on grids 1x1, 1x2, 2x1, 2x2
 #           (ranks sharing the GPU; every search validated), stopping
@@ -19,7 +22,11 @@
 #   all:    both on a two-GPU machine in one call (the check, then four
 #           gridcheck processes at once: 1x1 at 21-23 and at 24 with the
 #           sweep, 1x1/1x2/2x1 at 25 and 1x2/2x1 at 26 with bitmap messages
-#           auto and off).
+#           auto and off);
+#   floor:  1x1 at scales 22, 24 and 25 and 1x2 (both ranks on GPU 0) at
+#           22, with the test floor (gridcheck -floor) after each case, and
+#           TestCUDATestFloor when its carried test binary is in
+#           .carry/tests.
 # Reports: OUTDIR/*.json (gpucheck.Report), OUTDIR/log.txt, OUTDIR/runs.txt
 # (each gridcheck's full output).
 set -uo pipefail
@@ -33,7 +40,8 @@ echo "== atomic2d gpu-run $mode $(date -u +%FT%TZ) on $(hostname), $(nproc) core
 nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 || true
 grep -m1 'model name' /proc/cpuinfo; free -g | head -2
 
-bin=.carry/a2d/atomic2d
+bin=${A2D_BIN:-.carry/a2d/atomic2d}
+roots=${ROOTS:-64}
 if [ ! -x "$bin" ]; then
   mkdir -p .carry/a2d && tar -C .carry/a2d -xzf .carry/atomic2d.tgz || exit 1
 fi
@@ -65,26 +73,33 @@ run() { # label, then gridcheck flags
 case "$mode" in
 single)
   run check -roots 8 -validate -1 -plan "16:1x1,1x2,2x1,2x2:k4,k1off,k8on" || { echo "gpu-run: check failed"; exit 1; }
-  run s25 -roots 64 -validate 3 -plan "25:1x1:k4" &
-  run s24 -roots 64 -validate 3 -plan "24:1x1:k4,k1,k2,k8" &
-  run s21-23 -roots 64 -validate 3 -plan "21:1x1:k4,k1,k2,k8;22:1x1:k4;23:1x1:k4" &
+  run s25 -roots "$roots" -validate 3 -plan "25:1x1:k4" &
+  run s24 -roots "$roots" -validate 3 -plan "24:1x1:k4,k1,k2,k8" &
+  run s21-23 -roots "$roots" -validate 3 -plan "21:1x1:k4,k1,k2,k8;22:1x1:k4;23:1x1:k4" &
   wait
   ;;
 multi)
   run m-check -roots 8 -validate -1 -plan "18:1x2,2x1:auto,on" || { echo "gpu-run: check failed"; exit 1; }
-  run m25 -roots 64 -validate 2 -parallel-construct -plan "25:1x2,2x1:auto,off" &
-  run m26 -roots 64 -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
+  run m25 -roots "$roots" -validate 2 -parallel-construct -plan "25:1x2,2x1:auto,off" &
+  run m26 -roots "$roots" -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
   wait
   ;;
 all)
   # Every case validates its own searches: go on after a failed check, so
   # that one lease still yields what works.
   run check -roots 8 -validate -1 -plan "16:1x1,1x2,2x1,2x2:k4,k1off,k8on" || echo "gpu-run: check failed"
-  run p26 -roots 64 -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
-  run p25 -roots 64 -validate 2 -plan "25:1x1,1x2,2x1:auto,off" &
-  run p24 -roots 64 -validate 2 -plan "24:1x1:k4,k1,k2,k8" &
-  run p21 -roots 64 -validate 2 -plan "21:1x1:k4,k1,k2,k8;22:1x1:k4;23:1x1:k4" &
+  run p26 -roots "$roots" -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
+  run p25 -roots "$roots" -validate 2 -plan "25:1x1,1x2,2x1:auto,off" &
+  run p24 -roots "$roots" -validate 2 -plan "24:1x1:k4,k1,k2,k8" &
+  run p21 -roots "$roots" -validate 2 -plan "21:1x1:k4,k1,k2,k8;22:1x1:k4;23:1x1:k4" &
   wait
+  ;;
+floor)
+  t=.carry/tests/plugins_atomic2d_bfs2d.test
+  if [ -x "$t" ]; then
+    (cd plugins/atomic2d/bfs2d && "$OLDPWD/$t" -test.run CUDA -test.v -test.count=1) || echo "gpu-run: TestCUDATestFloor failed"
+  fi
+  run floor -roots "$roots" -validate 2 -floor 5 -plan "22:1x1:k4;24:1x1:k4;25:1x1:k4;22:1x2:k4"
   ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac
