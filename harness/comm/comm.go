@@ -406,6 +406,13 @@ func AllgathervSlice[T Elem](c Comm, send []T) (recv []T, counts []int, err erro
 // the counts first, and returns what arrived, in rank order, with the
 // per-source counts.
 func AlltoallvSlice[T Elem](c Comm, send []T, scounts []int) (recv []T, rcounts []int, err error) {
+	return AlltoallvSliceInto(c, send, scounts, nil)
+}
+
+// AlltoallvSliceInto is AlltoallvSlice receiving into buf[:total] when buf
+// is long enough, else into a new slice: a caller that exchanges often
+// keeps one buffer (or a pinned one, for copies to a device).
+func AlltoallvSliceInto[T Elem](c Comm, send []T, scounts []int, buf []T) (recv []T, rcounts []int, err error) {
 	p := c.Size()
 	if len(scounts) != p {
 		return nil, nil, fmt.Errorf("alltoallv: %d send counts for %d ranks", len(scounts), p)
@@ -427,7 +434,11 @@ func AlltoallvSlice[T Elem](c Comm, send []T, scounts []int) (recv []T, rcounts 
 		return nil, nil, fmt.Errorf("alltoallv: send counts total %d > buffer length %d", stotal, len(send))
 	}
 	rdispls, rtotal := Displs(rcounts)
-	recv = make([]T, rtotal)
+	if len(buf) >= rtotal {
+		recv = buf[:rtotal]
+	} else {
+		recv = make([]T, rtotal)
+	}
 	if err := c.Alltoallv(Host(send), scounts, sdispls, Host(recv), rcounts, rdispls); err != nil {
 		return nil, nil, err
 	}

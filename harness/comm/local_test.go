@@ -277,3 +277,46 @@ func TestNewGridRejectsBadShape(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAlltoallvSliceInto: rank r sends r+1 copies of 10·r+d to each rank d;
+// a long enough buffer receives in place, a short one is replaced.
+func TestAlltoallvSliceInto(t *testing.T) {
+	const n = 3
+	err := comm.RunLocal(n, func(c comm.Comm) error {
+		r := c.Rank()
+		var send []int32
+		counts := make([]int, n)
+		for d := 0; d < n; d++ {
+			for k := 0; k <= r; k++ {
+				send = append(send, int32(10*r+d))
+			}
+			counts[d] = r + 1
+		}
+		for _, size := range []int{100, 2} {
+			buf := make([]int32, size)
+			recv, rc, err := comm.AlltoallvSliceInto(c, send, counts, buf)
+			if err != nil {
+				return err
+			}
+			var want []int32
+			for s := 0; s < n; s++ {
+				if rc[s] != s+1 {
+					return fmt.Errorf("rank %d: %d from rank %d, want %d", r, rc[s], s, s+1)
+				}
+				for k := 0; k <= s; k++ {
+					want = append(want, int32(10*s+r))
+				}
+			}
+			if fmt.Sprint(recv) != fmt.Sprint(want) {
+				return fmt.Errorf("rank %d: received %v, want %v", r, recv, want)
+			}
+			if inPlace := &recv[0] == &buf[0]; inPlace != (size >= len(want)) {
+				return fmt.Errorf("rank %d, buffer of %d for %d: received in place %v", r, size, len(want), inPlace)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

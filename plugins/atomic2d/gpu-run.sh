@@ -18,15 +18,15 @@
 #           gridcheck processes constructing at once and taking turns for
 #           the timed parts (-lock);
 #   multi:  grids 1x2 and 2x1 (one rank per GPU) at scales 25 and 26,
-#           bitmap messages auto and off;
+#           bitmap messages auto and off, one scale after the other;
 #   all:    both on a two-GPU machine in one call (the check, then four
 #           gridcheck processes at once: 1x1 at 21-23 and at 24 with the
 #           sweep, 1x1/1x2/2x1 at 25 and 1x2/2x1 at 26 with bitmap messages
 #           auto and off);
 #   floor:  1x1 at scales 22, 24 and 25 and 1x2 (both ranks on GPU 0) at
-#           22, with the test floor (gridcheck -floor) after each case, and
-#           TestCUDATestFloor when its carried test binary is in
-#           .carry/tests.
+#           22, with the test floor (gridcheck -floor) after each case.
+# floor and multi first run bfs2d's CUDA tests when their carried test
+# binary is in .carry/tests.
 # Reports: OUTDIR/*.json (gpucheck.Report), OUTDIR/log.txt, OUTDIR/runs.txt
 # (each gridcheck's full output).
 set -uo pipefail
@@ -70,6 +70,14 @@ run() { # label, then gridcheck flags
   return $st
 }
 
+# gotests runs bfs2d's CUDA tests when their carried binary is there
+# (CGO_ENABLED=0 go test -c -o .carry/tests/plugins_atomic2d_bfs2d.test ./plugins/atomic2d/bfs2d).
+gotests() {
+  local t=.carry/tests/plugins_atomic2d_bfs2d.test
+  [ -x "$t" ] || return 0
+  (cd plugins/atomic2d/bfs2d && "$OLDPWD/$t" -test.run CUDA -test.v -test.count=1) || echo "gpu-run: bfs2d CUDA tests failed"
+}
+
 case "$mode" in
 single)
   run check -roots 8 -validate -1 -plan "16:1x1,1x2,2x1,2x2:k4,k1off,k8on" || { echo "gpu-run: check failed"; exit 1; }
@@ -79,10 +87,14 @@ single)
   wait
   ;;
 multi)
+  gotests
   run m-check -roots 8 -validate -1 -plan "18:1x2,2x1:auto,on" || { echo "gpu-run: check failed"; exit 1; }
-  run m25 -roots "$roots" -validate 2 -parallel-construct -plan "25:1x2,2x1:auto,off" &
-  run m26 -roots "$roots" -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off" &
-  wait
+  # One after the other: with -lock, one process's construction (every
+  # core, and the memory bus) ran during the other's timed searches, whose
+  # exchanges and predecessor resolution are host work (2026-11-22: 2x1 at
+  # scale 25 gave 30 GTEPS so, 51.5 alone).
+  run m25 -roots "$roots" -validate 2 -parallel-construct -plan "25:1x2,2x1:auto,off"
+  run m26 -roots "$roots" -validate 2 -parallel-construct -plan "26:1x2,2x1:auto,off"
   ;;
 all)
   # Every case validates its own searches: go on after a failed check, so
@@ -95,10 +107,7 @@ all)
   wait
   ;;
 floor)
-  t=.carry/tests/plugins_atomic2d_bfs2d.test
-  if [ -x "$t" ]; then
-    (cd plugins/atomic2d/bfs2d && "$OLDPWD/$t" -test.run CUDA -test.v -test.count=1) || echo "gpu-run: TestCUDATestFloor failed"
-  fi
+  gotests
   run floor -roots "$roots" -validate 2 -floor 5 -plan "22:1x1:k4;24:1x1:k4;25:1x1:k4;22:1x2:k4"
   ;;
 *) echo "unknown mode $mode"; exit 2 ;;

@@ -18,7 +18,7 @@ import (
 const libName = "atomic2d"
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 4
+const a2dABIVersion = 5
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
@@ -57,6 +57,7 @@ type a2dLib struct {
 	parents         func(h uintptr, dst *int64, err *byte, errlen int32) int32
 	levels          func(h uintptr, dst *int32, err *byte, errlen int32) int32
 	testFloor       func(h uintptr, mode, reps int32, ms *float32, unvisited *uint64, err *byte, errlen int32) int32
+	hostBuffer      func(h uintptr, which int32, ptr **uint32, words *int64, err *byte, errlen int32) int32
 	destroy         func(h uintptr)
 }
 
@@ -101,6 +102,7 @@ func loadLib() (*a2dLib, error) {
 			{&a.parents, "a2d_parents"},
 			{&a.levels, "a2d_levels"},
 			{&a.testFloor, "a2d_test_floor"},
+			{&a.hostBuffer, "a2d_host_buffer"},
 			{&a.destroy, "a2d_destroy"},
 		}
 		for _, b := range binds {
@@ -137,11 +139,46 @@ type cudaEngine struct {
 	nfront int
 	counts []uint32 // dst_cnt after the last expansion
 
-	// Host buffers of the predecessor exchange, kept from search to search
-	// (fresh ones each search cost page faults on every copy into them).
-	qrows   []uint32 // RemoteQueries' rows: room for the own block
+	// Host buffers of the predecessor exchange, pinned (a2d_host_buffer,
+	// A2D_BUF_*: copies to and from pageable memory go through a staging
+	// copy) and kept from search to search; nil until the first use.
+	host    [4][]uint32
 	qcounts []uint32 // RemoteQueries' counts per grid column
-	answers []uint32 // LookupPreds' answers
+}
+
+// Pinned host buffers of the predecessor exchange (A2D_BUF_* of atomic2d.h).
+const (
+	bufQueries = iota
+	bufAnswersIn
+	bufLookupRows
+	bufLookupOut
+)
+
+// hostBuffer returns pinned buffer which, allocated on first use. The
+// memory belongs to the library (freed by a2d_destroy, in Close).
+func (e *cudaEngine) hostBuffer(which int) ([]uint32, error) {
+	if e.host[which] == nil {
+		var p *uint32
+		var n int64
+		if err := e.call("a2d_host_buffer", func(eb *byte, en int32) int32 {
+			return e.lib.hostBuffer(e.h, int32(which), &p, &n, eb, en)
+		}); err != nil {
+			return nil, err
+		}
+		e.host[which] = unsafe.Slice(p, max(n, 1))[:n]
+	}
+	return e.host[which], nil
+}
+
+// PredRecvBuffers are the pinned buffers the predecessor exchange receives
+// into: the peers' queries (for LookupPreds) and the answers to this rank's
+// (for Finalize).
+func (e *cudaEngine) PredRecvBuffers() (queries, answers []uint32, err error) {
+	if queries, err = e.hostBuffer(bufLookupRows); err != nil {
+		return nil, nil, err
+	}
+	answers, err = e.hostBuffer(bufAnswersIn)
+	return queries, answers, err
 }
 
 // CUDAOptions are the CUDA backend's settings.
@@ -348,12 +385,15 @@ func (e *cudaEngine) Update(lvl int32) (int, error) {
 }
 
 func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
-	if e.qrows == nil {
-		e.qrows = make([]uint32, e.l.BlockLen(e.l.Block()))
+	rows, err := e.hostBuffer(bufQueries)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.qcounts == nil {
 		e.qcounts = make([]uint32, e.l.C)
 	}
 	if err := e.call("a2d_remote_queries", func(eb *byte, n int32) int32 {
-		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(e.qrows), eb, n)
+		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(rows[:cap(rows)]), eb, n)
 	}); err != nil {
 		return nil, nil, err
 	}
@@ -363,29 +403,25 @@ func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
 		counts[m] = int(c)
 		total += int(c)
 	}
-	return e.qrows[:total], counts, nil
+	return rows[:total], counts, nil
 }
 
+// LookupPreds answers into a pinned buffer; the device checks every query
+// (a2d_lookup_preds).
 func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
-	for _, v := range rows {
-		if int64(v) >= e.l.LocalRows() {
-			return nil, fmt.Errorf("predecessor query for local row %d of %d", v, e.l.LocalRows())
-		}
+	buf, err := e.hostBuffer(bufLookupOut)
+	if err != nil {
+		return nil, err
 	}
-	if cap(e.answers) < len(rows) {
-		e.answers = make([]uint32, len(rows))
+	if len(rows) > len(buf) {
+		return nil, fmt.Errorf("%d predecessor queries, room for %d", len(rows), len(buf))
 	}
-	out := e.answers[:len(rows)]
-	err := e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
+	out := buf[:len(rows)]
+	err = e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
 		return e.lib.lookupPreds(e.h, ptr32(rows), int64(len(rows)), ptr32(out), eb, n)
 	})
 	if err != nil {
 		return nil, err
-	}
-	for k, p := range out {
-		if p == predNone || p&predRemote != 0 {
-			return nil, fmt.Errorf("predecessor query for local row %d, which this rank did not discover (entry %#x)", rows[k], p)
-		}
 	}
 	return out, nil
 }

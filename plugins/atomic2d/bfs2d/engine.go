@@ -121,3 +121,11 @@ func (m FloorMode) String() string {
 type floorMeter interface {
 	TestFloor(mode FloorMode, reps int) (ms float64, unvisited uint64, err error)
 }
+
+// predBuffers is an engine that receives the predecessor exchange into
+// buffers of its own (the CUDA backend: pinned host memory, so that the
+// copies to the device run at the link's speed). Each is long enough for
+// anything the exchange can deliver there.
+type predBuffers interface {
+	PredRecvBuffers() (queries, answers []uint32, err error)
+}

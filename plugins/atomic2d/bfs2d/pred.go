@@ -34,12 +34,19 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 		lap(PhasePredFinalize)
 		return 0, err
 	}
+	var qbuf, abuf []uint32 // nil: the exchange allocates
+	if b, ok := rk.eng.(predBuffers); ok {
+		var err error
+		if qbuf, abuf, err = b.PredRecvBuffers(); err != nil {
+			return 0, fmt.Errorf("predecessor buffers: %w", err)
+		}
+	}
 	queries, counts, err := rk.eng.RemoteQueries()
 	if err != nil {
 		return 0, fmt.Errorf("predecessor queries: %w", err)
 	}
 	lap(PhasePredQueries)
-	recv, rcounts, err := comm.AlltoallvSlice(rk.grid.Row, queries, counts)
+	recv, rcounts, err := comm.AlltoallvSliceInto(rk.grid.Row, queries, counts, qbuf)
 	if err != nil {
 		return 0, fmt.Errorf("predecessor queries exchange: %w", err)
 	}
@@ -49,7 +56,7 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 		return 0, err
 	}
 	lap(PhasePredLookup)
-	back, bcounts, err := comm.AlltoallvSlice(rk.grid.Row, answers, rcounts)
+	back, bcounts, err := comm.AlltoallvSliceInto(rk.grid.Row, answers, rcounts, abuf)
 	if err != nil {
 		return 0, fmt.Errorf("predecessor answers exchange: %w", err)
 	}

@@ -432,10 +432,16 @@ __global__ void RemoteQueriesKernel(const uint64_t* __restrict__ lp, uint32_t ro
   }
 }
 
-// LookupKernel replaces each queried local row by its predecessor.
-__global__ void LookupKernel(uint32_t* rows, uint32_t n, const uint64_t* __restrict__ lp) {
+// LookupKernel replaces each queried local row by its predecessor; a row
+// past local_rows, or one whose predecessor is not a local column (none, or
+// held by a peer), lowers *bad to its query's index.
+__global__ void LookupKernel(uint32_t* rows, uint32_t n, const uint64_t* __restrict__ lp, uint32_t local_rows,
+                             uint32_t* bad) {
   for (uint32_t k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
-    rows[k] = PredOf(lp[rows[k]]);
+    const uint32_t r = rows[k];
+    const uint32_t p = r < local_rows ? PredOf(lp[r]) : A2D_PRED_NONE;
+    if (p == A2D_PRED_NONE || (p & A2D_PRED_REMOTE) != 0) atomicMin(bad, k);
+    rows[k] = p;
   }
 }
 
@@ -485,6 +491,7 @@ struct Handle {
   uint32_t* segs = nullptr;
   uint32_t* stage = nullptr;  // bitmap of block_n bits
   int64_t* parents = nullptr;
+  uint32_t* host[4] = {};  // pinned host buffers, A2D_BUF_*
   bfsb::Scratch scratch;
   int64_t nfront = 0;
   int64_t nall = 0;
@@ -504,6 +511,9 @@ struct Handle {
     void* ptrs[] = {col_off, row_idx, lp, bmap, out, cnt, all_front, cumul, recv, segs, stage, parents};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
+    }
+    for (uint32_t* q : host) {
+      if (q != nullptr) cudaFreeHost(q);
     }
     scratch.Free();
     if (s != nullptr) cudaStreamDestroy(s);
@@ -914,10 +924,31 @@ int32_t a2d_lookup_preds(void* hv, const uint32_t* rows, int64_t n, uint32_t* ou
   if (n == 0) return 0;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   BFSB_CHECK(cudaMemcpyAsync(h->recv, rows, 4 * n, cudaMemcpyHostToDevice, h->s));
-  LookupKernel<<<GridFor(h, n), h->tpb, 0, h->s>>>(h->recv, (uint32_t)n, h->lp);
+  BFSB_CHECK(cudaMemsetAsync(h->cursor(), 0xff, 4, h->s));
+  LookupKernel<<<GridFor(h, n), h->tpb, 0, h->s>>>(h->recv, (uint32_t)n, h->lp, (uint32_t)h->p.local_rows,
+                                                  h->cursor());
   BFSB_CHECK_LAUNCH("LookupKernel");
   BFSB_CHECK(cudaMemcpyAsync(out, h->recv, 4 * n, cudaMemcpyDeviceToHost, h->s));
+  uint32_t bad = 0;
+  BFSB_CHECK(cudaMemcpyAsync(&bad, h->cursor(), 4, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
+  BFSB_REQUIRE(bad == 0xffffffffu, "predecessor query %u of %lld, for local row %u of %lld: %s", bad, (long long)n,
+               rows[bad], (long long)h->p.local_rows,
+               rows[bad] >= h->p.local_rows ? "no such row" : "a vertex this rank did not discover");
+  return 0;
+}
+
+int32_t a2d_host_buffer(void* hv, int32_t which, uint32_t** ptr, int64_t* words, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && ptr != nullptr && words != nullptr, "a2d_host_buffer: null argument");
+  BFSB_REQUIRE(which >= A2D_BUF_QUERIES && which <= A2D_BUF_LOOKUP_OUT, "a2d_host_buffer: buffer %d", (int)which);
+  const int64_t n = which <= A2D_BUF_ANSWERS_IN ? h->p.own_len : h->recv_cap();
+  if (h->host[which] == nullptr) {
+    BFSB_CHECK(cudaSetDevice((int)h->p.device));
+    BFSB_CHECK(cudaHostAlloc(&h->host[which], 4 * (n > 0 ? n : 1), cudaHostAllocPortable));
+  }
+  *ptr = h->host[which];
+  *words = n;
   return 0;
 }
 

@@ -1,0 +1,93 @@
+package bfs2d
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/graph500"
+)
+
+// cudaTestEngine is a 1×1 CUDA engine over the scale-12 Graph500 graph, or
+// a skip where there is no GPU or no library.
+func cudaTestEngine(t *testing.T) (*cudaEngine, Layout, *LocalCSC, []graph500.Edge) {
+	t.Helper()
+	if n, err := DeviceCount(); err != nil || n == 0 {
+		t.Skipf("no CUDA device or no lib/libatomic2d.so (`make cuda`): devices %d, %v", n, err)
+	}
+	const scale = 12
+	n := graph500.NVertices(scale)
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	l, err := NewLayout(1, 1, 0, 0, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := naiveCSC(l, edges)
+	e, err := newCUDAEngine(l, g, 4, false, true, CUDAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e, l, g, edges
+}
+
+// TestCUDALookupPredsChecks: a2d_lookup_preds answers a discovered row and
+// names the first query for a row out of range or not discovered.
+func TestCUDALookupPredsChecks(t *testing.T) {
+	e, l, _, edges := cudaTestEngine(t)
+	root, _ := l.LocalRowOf(edges[0].V0)
+	if _, err := e.Reset(int64(root)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.LookupPreds([]uint32{root})
+	if err != nil || len(got) != 1 || got[0] != l.RowToCol(root) {
+		t.Fatalf("root's predecessor: %v, %v; want [%d]", got, err, l.RowToCol(root))
+	}
+	other := (root + 1) % uint32(l.LocalRows())
+	for _, c := range []struct {
+		rows []uint32
+		want string
+	}{
+		{[]uint32{root, other}, "query 1 of 2"},
+		{[]uint32{root, root, uint32(l.LocalRows())}, "no such row"},
+	} {
+		if _, err := e.LookupPreds(c.rows); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("queries %v: error %v, want one saying %q", c.rows, err, c.want)
+		}
+	}
+}
+
+// TestCUDATestFloor: every pass of the test floor visits each local edge
+// exactly once. After a reset to one root, the tested rows with a clear
+// visited bit are all edges but those into the root; the stream pass counts
+// the odd row indices. Needs libatomic2d.so and a GPU; skips without them.
+func TestCUDATestFloor(t *testing.T) {
+	e, l, g, edges := cudaTestEngine(t)
+	root, _ := l.LocalRowOf(edges[0].V0)
+	if _, err := e.Reset(int64(root)); err != nil {
+		t.Fatal(err)
+	}
+	var odd, intoRoot uint64
+	for _, r := range g.RowIdx {
+		odd += uint64(r & 1)
+		if r == root {
+			intoRoot++
+		}
+	}
+	want := map[FloorMode]uint64{
+		FloorStream: odd,
+		FloorThread: uint64(len(g.RowIdx)) - intoRoot,
+		FloorWarp:   uint64(len(g.RowIdx)) - intoRoot,
+	}
+	for mode, w := range want {
+		ms, got, err := e.TestFloor(mode, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if got != w || ms <= 0 {
+			t.Errorf("%s: counted %d, want %d (%.3f ms)", mode, got, w, ms)
+		}
+	}
+	if _, _, err := e.TestFloor(FloorMode(7), 3); err == nil {
+		t.Error("mode 7 accepted")
+	}
+}
