@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -69,26 +68,11 @@ func command(name string, args ...string) string {
 	return string(out)
 }
 
-// GitCommit is the commit the binary was built from (Go embeds it when
-// building inside a git checkout), with "-dirty" for modified trees; else
-// the commit of the current directory's checkout; else "".
+// GitCommit is the commit the binary was built from (results.BuildCommit),
+// else the commit of the current directory's checkout, else "".
 func GitCommit() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, mod string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				mod = s.Value
-			}
-		}
-		if rev != "" {
-			if mod == "true" {
-				rev += "-dirty"
-			}
-			return rev
-		}
+	if rev := results.BuildCommit(); rev != "" {
+		return rev
 	}
 	return strings.TrimSpace(command("git", "rev-parse", "HEAD"))
 }

@@ -155,7 +155,7 @@ func gridcheckMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	host, _ := os.Hostname()
-	rep := &gpucheck.Report{Command: strings.Join(os.Args, " "), Started: time.Now().UTC().Format(time.RFC3339),
+	rep := &gpucheck.Report{Command: strings.Join(os.Args, " "), GitCommit: results.BuildCommit(), Started: time.Now().UTC().Format(time.RFC3339),
 		Host: host, CPUs: runtime.NumCPU(), Plugin: "atomic2d", Backend: o.backend, BoundGBs: o.bwGBs, SelfTest: "not run"}
 	if o.backend == sdk.BackendCUDA && o.bwGBs == 0 {
 		lerr := withLock(o, func() {

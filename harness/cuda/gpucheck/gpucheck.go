@@ -74,7 +74,10 @@ type Options struct {
 
 // Report is what -json writes.
 type Report struct {
-	Command   string          `json:"command"`
+	Command string `json:"command"`
+	// GitCommit is the commit the binary was built from
+	// (results.BuildCommit): "" when it was built without -buildvcs.
+	GitCommit string          `json:"git_commit,omitempty"`
 	Started   string          `json:"started"`
 	Finished  string          `json:"finished"`
 	Host      string          `json:"host"`
@@ -239,7 +242,7 @@ func parseValue(v string) any {
 func Run(p sdk.Plugin, o Options, log io.Writer) (*Report, error) {
 	info := p.Info()
 	host, _ := os.Hostname()
-	rep := &Report{Started: time.Now().UTC().Format(time.RFC3339), Host: host, CPUs: runtime.NumCPU(),
+	rep := &Report{GitCommit: results.BuildCommit(), Started: time.Now().UTC().Format(time.RFC3339), Host: host, CPUs: runtime.NumCPU(),
 		Plugin: info.Name, Backend: o.Backend, BoundGBs: o.BWGBs, SelfTest: "not run"}
 	sets := make([]ParamSet, len(o.Sets))
 	for i, s := range o.Sets {
