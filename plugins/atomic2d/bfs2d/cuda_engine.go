@@ -18,7 +18,7 @@ import (
 const libName = "atomic2d"
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 5
+const a2dABIVersion = 6
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
@@ -57,7 +57,7 @@ type a2dLib struct {
 	parents         func(h uintptr, dst *int64, err *byte, errlen int32) int32
 	levels          func(h uintptr, dst *int32, err *byte, errlen int32) int32
 	testFloor       func(h uintptr, mode, reps int32, ms *float32, unvisited *uint64, err *byte, errlen int32) int32
-	hostBuffer      func(h uintptr, which int32, ptr **uint32, words *int64, err *byte, errlen int32) int32
+	hostAlloc       func(h uintptr, words int64, ptr **uint32, err *byte, errlen int32) int32
 	destroy         func(h uintptr)
 }
 
@@ -102,7 +102,7 @@ func loadLib() (*a2dLib, error) {
 			{&a.parents, "a2d_parents"},
 			{&a.levels, "a2d_levels"},
 			{&a.testFloor, "a2d_test_floor"},
-			{&a.hostBuffer, "a2d_host_buffer"},
+			{&a.hostAlloc, "a2d_host_alloc"},
 			{&a.destroy, "a2d_destroy"},
 		}
 		for _, b := range binds {
@@ -139,46 +139,23 @@ type cudaEngine struct {
 	nfront int
 	counts []uint32 // dst_cnt after the last expansion
 
-	// Host buffers of the predecessor exchange, pinned (a2d_host_buffer,
-	// A2D_BUF_*: copies to and from pageable memory go through a staging
-	// copy) and kept from search to search; nil until the first use.
-	host    [4][]uint32
-	qcounts []uint32 // RemoteQueries' counts per grid column
+	// The predecessor exchange's host buffers for RemoteQueries' rows and
+	// LookupPreds' answers (HostAlloc), nil until the first use.
+	queries, answers []uint32
+	qcounts          []uint32 // RemoteQueries' counts per grid column
 }
 
-// Pinned host buffers of the predecessor exchange (A2D_BUF_* of atomic2d.h).
-const (
-	bufQueries = iota
-	bufAnswersIn
-	bufLookupRows
-	bufLookupOut
-)
-
-// hostBuffer returns pinned buffer which, allocated on first use. The
-// memory belongs to the library (freed by a2d_destroy, in Close).
-func (e *cudaEngine) hostBuffer(which int) ([]uint32, error) {
-	if e.host[which] == nil {
-		var p *uint32
-		var n int64
-		if err := e.call("a2d_host_buffer", func(eb *byte, en int32) int32 {
-			return e.lib.hostBuffer(e.h, int32(which), &p, &n, eb, en)
-		}); err != nil {
-			return nil, err
-		}
-		e.host[which] = unsafe.Slice(p, max(n, 1))[:n]
+// HostAlloc returns words uint32 of pinned host memory (a2d_host_alloc),
+// which the library frees in Close: copies between it and the device run
+// at the link's speed, while pageable memory goes through a staging copy.
+func (e *cudaEngine) HostAlloc(words int) ([]uint32, error) {
+	var p *uint32
+	if err := e.call("a2d_host_alloc", func(eb *byte, n int32) int32 {
+		return e.lib.hostAlloc(e.h, int64(words), &p, eb, n)
+	}); err != nil {
+		return nil, err
 	}
-	return e.host[which], nil
-}
-
-// PredRecvBuffers are the pinned buffers the predecessor exchange receives
-// into: the peers' queries (for LookupPreds) and the answers to this rank's
-// (for Finalize).
-func (e *cudaEngine) PredRecvBuffers() (queries, answers []uint32, err error) {
-	if queries, err = e.hostBuffer(bufLookupRows); err != nil {
-		return nil, nil, err
-	}
-	answers, err = e.hostBuffer(bufAnswersIn)
-	return queries, answers, err
+	return unsafe.Slice(p, max(words, 1))[:words], nil
 }
 
 // CUDAOptions are the CUDA backend's settings.
@@ -385,13 +362,14 @@ func (e *cudaEngine) Update(lvl int32) (int, error) {
 }
 
 func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
-	rows, err := e.hostBuffer(bufQueries)
-	if err != nil {
-		return nil, nil, err
-	}
-	if e.qcounts == nil {
+	if e.queries == nil {
+		var err error
+		if e.queries, err = e.HostAlloc(int(e.l.BlockLen(e.l.Block()))); err != nil {
+			return nil, nil, err
+		}
 		e.qcounts = make([]uint32, e.l.C)
 	}
+	rows := e.queries
 	if err := e.call("a2d_remote_queries", func(eb *byte, n int32) int32 {
 		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(rows[:cap(rows)]), eb, n)
 	}); err != nil {
@@ -406,18 +384,20 @@ func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
 	return rows[:total], counts, nil
 }
 
-// LookupPreds answers into a pinned buffer; the device checks every query
-// (a2d_lookup_preds).
+// LookupPreds answers into a pinned buffer (HostAlloc); the device checks
+// every query (a2d_lookup_preds).
 func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
-	buf, err := e.hostBuffer(bufLookupOut)
-	if err != nil {
-		return nil, err
+	if e.answers == nil {
+		var err error
+		if e.answers, err = e.HostAlloc(int(maxPredQueries(e.l))); err != nil {
+			return nil, err
+		}
 	}
-	if len(rows) > len(buf) {
-		return nil, fmt.Errorf("%d predecessor queries, room for %d", len(rows), len(buf))
+	if len(rows) > len(e.answers) {
+		return nil, fmt.Errorf("%d predecessor queries, room for %d", len(rows), len(e.answers))
 	}
-	out := buf[:len(rows)]
-	err = e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
+	out := e.answers[:len(rows)]
+	err := e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
 		return e.lib.lookupPreds(e.h, ptr32(rows), int64(len(rows)), ptr32(out), eb, n)
 	})
 	if err != nil {

@@ -122,10 +122,10 @@ type floorMeter interface {
 	TestFloor(mode FloorMode, reps int) (ms float64, unvisited uint64, err error)
 }
 
-// predBuffers is an engine that receives the predecessor exchange into
-// buffers of its own (the CUDA backend: pinned host memory, so that the
-// copies to the device run at the link's speed). Each is long enough for
-// anything the exchange can deliver there.
-type predBuffers interface {
-	PredRecvBuffers() (queries, answers []uint32, err error)
+// hostAllocator is an engine that provides the host buffers of the
+// exchanges (the CUDA backend: pinned memory, freed by Close, so that the
+// messages' copies to and from the device run at the link's speed). Other
+// engines' buffers come from make.
+type hostAllocator interface {
+	HostAlloc(words int) ([]uint32, error)
 }

@@ -34,16 +34,19 @@ type exchanger struct {
 	out   [][]uint32
 }
 
-// newExchanger allocates receive buffers of maxWords per peer and posts the
-// first round's receives.
-func newExchanger(c comm.Comm, tag int, name string, maxWords int) (*exchanger, error) {
+// newExchanger allocates (with alloc) receive buffers of maxWords per peer
+// and posts the first round's receives.
+func newExchanger(c comm.Comm, tag int, name string, maxWords int, alloc func(words int) ([]uint32, error)) (*exchanger, error) {
 	p := c.Size()
 	x := &exchanger{c: c, tag: tag, name: name, reqs: make([]comm.Request, p), sends: make([]comm.Request, p), out: make([][]uint32, p)}
 	for s := range x.bufs {
 		x.bufs[s] = make([][]uint32, p)
 		for r := 0; r < p; r++ {
 			if r != c.Rank() {
-				x.bufs[s][r] = make([]uint32, maxWords)
+				var err error
+				if x.bufs[s][r], err = alloc(maxWords); err != nil {
+					return nil, fmt.Errorf("%s exchange: receive buffer: %w", name, err)
+				}
 			}
 		}
 	}

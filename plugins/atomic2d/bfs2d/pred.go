@@ -34,10 +34,12 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 		lap(PhasePredFinalize)
 		return 0, err
 	}
-	var qbuf, abuf []uint32 // nil: the exchange allocates
-	if b, ok := rk.eng.(predBuffers); ok {
+	if rk.predQueries == nil {
 		var err error
-		if qbuf, abuf, err = b.PredRecvBuffers(); err != nil {
+		if rk.predQueries, err = rk.alloc(int(maxPredQueries(l))); err != nil {
+			return 0, fmt.Errorf("predecessor buffers: %w", err)
+		}
+		if rk.predAnswers, err = rk.alloc(int(l.BlockLen(l.Block()))); err != nil {
 			return 0, fmt.Errorf("predecessor buffers: %w", err)
 		}
 	}
@@ -46,7 +48,7 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 		return 0, fmt.Errorf("predecessor queries: %w", err)
 	}
 	lap(PhasePredQueries)
-	recv, rcounts, err := comm.AlltoallvSliceInto(rk.grid.Row, queries, counts, qbuf)
+	recv, rcounts, err := comm.AlltoallvSliceInto(rk.grid.Row, queries, counts, rk.predQueries)
 	if err != nil {
 		return 0, fmt.Errorf("predecessor queries exchange: %w", err)
 	}
@@ -56,7 +58,7 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 		return 0, err
 	}
 	lap(PhasePredLookup)
-	back, bcounts, err := comm.AlltoallvSliceInto(rk.grid.Row, answers, rcounts, abuf)
+	back, bcounts, err := comm.AlltoallvSliceInto(rk.grid.Row, answers, rcounts, rk.predAnswers)
 	if err != nil {
 		return 0, fmt.Errorf("predecessor answers exchange: %w", err)
 	}
@@ -71,4 +73,10 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 	}
 	lap(PhasePredFinalize)
 	return 4 * int64(len(queries)+len(answers)), nil
+}
+
+// maxPredQueries bounds the predecessor queries a rank receives: at most
+// every own vertex of each other processor of the grid row (block_n each).
+func maxPredQueries(l Layout) int64 {
+	return int64(max(l.C-1, 1)) * l.BlockN
 }

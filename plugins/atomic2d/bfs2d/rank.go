@@ -115,6 +115,18 @@ type Rank struct {
 	foldBufs   [][]uint32 // fold messages, one per grid column
 	expandMsgs [][]uint32
 	foldMsgs   [][]uint32
+	// The predecessor exchange's receive buffers (the peers' queries, the
+	// answers to this rank's), allocated by its first search.
+	predQueries, predAnswers []uint32
+}
+
+// alloc returns a host buffer of words uint32 for exchanged data: the
+// engine's (hostAllocator) where it has them, else a Go slice.
+func (rk *Rank) alloc(words int) ([]uint32, error) {
+	if a, ok := rk.eng.(hostAllocator); ok {
+		return a.HostAlloc(words)
+	}
+	return make([]uint32, words), nil
 }
 
 // newRank builds a rank around an engine and posts the first receives of
@@ -132,20 +144,24 @@ func newRank(g *comm.Grid, l Layout, eng engine, opt Options) (*Rank, error) {
 	rk := &Rank{grid: g, l: l, eng: eng, opt: opt,
 		expandMsgs: make([][]uint32, l.R), foldMsgs: make([][]uint32, l.C)}
 	var err error
-	if rk.colX, err = newExchanger(g.Col, tagExpand, "expand", maxWords); err != nil {
+	if rk.colX, err = newExchanger(g.Col, tagExpand, "expand", maxWords, rk.alloc); err != nil {
 		return nil, err
 	}
-	if rk.rowX, err = newExchanger(g.Row, tagFold, "fold", maxWords); err != nil {
+	if rk.rowX, err = newExchanger(g.Row, tagFold, "fold", maxWords, rk.alloc); err != nil {
 		return nil, err
 	}
 	if l.R > 1 {
-		rk.frontBuf = make([]uint32, maxWords)
+		if rk.frontBuf, err = rk.alloc(maxWords); err != nil {
+			return nil, fmt.Errorf("expand message buffer: %w", err)
+		}
 	}
 	if l.C > 1 {
 		rk.foldBufs = make([][]uint32, l.C)
 		for m := range rk.foldBufs {
 			if m != l.J {
-				rk.foldBufs[m] = make([]uint32, maxWords)
+				if rk.foldBufs[m], err = rk.alloc(maxWords); err != nil {
+					return nil, fmt.Errorf("fold message buffer: %w", err)
+				}
 			}
 		}
 	}

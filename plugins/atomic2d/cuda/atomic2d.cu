@@ -491,7 +491,7 @@ struct Handle {
   uint32_t* segs = nullptr;
   uint32_t* stage = nullptr;  // bitmap of block_n bits
   int64_t* parents = nullptr;
-  uint32_t* host[4] = {};  // pinned host buffers, A2D_BUF_*
+  std::vector<uint32_t*> host;  // pinned host buffers (a2d_host_alloc)
   bfsb::Scratch scratch;
   int64_t nfront = 0;
   int64_t nall = 0;
@@ -938,17 +938,20 @@ int32_t a2d_lookup_preds(void* hv, const uint32_t* rows, int64_t n, uint32_t* ou
   return 0;
 }
 
-int32_t a2d_host_buffer(void* hv, int32_t which, uint32_t** ptr, int64_t* words, char* err, int32_t errlen) {
+int32_t a2d_host_alloc(void* hv, int64_t words, uint32_t** ptr, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr && ptr != nullptr && words != nullptr, "a2d_host_buffer: null argument");
-  BFSB_REQUIRE(which >= A2D_BUF_QUERIES && which <= A2D_BUF_LOOKUP_OUT, "a2d_host_buffer: buffer %d", (int)which);
-  const int64_t n = which <= A2D_BUF_ANSWERS_IN ? h->p.own_len : h->recv_cap();
-  if (h->host[which] == nullptr) {
-    BFSB_CHECK(cudaSetDevice((int)h->p.device));
-    BFSB_CHECK(cudaHostAlloc(&h->host[which], 4 * (n > 0 ? n : 1), cudaHostAllocPortable));
+  BFSB_REQUIRE(h != nullptr && ptr != nullptr, "a2d_host_alloc: null argument");
+  BFSB_REQUIRE(words >= 0 && words < (1ll << 34), "a2d_host_alloc: %lld words", (long long)words);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  uint32_t* q = nullptr;
+  BFSB_CHECK(cudaHostAlloc(&q, 4 * (words > 0 ? words : 1), cudaHostAllocPortable));
+  try {
+    h->host.push_back(q);
+  } catch (...) {
+    cudaFreeHost(q);
+    BFSB_REQUIRE(false, "a2d_host_alloc: host allocation failed");
   }
-  *ptr = h->host[which];
-  *words = n;
+  *ptr = q;
   return 0;
 }
 

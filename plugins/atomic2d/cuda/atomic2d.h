@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 5
+#define A2D_ABI_VERSION 6
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -145,17 +145,12 @@ int32_t a2d_parents(void* h, int64_t* dst, char* err, int32_t errlen);
 /* a2d_levels copies the own levels (own_len int32) to host dst. */
 int32_t a2d_levels(void* h, int32_t* dst, char* err, int32_t errlen);
 
-/* Pinned host buffers of the predecessor exchange (a2d_host_buffer). */
-#define A2D_BUF_QUERIES 0     /* own_len words: a2d_remote_queries' rows */
-#define A2D_BUF_ANSWERS_IN 1  /* own_len words: the answers to them */
-#define A2D_BUF_LOOKUP_ROWS 2 /* (C-1)·block_n words (1 if C = 1): peers' queries */
-#define A2D_BUF_LOOKUP_OUT 3  /* as many: a2d_lookup_preds' answers */
-
-/* a2d_host_buffer returns pinned host buffer which (A2D_BUF_*), allocated
- * on the first call and freed by a2d_destroy, and its length in words.
- * Copies between the device and pinned memory run at the link's speed;
- * pageable memory goes through a staging copy. */
-int32_t a2d_host_buffer(void* h, int32_t which, uint32_t** ptr, int64_t* words, char* err, int32_t errlen);
+/* a2d_host_alloc allocates words uint32 of pinned host memory (at least
+ * one) into *ptr, freed by a2d_destroy: the host buffers of the exchanged
+ * messages and of the predecessor exchange, so that their copies to and
+ * from the device run at the link's speed (pageable memory goes through a
+ * staging copy). */
+int32_t a2d_host_alloc(void* h, int64_t words, uint32_t** ptr, char* err, int32_t errlen);
 
 /* Test-floor modes of a2d_test_floor. */
 #define A2D_FLOOR_STREAM 0 /* read every row index, no bitmap test */
