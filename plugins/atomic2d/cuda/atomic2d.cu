@@ -420,15 +420,21 @@ __global__ void UpdateKernel(UpdateArgs a) {
 }
 
 // RemoteQueriesKernel appends every own row whose predecessor is held by
-// grid column m to out block m.
+// grid column m to out block m, one atomic per warp and column (WarpAppend:
+// on a 1×2 grid every query goes to one counter, and an atomic per row
+// queued millions of them on its address).
 __global__ void RemoteQueriesKernel(const uint64_t* __restrict__ lp, uint32_t row0, uint32_t own_len,
                                     uint32_t* out, uint32_t block_n, uint32_t* cnt) {
-  for (uint32_t o = blockIdx.x * blockDim.x + threadIdx.x; o < own_len; o += gridDim.x * blockDim.x) {
-    const uint32_t p = PredOf(lp[row0 + o]);
-    if (p != A2D_PRED_NONE && (p & A2D_PRED_REMOTE) != 0) {
-      const uint32_t m = p & ~A2D_PRED_REMOTE;
-      out[(uint64_t)m * block_n + atomicAdd(&cnt[m], 1u)] = row0 + o;
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t base = blockIdx.x * blockDim.x; base < own_len; base += stride) {  // warp-uniform
+    const uint32_t o = base + threadIdx.x;
+    int m = -1;
+    if (o < own_len) {
+      const uint32_t p = PredOf(lp[row0 + o]);
+      if (p != A2D_PRED_NONE && (p & A2D_PRED_REMOTE) != 0) m = (int)(p & ~A2D_PRED_REMOTE);
     }
+    const uint32_t slot = WarpAppend(m, cnt, false);
+    if (m >= 0) out[(uint64_t)m * block_n + slot] = row0 + o;
   }
 }
 
