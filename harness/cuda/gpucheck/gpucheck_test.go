@@ -176,6 +176,34 @@ func TestRunAndTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, stdout.String())
 		}
 	}
+	// 2 of 6 validated: GTEPS and the median each show all searches too.
+	rows := 0
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if strings.Contains(line, " good ") {
+			rows++
+			if strings.Count(line, "(all ") != 2 {
+				t.Errorf("good row without the figures of all searches: %q", line)
+			}
+		}
+	}
+	if rows != 1 {
+		t.Errorf("%d rows of the good case in the table:\n%s", rows, stdout.String())
+	}
+}
+
+func TestMedianTime(t *testing.T) {
+	for _, c := range []struct {
+		times []float64
+		want  float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{4, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		var ss []results.Search
+		for _, x := range c.times {
+			ss = append(ss, results.Search{TimeS: x})
+		}
+		if got := medianTime(ss); got != c.want {
+			t.Errorf("medianTime(%v) = %v, want %v", c.times, got, c.want)
+		}
+	}
 }
 
 func TestInvalidSearchesFailTheCase(t *testing.T) {
