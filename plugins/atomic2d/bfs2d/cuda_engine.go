@@ -4,7 +4,9 @@ package bfs2d
 // calling the kernels of ../cuda/atomic2d.cu through libatomic2d.so (C ABI
 // in ../cuda/atomic2d.h, loaded at run time by harness/cuda). The search
 // data never leaves the device; only message payloads and the few counters
-// of each step cross to the host.
+// of each step cross to the host, through pinned host buffers the library
+// allocates (HostAlloc: the rank's message and receive buffers, the
+// predecessor exchange's).
 
 import (
 	"fmt"

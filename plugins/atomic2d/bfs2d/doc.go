@@ -13,6 +13,9 @@
 //   - engine.go, cpu_engine.go, kernels_cpu.go: the compute backend
 //     interface and the CPU backend (Algorithm 3 and §3.5's update with
 //     sync/atomic);
-//   - cuda_engine.go: the CUDA backend over ../cuda/atomic2d.cu;
+//   - cuda_engine.go: the CUDA backend over ../cuda/atomic2d.cu (its host
+//     buffers of the exchanges are pinned, so message copies to and from
+//     the device run at the link's speed), and the test floor, the least
+//     per-edge work of Algorithm 3, timed alone (TestFloor);
 //   - api.go: building a rank from harness/partition's 2D blocks.
 package bfs2d
