@@ -27,6 +27,11 @@
 #           22, with the test floor (gridcheck -floor) after each case.
 # floor and multi first run bfs2d's CUDA tests when their carried test
 # binary is in .carry/tests.
+# single and all run several gridcheck processes at once to fit a lease:
+# -lock serializes the timed parts, but one process's construction (every
+# core) still runs during another's searches, whose exchanges are host work.
+# Their multi-rank figures can be low (2x1 at scale 25: 30 against 53.2
+# GTEPS alone, 2026-11-22); take reported figures from floor or multi.
 # Reports: OUTDIR/*.json (gpucheck.Report), OUTDIR/log.txt, OUTDIR/runs.txt
 # (each gridcheck's full output).
 set -uo pipefail
