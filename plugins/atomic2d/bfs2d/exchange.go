@@ -34,8 +34,8 @@ type exchanger struct {
 	out   [][]uint32
 }
 
-// newExchanger allocates (with alloc) receive buffers of maxWords per peer
-// and posts the first round's receives.
+// newExchanger allocates (with alloc) receive buffers of maxWords per peer;
+// post posts the first round's receives.
 func newExchanger(c comm.Comm, tag int, name string, maxWords int, alloc func(words int) ([]uint32, error)) (*exchanger, error) {
 	p := c.Size()
 	x := &exchanger{c: c, tag: tag, name: name, reqs: make([]comm.Request, p), sends: make([]comm.Request, p), out: make([][]uint32, p)}
@@ -49,9 +49,6 @@ func newExchanger(c comm.Comm, tag int, name string, maxWords int, alloc func(wo
 				}
 			}
 		}
-	}
-	if err := x.post(); err != nil {
-		return nil, err
 	}
 	return x, nil
 }

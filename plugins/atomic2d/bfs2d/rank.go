@@ -129,7 +129,8 @@ func (rk *Rank) alloc(words int) ([]uint32, error) {
 	return make([]uint32, words), nil
 }
 
-// newRank builds a rank around an engine and posts the first receives of
+// newRank builds a rank around an engine, allocates the exchanges' buffers
+// (from the engine where it provides them) and posts the first receives of
 // both exchanges. Collective over the grid.
 func newRank(g *comm.Grid, l Layout, eng engine, opt Options) (*Rank, error) {
 	if err := opt.check(); err != nil {
@@ -164,6 +165,14 @@ func newRank(g *comm.Grid, l Layout, eng engine, opt Options) (*Rank, error) {
 				}
 			}
 		}
+	}
+	// Receives are posted once every buffer exists: an allocation failure
+	// leaves no receive pending into memory the engine frees.
+	if err := rk.colX.post(); err != nil {
+		return nil, err
+	}
+	if err := rk.rowX.post(); err != nil {
+		return nil, err
 	}
 	return rk, nil
 }
