@@ -10,13 +10,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
 // LevelTables writes, for each case of run that reports phases, the mean
 // time of each phase per BFS level (in ms, over the searches reaching the
 // level: a phase some searches skip at a level counts 0 for them), then the
-// mean search time, the mean sum of its phases, and the difference. With
+// mean search time, the mean sum of its phases, the difference, and the
+// median search time (graph500.Summarize's). With
 // all, the searches are every one of a case whose status is ok (gpucheck
 // and gridcheck validate only the first few, and check the others against
 // them); else the valid ones.
@@ -46,11 +48,13 @@ func LevelTables(w io.Writer, run *results.Run, all bool) error {
 			return err
 		}
 		var search, phases float64
+		var times []float64
 		for _, s := range searches {
 			if len(s.Phases) == 0 {
 				continue
 			}
 			search += s.TimeS
+			times = append(times, s.TimeS)
 			for _, lp := range s.Phases {
 				for _, t := range lp.Times {
 					phases += t
@@ -58,8 +62,8 @@ func LevelTables(w io.Writer, run *results.Run, all bool) error {
 			}
 		}
 		n := float64(pr.searches)
-		fmt.Fprintf(w, "search %.3f ms, phases %.3f ms, outside phases %.3f ms (means)\n\n",
-			search/n*1e3, phases/n*1e3, (search-phases)/n*1e3)
+		fmt.Fprintf(w, "search %.3f ms, phases %.3f ms, outside phases %.3f ms (means); median search %.3f ms\n\n",
+			search/n*1e3, phases/n*1e3, (search-phases)/n*1e3, graph500.Summarize(times).Median*1e3)
 	}
 	return nil
 }

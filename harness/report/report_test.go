@@ -486,10 +486,10 @@ func TestLevelTables(t *testing.T) {
 	}{
 		// The valid search: 1 + 2 ms of phases in 5 ms.
 		{false, []string{"1 valid searches", "0         1     0.000    1.000     1.000", "1         1     2.000    0.000     2.000",
-			"search 5.000 ms, phases 3.000 ms, outside phases 2.000 ms"}},
+			"search 5.000 ms, phases 3.000 ms, outside phases 2.000 ms (means); median search 5.000 ms"}},
 		// Both: level 0 scan (1+3)/2; level 1 dense 2/2, scan 2/2; search (5+7)/2, phases (3+5)/2.
 		{true, []string{"2 timed searches", "0         2     0.000    2.000     2.000", "1         2     1.000    1.000     2.000",
-			"search 6.000 ms, phases 4.000 ms, outside phases 2.000 ms"}},
+			"search 6.000 ms, phases 4.000 ms, outside phases 2.000 ms (means); median search 6.000 ms"}},
 	} {
 		var b strings.Builder
 		if err := LevelTables(&b, run, tc.all); err != nil {

@@ -598,22 +598,14 @@ func PrintTable(w io.Writer, rep *Report) {
 	tw.Flush()
 }
 
-// medianTime is the median TimeS of ss (the mean of the middle two for an
-// even count), 0 for none.
+// medianTime is the median TimeS of ss (graph500.Summarize's: the mean of
+// the middle two for an even count), 0 for none.
 func medianTime(ss []results.Search) float64 {
-	if len(ss) == 0 {
-		return 0
-	}
 	t := make([]float64, len(ss))
 	for i, s := range ss {
 		t[i] = s.TimeS
 	}
-	sort.Float64s(t)
-	n := len(t)
-	if n%2 == 1 {
-		return t[n/2]
-	}
-	return (t[n/2-1] + t[n/2]) / 2
+	return graph500.Summarize(t).Median
 }
 
 func firstLine(s string) string {

@@ -373,7 +373,7 @@ func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
 	}
 	rows := e.queries
 	if err := e.call("a2d_remote_queries", func(eb *byte, n int32) int32 {
-		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(rows[:cap(rows)]), eb, n)
+		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(rows), eb, n)
 	}); err != nil {
 		return nil, nil, err
 	}
