@@ -1,53 +1,47 @@
 #!/usr/bin/env bash
 # gpu-check.sh: the GPU machine's check, in one call. It
-#   1. builds the CUDA libraries there (make -f mk/cuda.mk cuda, with
+#   1. unpacks carried binaries (.carry/bin.tar.zst or .carry/bin.tgz) when
+#      bin/ is missing: the GPU machine has no Go, so build bin/ (and, with
+#      TESTS=1, the test binaries) here first: scripts/gpu-pack.sh;
+#   2. builds the CUDA libraries there (make -f mk/cuda.mk cuda, with
 #      /usr/local/cuda/bin/nvcc when present);
-#   2. for every variant with a cuda/ folder and a binary in $BIN, runs
-#      `$BIN/<variant> gpucheck` (harness/cuda/gpucheck): device query, the
-#      shared primitives' self-test, the device's copy bandwidth, then every
-#      scale of $SCALES with full Graph500 validation of $ROOTS searches,
-#      and prints the table (variant, scale, harmonic-mean GTEPS, % of the
-#      variant's bandwidth bound, valid);
-#   3. with SWEEP=1, runs the variant's benchmark sweep
-#      (plugins/<variant>/gpu-sweep.args: one parameter set a line) at
-#      $SWEEP_SCALES, validating the first $SWEEP_VALIDATE searches of each
-#      case;
-#   4. with TESTS=1, runs carried Go test binaries ($TESTBIN/*.test, built
-#      with `go test -c`) in their package folders, for the tests that need
-#      a GPU;
-#   5. runs configs/gpu-check.toml through bin/bfsbench (the full plugin
-#      path) when bin/bfsbench is there.
-# There is no Go on the GPU machine: build bin/ here (make build) and carry
-# it, e.g. as .carry/bin.tgz (unpacked here when bin/ is missing).
+#   3. with TESTS=1, runs the carried Go test binaries ($TESTBIN/*.test) in
+#      their package folders with BFSBENCH_REQUIRE=cuda, so the conformance
+#      suite fails instead of skipping when the CUDA backend cannot run;
+#   4. runs each config of $CONFIGS through bin/bfsbench run: the one search
+#      loop, validating as the config says (configs/gpu-check.toml validates
+#      every search);
+#   5. prints one table of every case last (bfsbench table).
 #
-# Usage: scripts/gpu-check.sh [OUTDIR]   (default: $OUT, else results/gpu-check-<date>)
-# Environment: VARIANTS (default: every plugins/*/cuda), BIN, SCALES, ROOTS,
-# SWEEP, SWEEP_SCALES, SWEEP_ROOTS, SWEEP_VALIDATE, TESTS, TESTBIN, and
-# make's NVCC / CUDA_ARCH.
-# Everything it prints also goes to OUTDIR/log.txt; JSON reports to
-# OUTDIR/<variant>-check.json and OUTDIR/<variant>-sweep.json.
+# Usage: scripts/gpu-check.sh [OUTDIR]   (default: $OUT, else a temporary folder)
+# Environment: CONFIGS (default configs/gpu-check.toml; a space-separated
+# list), BIN, TESTS, TESTBIN, and make's NVCC / CUDA_ARCH.
+# OUTDIR gets log.txt and, per config, <name>.json (results.json) and
+# <name>.txt (bfsbench's output); per-case plugin logs stay in the run
+# folders under $WORK.
 set -uo pipefail
 
-out=${1:-${OUT:-results/gpu-check-$(date +%Y%m%d-%H%M%S)}}
+out=${1:-${OUT:-$(mktemp -d)}}
 BIN=${BIN:-bin}
-SCALES=${SCALES:-16,20,24}
-ROOTS=${ROOTS:-64}
-SWEEP=${SWEEP:-0}
-SWEEP_SCALES=${SWEEP_SCALES:-22,23,24,25}
-SWEEP_ROOTS=${SWEEP_ROOTS:-64}
-SWEEP_VALIDATE=${SWEEP_VALIDATE:-2}
+CONFIGS=${CONFIGS:-configs/gpu-check.toml}
 TESTS=${TESTS:-0}
 TESTBIN=${TESTBIN:-.carry/tests}
+WORK=${WORK:-$(mktemp -d)}
 mkdir -p "$out"
 exec > >(tee -a "$out/log.txt") 2>&1
 status=0
 
-echo "== gpu-check $(date -u +%FT%TZ) on $(hostname), out $out"
+echo "== gpu-check $(date -u +%FT%TZ), out $out"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 || true
 
-if [ ! -x "$BIN/bfsbench" ] && [ -f .carry/bin.tgz ]; then
-  echo "== unpacking .carry/bin.tgz"
-  tar xzf .carry/bin.tgz || status=1
+if [ ! -x "$BIN/bfsbench" ]; then
+  if [ -f .carry/bin.tar.zst ]; then
+    echo "== unpacking .carry/bin.tar.zst"
+    tar --zstd -xf .carry/bin.tar.zst || status=1
+  elif [ -f .carry/bin.tgz ]; then
+    echo "== unpacking .carry/bin.tgz"
+    tar xzf .carry/bin.tgz || status=1
+  fi
 fi
 
 echo "== build: make -f mk/cuda.mk cuda"
@@ -58,28 +52,6 @@ if ! make --no-print-directory -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3; the
 fi
 echo "build took $(( $(date +%s) - t0 )) s"
 
-variants=${VARIANTS:-$(for d in plugins/*/cuda; do [ -d "$d" ] && basename "$(dirname "$d")"; done)}
-for v in $variants; do
-  if [ ! -x "$BIN/$v" ]; then
-    echo "gpu-check: $v: no $BIN/$v (run make build and carry bin/)" >&2
-    status=1
-    continue
-  fi
-  echo "== $v: check at scales $SCALES, $ROOTS searches, all validated"
-  "$BIN/$v" gpucheck -backend cuda -scales "$SCALES" -roots "$ROOTS" -validate -1 \
-    -json "$out/$v-check.json" || status=1
-  if [ "$SWEEP" = 1 ] && [ -f "plugins/$v/gpu-sweep.args" ]; then
-    sets=()
-    while IFS= read -r line; do
-      case "$line" in ''|'#'*) continue ;; esac
-      sets+=(-set "$line")
-    done <"plugins/$v/gpu-sweep.args"
-    echo "== $v: sweep at scales $SWEEP_SCALES, $SWEEP_ROOTS searches, first $SWEEP_VALIDATE validated"
-    "$BIN/$v" gpucheck -backend cuda -scales "$SWEEP_SCALES" -roots "$SWEEP_ROOTS" \
-      -validate "$SWEEP_VALIDATE" "${sets[@]}" -json "$out/$v-sweep.json" || status=1
-  fi
-done
-
 if [ "$TESTS" = 1 ]; then
   for t in "$TESTBIN"/*.test; do
     [ -x "$t" ] || continue
@@ -87,17 +59,27 @@ if [ "$TESTS" = 1 ]; then
     dir=${pkg//_//}
     echo "== go test binary $t in $dir"
     tp=$(realpath "$t")
-    (cd "$dir" && BFSBENCH_LIB_DIR="$OLDPWD/lib" "$tp" -test.count=1 -test.timeout=5m) || status=1
+    (cd "$dir" && BFSBENCH_REQUIRE=cuda BFSBENCH_LIB_DIR="$OLDPWD/lib" "$tp" -test.count=1 -test.timeout=5m) || status=1
   done
 fi
 
-if [ -x "$BIN/bfsbench" ] && [ -f configs/gpu-check.toml ]; then
-  echo "== bfsbench run configs/gpu-check.toml"
-  bdir=$(mktemp -d)/run # bfsbench never writes into an existing folder
-  "$BIN/bfsbench" run configs/gpu-check.toml --out "$bdir" >"$out/bfsbench.txt" 2>&1 || status=1
-  cp "$bdir/results.json" "$out/bfsbench-results.json" 2>/dev/null
-  tail -n 8 "$out/bfsbench.txt"
-fi
+jsons=()
+for c in $CONFIGS; do
+  name=$(basename "$c" .toml)
+  echo "== bfsbench run $c"
+  rdir="$WORK/$name" # bfsbench never writes into an existing folder
+  rm -rf "$rdir"
+  t0=$(date +%s)
+  "$BIN/bfsbench" run "$c" --out "$rdir" >"$out/$name.txt" 2>&1 || status=1
+  echo "$c took $(( $(date +%s) - t0 )) s"
+  if [ -f "$rdir/results.json" ]; then
+    cp "$rdir/results.json" "$out/$name.json"
+    jsons+=("$out/$name.json")
+  else
+    tail -n 20 "$out/$name.txt"
+  fi
+done
 
 echo "== gpu-check done, status $status"
+[ ${#jsons[@]} -gt 0 ] && "$BIN/bfsbench" table "${jsons[@]}"
 exit $status

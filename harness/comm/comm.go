@@ -4,18 +4,18 @@
 // embedded default, and what tests use) and an Open MPI implementation
 // (build tag mpi: a thin cgo binding to the system's libmpi).
 //
-// The operations are those the seeds' 2D algorithms use:
+// The operations are those the papers' 2D algorithms use (docs/papers.md):
 //
-//   - expand (seed 000 §2.2 Algorithm 1 line 13, seed 004 §V): each
-//     processor gathers the frontiers of the processors in its grid column:
-//     Allgatherv on the column communicator;
-//   - fold (seed 000 line 17): discovered vertices go to their owners in the
-//     same grid row: Alltoallv on the row communicator, or, to overlap the
-//     exchange with computation (seed 000 §3.3: "start send operations; wait
-//     for completion of receive operations posted in the previous round;
-//     post non-blocking receive operations for the next round"; seed 004
-//     §V-A: fold sent in chunks while the next chunk is computed), Isend and
-//     Irecv with Wait;
+//   - expand (Bisson et al., TPDS 2016, §2.2 Algorithm 1 line 13; Ueno and
+//     Suzumura, HiPC 2013, §V): each processor gathers the frontiers of the
+//     processors in its grid column: Allgatherv on the column communicator;
+//   - fold (Bisson et al. line 17): discovered vertices go to their owners
+//     in the same grid row: Alltoallv on the row communicator, or, to
+//     overlap the exchange with computation (Bisson et al. §3.3: "start
+//     send operations; wait for completion of receive operations posted in
+//     the previous round; post non-blocking receive operations for the next
+//     round"; Ueno and Suzumura §V-A: fold sent in chunks while the next
+//     chunk is computed), Isend and Irecv with Wait;
 //   - the end-of-level test (is any frontier non-empty?): Allreduce;
 //   - collecting the predecessor array on rank 0 for validation: Gatherv.
 //
@@ -471,8 +471,9 @@ func GathervSlice[T Elem](c Comm, send []T, root int) ([]T, error) {
 
 // ----- The R×C processor grid -----
 
-// Grid is a rank's place in the R×C processor grid of seed 000 §2.2
-// (after Yoo et al.): processor P(i,j) is grid row I, grid column J.
+// Grid is a rank's place in the R×C processor grid of Bisson et al. (TPDS
+// 2016) §2.2 (after Yoo et al.): processor P(i,j) is grid row I, grid
+// column J.
 //
 // Choice (the paper does not fix the rank order): world rank = J·R + I
 // (column-major), so that rank r owns vertex block jR+i = r, and the

@@ -59,7 +59,14 @@ type Config struct {
 type Workload struct {
 	Spec workload.Spec
 	NBFS int
+	// Validate is how many of the NBFS searches of each case the harness
+	// validates (the first ones, in key order); ValidateAll means every
+	// one. A headline figure validates every search.
+	Validate int
 }
+
+// ValidateAll is Workload.Validate for `validate = "all"`, the default.
+const ValidateAll = -1
 
 // Variant is one [[variant]] table.
 type Variant struct {
@@ -181,10 +188,10 @@ func (p *parser) errf(key, format string, args ...any) error {
 }
 
 func (p *parser) workloads(m map[string]any) ([]Workload, error) {
-	allowed := map[string]bool{"scale": true, "edgefactor": true, "seed": true, "nbfs": true, "file": true, "format": true}
+	allowed := map[string]bool{"scale": true, "edgefactor": true, "seed": true, "nbfs": true, "file": true, "format": true, "validate": true}
 	for _, k := range sortedKeys(m) {
 		if !allowed[k] {
-			return nil, p.errf("workload."+k, "unknown key (known: scale, edgefactor, seed, nbfs, file, format)")
+			return nil, p.errf("workload."+k, "unknown key (known: scale, edgefactor, seed, nbfs, validate, file, format)")
 		}
 	}
 	scales, err := p.intList(m, "workload.scale", "scale", nil)
@@ -227,12 +234,16 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 			return nil, p.errf("workload.nbfs", "want at least 1 search, got %d", n)
 		}
 	}
+	validate, err := p.validate(m)
+	if err != nil {
+		return nil, err
+	}
 	var out []Workload
 	add := func(s workload.Spec, nbfs int64) error {
 		if err := s.Validate(); err != nil {
 			return p.errf("workload", "%v", err)
 		}
-		out = append(out, Workload{Spec: s, NBFS: int(nbfs)})
+		out = append(out, Workload{Spec: s, NBFS: int(nbfs), Validate: validate})
 		return nil
 	}
 	for _, n := range nbfss {
@@ -257,6 +268,26 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 		}
 	}
 	return out, nil
+}
+
+// validate accepts validate = "all" (the default) or a number of searches
+// N >= 0 (the first N of each case are validated).
+func (p *parser) validate(m map[string]any) (int, error) {
+	v, ok := m["validate"]
+	if !ok {
+		return ValidateAll, nil
+	}
+	switch x := v.(type) {
+	case string:
+		if x == "all" {
+			return ValidateAll, nil
+		}
+	case int64:
+		if x >= 0 {
+			return int(min(x, 1<<30)), nil
+		}
+	}
+	return 0, p.errf("workload.validate", "want \"all\" or a number of searches >= 0, got %v", v)
 }
 
 // seeds accepts seed = [A, B] or seed = [[A, B], [C, D]].

@@ -169,3 +169,34 @@ func TestPointsErrors(t *testing.T) {
 		t.Errorf("backend check: %v", err)
 	}
 }
+
+func TestValidateSetting(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  int
+		err   string // a substring of the error, "" for none
+	}{
+		{``, ValidateAll, ""},
+		{`validate = "all"`, ValidateAll, ""},
+		{`validate = 2`, 2, ""},
+		{`validate = 0`, 0, ""},
+		{`validate = -1`, 0, `key "workload.validate"`},
+		{`validate = "some"`, 0, `want "all" or a number`},
+		{`validate = 1.5`, 0, `workload.validate`},
+	} {
+		c, err := Parse("v.toml", "[workload]\nscale = 8\n"+tc.value+"\n[[variant]]\nname = \"a\"\nplugin = \"reference\"\n")
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), "v.toml:3") {
+				t.Errorf("%s: error %v, want one at v.toml:3 holding %q", tc.value, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.value, err)
+			continue
+		}
+		if got := c.Workloads[0].Validate; got != tc.want {
+			t.Errorf("%s: validate %d, want %d", tc.value, got, tc.want)
+		}
+	}
+}

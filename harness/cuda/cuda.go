@@ -4,6 +4,45 @@
 // GPU. It uses dlopen through github.com/ebitengine/purego: no cgo, no CUDA
 // headers or libraries at build time.
 //
+// # Binding a variant's library
+//
+// A variant declares the C functions of its header (plugins/<v>/cuda/<v>.h)
+// as a struct of Go func fields whose signatures mirror the C ones, and one
+// package-level Bindings that names the library, its ABI check and the
+// symbol of every field:
+//
+//	type myFuncs struct {
+//		create  func(opt *myOptions, nv int64, out *uintptr, err *byte, errlen int32) int32
+//		destroy func(h uintptr)
+//	}
+//
+//	var myLib = cuda.Bindings[myFuncs]{
+//		Name: "myvariant", // lib/libmyvariant.so
+//		ABI:  cuda.ABI{Symbol: "my_abi_version", Version: 3}, // MY_ABI_VERSION of my.h
+//		Syms: func(f *myFuncs) []cuda.Sym {
+//			return []cuda.Sym{
+//				{Name: "my_create", Fn: &f.create},
+//				{Name: "my_destroy", Fn: &f.destroy},
+//			}
+//		},
+//	}
+//
+//	lib, fn, err := myLib.Load()
+//	// lib: the *Library (Device, CopyBandwidth, Call); fn: the bound funcs
+//	err = lib.Call("my_create", func(e *byte, el int32) int32 { return fn.create(&opt, nv, &h, e, el) })
+//
+// Load runs once per process, whichever goroutine (or in-process rank)
+// calls first; every later call returns the same library and functions, or
+// the same error. It fails, with an error that names the file and says to
+// run `make cuda`, when the library is missing or cannot be loaded, when a
+// symbol (of the common ABI or of the table) is missing, or when the
+// library's bfsb_abi_version or the variant's own ABI function returns
+// another version than the Go side's constant: the header changed and the
+// library is stale. A library is never unloaded (unloading the CUDA
+// runtime under live contexts is not supported).
+//
+// # Calls and errors
+//
 // Every exported C function of such a library follows the convention of
 // include/bfsb_abi.h: it returns an int32 status (0 for success) and, on
 // failure, writes a message naming the failing CUDA call into a buffer the
@@ -34,7 +73,7 @@ import (
 const LibDirEnv = "BFSBENCH_LIB_DIR"
 
 // ABIVersion is the version of bfsb_abi.h this package speaks.
-const ABIVersion = 2
+const ABIVersion = 3
 
 // errBufLen is the size of the message buffer handed to each call.
 const errBufLen = 1024
@@ -52,7 +91,6 @@ type Library struct {
 	deviceQuery func(device int32, out *deviceInfoC, err *byte, errlen int32) int32
 	bandwidth   func(device int32, bytes int64, reps int32, copyGBs, readGBs *float64, err *byte, errlen int32) int32
 	selfTest    func(device int32, n int64, err *byte, errlen int32) int32
-	randomLoads func(device int32, bytes int64, l1, reps int32, gloads *float64, err *byte, errlen int32) int32
 }
 
 // ErrNotFound is wrapped by Open's error when no file of that name exists
@@ -138,10 +176,9 @@ func OpenPath(name, path string) (*Library, error) {
 		{&l.deviceQuery, "bfsb_device_query"},
 		{&l.bandwidth, "bfsb_copy_bandwidth"},
 		{&l.selfTest, "bfsb_selftest"},
-		{&l.randomLoads, "bfsb_random_load_rate"},
 	}
 	for _, b := range binds {
-		if err := l.Bind(b.fptr, b.sym); err != nil {
+		if err := l.bind(b.fptr, b.sym); err != nil {
 			l.Close()
 			return nil, err
 		}
@@ -153,15 +190,75 @@ func OpenPath(name, path string) (*Library, error) {
 	return l, nil
 }
 
-// Bind points fptr (a pointer to a Go func variable whose signature mirrors
+// bind points fptr (a pointer to a Go func variable whose signature mirrors
 // the C function's) at the library's symbol sym.
-func (l *Library) Bind(fptr any, sym string) error {
+func (l *Library) bind(fptr any, sym string) error {
 	addr, err := purego.Dlsym(l.handle, sym)
 	if err != nil || addr == 0 {
-		return fmt.Errorf("cuda: %s has no symbol %s (stale build? run `make cuda`): %v", l.Path, sym, err)
+		return fmt.Errorf("cuda: %s has no symbol %s (a stale build: rebuild it with `make cuda`): %v", l.Path, sym, err)
 	}
 	purego.RegisterFunc(fptr, addr)
 	return nil
+}
+
+// Sym is one entry of a variant's symbol table: the exported C function
+// Name and Fn, a pointer to the Go func variable to bind to it.
+type Sym struct {
+	Name string
+	Fn   any
+}
+
+// ABI is a variant's own ABI check: Symbol names its exported
+// `int32_t <prefix>_abi_version(void)`, Version is the constant the Go side
+// was written against (the header's <PREFIX>_ABI_VERSION).
+type ABI struct {
+	Symbol  string
+	Version int32
+}
+
+// Bindings loads variant Name's library once per process and binds its
+// symbol table into a T, a struct of Go func fields (see the package doc).
+// Declare it as a package-level variable; the zero value of the unexported
+// fields is ready to use.
+type Bindings[T any] struct {
+	Name string           // the variant: lib<Name>.so
+	ABI  ABI              // its version check
+	Syms func(f *T) []Sym // the table: each symbol and the field of f to bind it to
+
+	once sync.Once
+	lib  *Library
+	fns  *T
+	err  error
+}
+
+// Load finds, loads and binds the library on its first call (Open, then
+// every entry of Syms, then the ABI check) and returns the result of that
+// first call on every call, error included.
+func (b *Bindings[T]) Load() (*Library, *T, error) {
+	b.once.Do(func() { b.lib, b.fns, b.err = b.load() })
+	return b.lib, b.fns, b.err
+}
+
+func (b *Bindings[T]) load() (*Library, *T, error) {
+	l, err := Open(b.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fns := new(T)
+	var abi func() int32
+	table := append([]Sym{{b.ABI.Symbol, &abi}}, b.Syms(fns)...)
+	for _, s := range table {
+		if err := l.bind(s.Fn, s.Name); err != nil {
+			l.Close()
+			return nil, nil, err
+		}
+	}
+	if v := abi(); v != b.ABI.Version {
+		l.Close()
+		return nil, nil, fmt.Errorf("cuda: %s speaks %s ABI version %d (%s), this program version %d: a stale build: rebuild it with `make cuda`",
+			l.Path, b.Name, v, b.ABI.Symbol, b.ABI.Version)
+	}
+	return l, fns, nil
 }
 
 // Close unloads the library. Functions bound from it must not be called

@@ -5,9 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -51,19 +51,28 @@ int32_t bfsb_copy_bandwidth(int32_t device, int64_t bytes, int32_t reps, double*
   if (bytes < (1 << 20)) { snprintf(err, errlen, "bfsb_copy_bandwidth: bytes = %lld", (long long)bytes); return BFSB_EINVAL; }
   *c = 3000.5; *r = 3100.25; return 0;
 }
-int32_t bfsb_random_load_rate(int32_t device, int64_t bytes, int32_t l1, int32_t reps, double* g, char* err, int32_t errlen) {
-  if (bytes < 4096) { snprintf(err, errlen, "bfsb_random_load_rate: bytes = %lld", (long long)bytes); return BFSB_EINVAL; }
-  *g = (l1 ? 1000.0 : 100.0) + (double)(bytes >> 20); return 0;
-}
 int32_t bfsb_selftest(int32_t device, int64_t n, char* err, int32_t errlen) {
   snprintf(err, errlen, "cudaMalloc(&p, %lld): out of memory (cudaErrorMemoryAllocation)", (long long)n);
   return 2;
 }
+/* A variant's own functions, for Bindings. */
+int32_t stub_abi_version(void) { return VARIANT_ABI; }
+int32_t stub_twice(int32_t x) { return 2 * x; }
 `
 
-// buildStub compiles stubC (with the given ABI version) into dir/lib<name>.so,
-// skipping the test where no C compiler is installed.
+// stubVariantABI is the version stub_abi_version returns, unless a test
+// builds the stub with another.
+const stubVariantABI = 7
+
+// buildStub compiles stubC (with the given common ABI version) into
+// dir/lib<name>.so, skipping the test where no C compiler is installed.
 func buildStub(t *testing.T, dir, name string, abi int) string {
+	t.Helper()
+	return buildStubABI(t, dir, name, abi, stubVariantABI)
+}
+
+// buildStubABI is buildStub with the variant's own ABI version too.
+func buildStubABI(t *testing.T, dir, name string, abi, variantABI int) string {
 	t.Helper()
 	cc, err := exec.LookPath("cc")
 	if err != nil {
@@ -74,7 +83,7 @@ func buildStub(t *testing.T, dir, name string, abi int) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, FileName(name))
-	cmd := exec.Command(cc, "-shared", "-fPIC", "-Iinclude", "-DABI="+strconv.Itoa(abi), "-o", out, src)
+	cmd := exec.Command(cc, "-shared", "-fPIC", "-Iinclude", "-DABI="+strconv.Itoa(abi), "-DVARIANT_ABI="+strconv.Itoa(variantABI), "-o", out, src)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("cc: %v\n%s", err, b)
 	}
@@ -180,25 +189,93 @@ func TestStubLibrary(t *testing.T) {
 		if err != nil || b.CopyGBs != 3000.5 || b.ReadGBs != 3100.25 {
 			t.Fatalf("CopyBandwidth = %+v, %v", b, err)
 		}
-		if _, err := l.RandomLoadRate(0, 100, true, 3); err == nil || !strings.Contains(err.Error(), "bytes = 100") {
-			t.Fatalf("RandomLoadRate(100) = %v", err)
+	})
+}
+
+// stubFuncs is the symbol table of the stub's own functions.
+type stubFuncs struct {
+	twice func(x int32) int32
+}
+
+func stubBindings(name string, version int32, extra ...string) *Bindings[stubFuncs] {
+	return &Bindings[stubFuncs]{
+		Name: name,
+		ABI:  ABI{Symbol: "stub_abi_version", Version: version},
+		Syms: func(f *stubFuncs) []Sym {
+			syms := []Sym{{Name: "stub_twice", Fn: &f.twice}}
+			for _, e := range extra {
+				var g func() int32
+				syms = append(syms, Sym{Name: e, Fn: &g})
+			}
+			return syms
+		},
+	}
+}
+
+func TestBindings(t *testing.T) {
+	dir := t.TempDir()
+	buildStub(t, dir, "stub", ABIVersion)
+	t.Setenv(LibDirEnv, dir)
+
+	t.Run("binds once and remembers", func(t *testing.T) {
+		b := stubBindings("stub", stubVariantABI)
+		l, fn, err := b.Load()
+		if err != nil {
+			t.Fatal(err)
 		}
-		rl, err := l.RandomLoadProfile(0, 3)
-		want := []RandomLoad{{2 << 20, true, 1002}, {2 << 20, false, 102}, {16 << 20, true, 1016}, {16 << 20, false, 116}}
-		if err != nil || !slices.Equal(rl, want) {
-			t.Fatalf("RandomLoadProfile = %+v, %v; want %+v", rl, err, want)
+		if got := fn.twice(21); got != 42 {
+			t.Fatalf("twice(21) = %d", got)
 		}
-		if got := FormatRandomLoads(rl); got != "random 4-byte loads (G/s): 2 MiB L1 1002.0; 2 MiB L2 102.0; 16 MiB L1 1016.0; 16 MiB L2 116.0" {
-			t.Errorf("FormatRandomLoads = %q", got)
+		l2, fn2, err := b.Load()
+		if err != nil || l2 != l || fn2 != fn {
+			t.Fatalf("second Load = %p, %p, %v; want the first call's %p, %p", l2, fn2, err, l, fn)
 		}
 	})
-	t.Run("missing symbol", func(t *testing.T) {
-		var f func() int32
-		err := l.Bind(&f, "edgescan_nothing")
-		if err == nil || !strings.Contains(err.Error(), "no symbol edgescan_nothing") {
-			t.Fatalf("Bind = %v", err)
+	t.Run("concurrent first calls", func(t *testing.T) {
+		b := stubBindings("stub", stubVariantABI)
+		var wg sync.WaitGroup
+		libs := make([]*Library, 8)
+		for i := range libs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				libs[i], _, _ = b.Load()
+			}()
+		}
+		wg.Wait()
+		for _, l := range libs {
+			if l == nil || l != libs[0] {
+				t.Fatalf("Load returned %v", libs)
+			}
 		}
 	})
+	for _, tc := range []struct {
+		name string
+		b    *Bindings[stubFuncs]
+		want []string
+	}{
+		{"missing symbol", stubBindings("stub", stubVariantABI, "stub_nothing"),
+			[]string{"libstub.so", "no symbol stub_nothing", "make cuda"}},
+		{"variant ABI mismatch", stubBindings("stub", stubVariantABI+1),
+			[]string{"libstub.so", "stub ABI version 7 (stub_abi_version), this program version 8", "make cuda"}},
+		{"missing library", stubBindings("absent", stubVariantABI),
+			[]string{"libabsent.so", "not found", "make cuda"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, fn, err := tc.b.Load()
+			if err == nil || fn != nil {
+				t.Fatalf("Load = %v, %v; want an error", fn, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if _, _, err2 := tc.b.Load(); err2 != err {
+				t.Errorf("second Load error %v, want the first call's %v", err2, err)
+			}
+		})
+	}
 }
 
 func TestABIVersionMismatch(t *testing.T) {
@@ -224,7 +301,7 @@ func TestNeed(t *testing.T) {
 
 // TestBuiltLibrary loads a library built by `make cuda` when one exists
 // (../../lib/libedgescan.so, or BFSBENCH_LIB_DIR). With a GPU it checks the
-// device query, the primitives and a bandwidth figure; without one, that
+// device query, the shared primitives and a bandwidth figure; without one, that
 // the failure names the library and the CUDA call.
 func TestBuiltLibrary(t *testing.T) {
 	p := filepath.Join("..", "..", "lib", "libedgescan.so")

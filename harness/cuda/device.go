@@ -1,12 +1,11 @@
 package cuda
 
 // device.go: asking a loaded library about the GPU (bfsb_device_count,
-// bfsb_device_query), checking a memory need before allocating, and the
-// bandwidth and primitive self-checks of bfsb_abi.h.
+// bfsb_device_query), checking a memory need before allocating, the
+// bandwidth measurement and the primitives' self-test of bfsb_abi.h.
 
 import (
 	"fmt"
-	"strings"
 	"unsafe"
 )
 
@@ -124,66 +123,9 @@ func (l *Library) CopyBandwidth(ordinal int, bytes int64, reps int) (Bandwidth, 
 	return b, err
 }
 
-// RandomLoadRate measures how many random 4-byte loads per second (1e9/s)
-// device ordinal serves from an array of bytes bytes, through L1 (plain
-// loads) or L2 only (see bfsb_random_load_rate in bfsb_abi.h).
-func (l *Library) RandomLoadRate(ordinal int, bytes int64, l1 bool, reps int) (float64, error) {
-	var g float64
-	f := int32(0)
-	if l1 {
-		f = 1
-	}
-	err := l.Call("bfsb_random_load_rate", func(e *byte, el int32) int32 {
-		return l.randomLoads(int32(ordinal), bytes, f, int32(reps), &g, e, el)
-	})
-	return g, err
-}
-
-// RandomLoad is one random-load rate measurement.
-type RandomLoad struct {
-	Bytes  int64   `json:"bytes"`  // array size
-	L1     bool    `json:"l1"`     // plain loads (L1 first); false: __ldcg (L2 only)
-	GLoads float64 `json:"gloads"` // 1e9 random 4-byte loads per second
-}
-
-// RandomLoadSizes are the array sizes RandomLoadProfile measures: a
-// scale-24 visited bitmap (2 MiB) and level array (16 MiB), both L2-resident
-// on an H100/H200.
-var RandomLoadSizes = []int64{2 << 20, 16 << 20}
-
-// RandomLoadProfile measures RandomLoadRate for each of RandomLoadSizes,
-// through L1 and L2 only: the second ceiling, beside bandwidth, of a search
-// that makes random accesses per edge.
-func (l *Library) RandomLoadProfile(ordinal, reps int) ([]RandomLoad, error) {
-	var out []RandomLoad
-	for _, b := range RandomLoadSizes {
-		for _, l1 := range []bool{true, false} {
-			g, err := l.RandomLoadRate(ordinal, b, l1, reps)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, RandomLoad{Bytes: b, L1: l1, GLoads: g})
-		}
-	}
-	return out, nil
-}
-
-// FormatRandomLoads is the one-line summary of a RandomLoadProfile.
-func FormatRandomLoads(rl []RandomLoad) string {
-	var b strings.Builder
-	b.WriteString("random 4-byte loads (G/s):")
-	for _, r := range rl {
-		via := "L2"
-		if r.L1 {
-			via = "L1"
-		}
-		fmt.Fprintf(&b, " %.0f MiB %s %.1f;", float64(r.Bytes)/(1<<20), via, r.GLoads)
-	}
-	return strings.TrimSuffix(b.String(), ";")
-}
-
-// SelfTest checks the shared device primitives (scan, compaction, bitmap)
-// on n pseudo-random values against the host (bfsb_selftest).
+// SelfTest checks the shared device primitives of include/ (the device
+// scan, the warp sum, scan and appends) on n pseudo-random values against
+// the host (bfsb_selftest).
 func (l *Library) SelfTest(ordinal int, n int64) error {
 	return l.Call("bfsb_selftest", func(e *byte, el int32) int32 { return l.selfTest(int32(ordinal), n, e, el) })
 }

@@ -118,6 +118,14 @@ func kronShare(n, k, w int64) int64 {
 	return w*(n/k) + min(w, n%k)
 }
 
+// Share is the range [lo, hi) of share w when n items are split into k
+// consecutive, near-equal shares the way the Graph500 reference's
+// compute_edge_range splits an edge list among ranks (the first n mod k
+// shares get one item more).
+func Share(n int64, k, w int) (lo, hi int64) {
+	return kronShare(n, int64(k), int64(w)), kronShare(n, int64(k), int64(w)+1)
+}
+
 // kronGen holds what every edge of one (scale, seed) list shares.
 type kronGen struct {
 	lgN       int

@@ -322,3 +322,26 @@ func TestValidateGeneratedScale10(t *testing.T) {
 		t.Fatal("no non-isolated root found")
 	}
 }
+
+// TestComponentEdgesMatchesTheValidatorsCount checks the count of searches
+// the harness does not validate against the validator's count, root by
+// root, on graphs with many components (edge factor 1) and with one large
+// one.
+func TestComponentEdgesMatchesTheValidatorsCount(t *testing.T) {
+	for _, ef := range []int{1, 16} {
+		edges := Generate(12, ef, [2]uint64{2, 3})
+		n := NVertices(12)
+		ce := NewComponentEdges(edges, n)
+		val := NewValidator(edges, n)
+		for root := int64(0); root < n; root += 97 {
+			parents, _ := SerialBFS(edges, n, root)
+			res, err := val.Validate(root, parents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ce.NEdge(root); got != res.NEdge {
+				t.Fatalf("ef %d root %d: component count %d, validator %d", ef, root, got, res.NEdge)
+			}
+		}
+	}
+}

@@ -3,17 +3,17 @@
 //
 //   - 1D (Layout1D, Build1D): vertices are cut into P consecutive blocks;
 //     rank r owns block r and the adjacency lists of its vertices.
-//   - 2D (Layout2D, Build2D): the R×C block layout of Yoo et al. as seed
-//     000 §2.2 describes it: processor P(i,j) owns vertex block jR+i and
-//     the edge blocks (mR+i, j), m = 0..C-1, stored as a local CSC matrix
-//     with 32-bit local indices.
+//   - 2D (Layout2D, Build2D): the R×C block layout of Yoo et al. as Bisson
+//     et al. (TPDS 2016) §2.2 describe it: processor P(i,j) owns vertex
+//     block jR+i and the edge blocks (mR+i, j), m = 0..C-1, stored as a
+//     local CSC matrix with 32-bit local indices.
 //
 // Both are built distributedly: every rank passes its own share of the
 // edge list (any share: e.g. the range it generated), and an all-to-all
 // exchange moves every edge to the rank that owns it.
 //
 // Choices common to both layouts (the paper leaves them open):
-//   - The graph is made undirected as seed 000 §5 does, "adding, for each
+//   - The graph is made undirected as Bisson et al. §5 do, "adding, for each
 //     edge, its opposite": input edge {u,v} is stored as u→v and v→u.
 //   - Self-loops are dropped (a BFS never follows them); duplicate edges
 //     are kept (Graph500 counts them; a variant may remove them).
@@ -64,11 +64,11 @@ func blockRange(n, b int64, k int) (lo, hi int64) {
 	return lo, hi
 }
 
-// Layout2D is seed 000 §2.2's partition of the N×N adjacency matrix over an
-// R×C processor grid. Column u of the matrix is vertex u's edge list (an
-// entry in row v means the edge u→v). The columns are cut into C column
-// blocks of R·B, the rows into R·C row blocks of B; vertex block k is
-// vertices [kB, (k+1)B).
+// Layout2D is the partition of the N×N adjacency matrix over an R×C
+// processor grid of Bisson et al. (TPDS 2016) §2.2. Column u of the matrix
+// is vertex u's edge list (an entry in row v means the edge u→v). The
+// columns are cut into C column blocks of R·B, the rows into R·C row
+// blocks of B; vertex block k is vertices [kB, (k+1)B).
 //
 // Processor P(i,j) (world rank jR+i, see comm.Grid):
 //   - owns vertex block jR+i;
@@ -82,7 +82,7 @@ func blockRange(n, b int64, k int) (lo, hi int64) {
 //   - local row m·B+o is global vertex (mR+i)·B+o, owned by P(i,m): the
 //     same index on every processor of grid row i, so discovered vertices
 //     are sent along the row as local row indices (fold), and the owner's
-//     grid column is the local row divided by B (seed 000 §3.4).
+//     grid column is the local row divided by B (Bisson et al. §3.4).
 //
 // Indices past N (padding of short blocks) have no edges.
 type Layout2D struct {

@@ -7,9 +7,10 @@ package partition
 //   - every directed entry of the undirected graph lands in exactly one
 //     block, and nothing else does;
 //   - the index maps are inverse to each other;
-//   - seed 000 §2.2's properties: (i) a vertex's edge list lies on the
-//     processors of its owner's grid column; (ii) each edge's destination
-//     is owned by a processor in the edge owner's grid row;
+//   - the properties of Bisson et al. (TPDS 2016) §2.2: (i) a vertex's
+//     edge list lies on the processors of its owner's grid column; (ii)
+//     each edge's destination is owned by a processor in the edge owner's
+//     grid row;
 //   - the result does not depend on how the edge list was shared out.
 
 import (

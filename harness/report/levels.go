@@ -19,9 +19,9 @@ import (
 // level: a phase some searches skip at a level counts 0 for them), then the
 // mean search time, the mean sum of its phases, the difference, and the
 // median search time (graph500.Summarize's). With
-// all, the searches are every one of a case whose status is ok (gpucheck
-// and gridcheck validate only the first few, and check the others against
-// them); else the valid ones.
+// all, the searches are every one of a case whose status is ok, validated
+// or not (a config with validate = N validates only the first N); else the
+// validated, valid ones.
 func LevelTables(w io.Writer, run *results.Run, all bool) error {
 	for i := range run.Cases {
 		c := run.Cases[i]

@@ -381,7 +381,7 @@ func TestCompareBadThreshold(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	searches := []results.Search{
-		{NEdge: 1e9, TEPS: 1e9, TimeS: 1, Valid: true}, {NEdge: 6e9, TEPS: 2e9, TimeS: 3, Valid: true}, {TimeS: 2, Valid: false, Error: "cycle"},
+		{NEdge: 1e9, TEPS: 1e9, TimeS: 1, Valid: true}, {NEdge: 6e9, TEPS: 2e9, TimeS: 3, Valid: true}, {TimeS: 2, Validated: true, Valid: false, Error: "cycle"},
 	}
 	r := &results.Run{Cases: []*results.Case{{
 		Variant: "v", Backend: "cpu", Params: map[string]any{"k": 2.0}, Ranks: 1, Status: results.StatusOK,

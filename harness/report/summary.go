@@ -100,9 +100,13 @@ func paramList(c *results.Case, sep string) string {
 // search was valid).
 func writeCaseBlock(w io.Writer, c *results.Case) error {
 	for _, s := range c.BFS {
-		if !s.Valid {
+		if s.Validated && !s.Valid {
 			fmt.Fprintf(w, "invalid search from root %d: %s\n", s.Root, s.Error)
 		}
+	}
+	if c.Validated < len(c.BFS) {
+		fmt.Fprintf(w, "partly validated: the harness validated %d of %d searches (validate = %s); the figures below are over the validated ones only\n",
+			c.Validated, len(c.BFS), c.Validate)
 	}
 	if graph500Block == nil {
 		fmt.Fprintf(w, "(Graph500 block unavailable in this build)\n")
@@ -114,7 +118,7 @@ func writeCaseBlock(w io.Writer, c *results.Case) error {
 // writeTable writes one aligned table of all cases.
 func writeTable(w io.Writer, cases []*results.Case) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VARIANT\tBACKEND\tPARAMS\tRANKS\tWORKLOAD\tSTATUS\tHMEAN GTEPS\tMEDIAN TIME (ms)\tVALID/NBFS\t% OF BOUND")
+	fmt.Fprintln(tw, "VARIANT\tBACKEND\tPARAMS\tRANKS\tWORKLOAD\tSTATUS\tHMEAN GTEPS\tMEDIAN TIME (ms)\tVALID/VALIDATED\t% OF BOUND\t% OF FLOOR")
 	for _, c := range cases {
 		if c == nil {
 			continue
@@ -139,8 +143,12 @@ func writeTable(w io.Writer, cases []*results.Case) error {
 		if c.PercentOfBound > 0 {
 			bound = fmt.Sprintf("%.1f (of %.0f GB/s)", c.PercentOfBound, c.BandwidthGBs)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\n",
-			c.Variant, c.Backend, params, c.Ranks, c.Graph.Label(), c.Status, hm, med, len(validSearches(c)), len(c.BFS), bound)
+		floor := "-"
+		if c.PercentOfFloor > 0 {
+			floor = fmt.Sprintf("%.1f (floor %.3g ms)", c.PercentOfFloor, c.FloorTimeS*1e3)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			c.Variant, c.Backend, params, c.Ranks, c.Graph.Label(), c.Status, hm, med, c.ValidLabel(), bound, floor)
 	}
 	return tw.Flush()
 }

@@ -13,7 +13,7 @@ import (
 
 // Case statuses.
 const (
-	StatusOK      = "ok"      // every search validated
+	StatusOK      = "ok"      // every validated search was valid
 	StatusInvalid = "invalid" // at least one search failed validation
 	StatusFailed  = "failed"  // the plugin returned an error or crashed
 	StatusTimeout = "timeout" // the plugin exceeded the case's timeout
@@ -42,6 +42,18 @@ type Env struct {
 	GPUModels     []string `json:"gpu_models,omitempty"`
 	DriverVersion string   `json:"driver_version,omitempty"`
 	CUDAVersion   string   `json:"cuda_version,omitempty"`
+}
+
+// Describe names the machine in one line: CPU, GPUs and driver.
+func (e Env) Describe() string {
+	if e.CPUModel == "" && e.CPUs == 0 && len(e.GPUModels) == 0 {
+		return "machine not recorded"
+	}
+	s := fmt.Sprintf("%s, %d CPUs", e.CPUModel, e.CPUs)
+	if len(e.GPUModels) > 0 {
+		s += fmt.Sprintf(", GPU %v, driver %s", e.GPUModels, e.DriverVersion)
+	}
+	return s
 }
 
 // Graph identifies the workload a case ran on.
@@ -80,23 +92,46 @@ type Case struct {
 	GenerationTimeS   float64        `json:"generation_time_s"` // the harness's generation or load of the edge list
 	ConstructionTimeS float64        `json:"construction_time_s"`
 	BFS               []Search       `json:"bfs"`
-	Stats             *Stats         `json:"stats,omitempty"` // over valid searches only
+	// Validate is the case's validation policy: "all", or "first N" when
+	// only the first N searches were validated (config validate = N).
+	Validate string `json:"validate,omitempty"`
+	// Validated counts the searches the harness validated, warm-up
+	// excluded; a case with Validated < len(BFS) was partly validated.
+	Validated int    `json:"validated"`
+	Stats     *Stats `json:"stats,omitempty"` // over validated, valid searches only
+	// StatsAll covers every search that was not found invalid, validated
+	// or not; only written for a partly validated case.
+	StatsAll *Stats `json:"stats_all,omitempty"`
 	// BandwidthGBs is the device copy bandwidth the variant measured, and
 	// PercentOfBound the share of it the valid searches reached: the sum
 	// of their BoundBytes over BandwidthGBs, over the sum of their times.
-	BandwidthGBs   float64        `json:"bandwidth_gbs,omitempty"`
-	PercentOfBound float64        `json:"percent_of_bound,omitempty"`
+	BandwidthGBs   float64 `json:"bandwidth_gbs,omitempty"`
+	PercentOfBound float64 `json:"percent_of_bound,omitempty"`
+	// FloorTimeS is the variant's measured floor (seconds per search:
+	// the least work its algorithm must do, timed on the device), and
+	// PercentOfFloor the floor over the median validated search time.
+	FloorTimeS     float64        `json:"floor_time_s,omitempty"`
+	PercentOfFloor float64        `json:"percent_of_floor,omitempty"`
 	Info           map[string]any `json:"info,omitempty"` // plugin-reported facts (bytes per BFS, ...)
 }
 
 // Search is one timed BFS.
+//
+// Validated says whether the harness validated it; Valid, whether it
+// passed, and it is meaningful only when Validated (in JSON, "valid" is
+// left out for a search that was not validated). NEdge, the TEPS edge
+// count, is the harness's own count for the root's component whether the
+// search was validated or not, so TEPS is known for every search; tables,
+// statistics and comparisons use validated, valid searches only unless
+// they say otherwise.
 type Search struct {
 	Root          int64        `json:"root"`
 	TimeS         float64      `json:"time_s"`
 	TransferTimeS float64      `json:"transfer_time_s"` // copying parents to the host, not in TimeS
 	ValidateTimeS float64      `json:"validate_time_s"`
 	NEdge         int64        `json:"nedge"`          // Graph500 v3 count
-	TEPS          float64      `json:"teps,omitempty"` // only when valid
+	TEPS          float64      `json:"teps,omitempty"` // unless found invalid
+	Validated     bool         `json:"validated"`
 	Valid         bool         `json:"valid"`
 	Error         string       `json:"error,omitempty"` // the validator's message when invalid
 	Levels        int          `json:"levels"`
@@ -188,6 +223,21 @@ func Load(path string) (*Run, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	for _, c := range r.Cases {
+		if c == nil {
+			continue
+		}
+		// Derived from the searches: files from before the field have none.
+		c.Validated = 0
+		for _, s := range c.BFS {
+			if s.Validated {
+				c.Validated++
+			}
+		}
+		if c.Validate == "" && c.Validated == len(c.BFS) {
+			c.Validate = "all"
+		}
+	}
 	return &r, nil
 }
 
@@ -229,4 +279,23 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// ValidLabel says how many searches were valid out of how many the harness
+// validated, and of how many searches when it validated only some:
+// "16/16" (every search validated), "2/2 of 16" (the first 2 validated).
+func (c *Case) ValidLabel() string {
+	valid, validated := 0, 0
+	for _, s := range c.BFS {
+		if s.Validated || s.Valid {
+			validated++
+			if s.Valid {
+				valid++
+			}
+		}
+	}
+	if validated == len(c.BFS) {
+		return fmt.Sprintf("%d/%d", valid, validated)
+	}
+	return fmt.Sprintf("%d/%d of %d", valid, validated, len(c.BFS))
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/config"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/client"
 )
 
 // PluginDirs is the default plugin search path: $BFSBENCH_PLUGIN_DIR, the
@@ -80,7 +81,7 @@ func ListPlugins(dirs []string) []string {
 // proc is a running plugin process.
 type proc struct {
 	client *plugin.Client
-	rpc    *sdk.Client
+	rpc    *client.Client
 	cmd    *exec.Cmd
 }
 
@@ -101,30 +102,20 @@ func startPlugin(path string, v *config.Variant, stderr io.Writer) (*proc, error
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true // the whole job is killed as a group
-	client := plugin.NewClient(&plugin.ClientConfig{
+	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
-		Plugins:          sdk.PluginMap,
+		Plugins:          client.PluginMap,
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolNetRPC},
 		Stderr:           stderr,
 		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
 		StartTimeout:     2 * time.Minute,
 	})
-	p := &proc{client: client, cmd: cmd}
-	rc, err := client.Client()
+	p := &proc{client: pc, cmd: cmd}
+	c, err := client.Dispense(pc)
 	if err != nil {
 		p.kill()
 		return nil, fmt.Errorf("starting plugin %s: %w", path, err)
-	}
-	raw, err := rc.Dispense(sdk.DispenseName)
-	if err != nil {
-		p.kill()
-		return nil, fmt.Errorf("plugin %s: %w", path, err)
-	}
-	c, ok := raw.(*sdk.Client)
-	if !ok {
-		p.kill()
-		return nil, fmt.Errorf("plugin %s: unexpected client type %T", path, raw)
 	}
 	p.rpc = c
 	return p, nil

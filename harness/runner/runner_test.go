@@ -240,3 +240,51 @@ plugin = "faulty"
 		t.Errorf("stray plugin processes: %s", s)
 	}
 }
+
+// TestValidatePolicy checks validate = N: only the first N searches of a
+// case are validated and marked so, the others carry the harness's own
+// TEPS edge count and are left out of the statistics, and a wrong search
+// past N is not caught (that is what validating fewer costs) while one
+// within N is.
+func TestValidatePolicy(t *testing.T) {
+	dir := buildPlugins(t)
+	run, err := runConfig(t, dir, `
+[workload]
+scale = 9
+nbfs = 6
+validate = 2
+[[variant]]
+name = "ref"
+plugin = "reference"
+[[variant]]
+name = "late-invalid"
+plugin = "faulty"
+[variant.params]
+mode = "invalid"
+`)
+	var failed *FailedError
+	if !errors.As(err, &failed) || len(failed.Cases) != 1 {
+		t.Fatalf("want one failed case, got %v", err)
+	}
+	ref, late := run.Cases[0], run.Cases[1]
+	if ref.Status != results.StatusOK || ref.Validated != 2 || ref.Validate != "first 2" || ref.Stats.N != 2 || ref.StatsAll == nil || ref.StatsAll.N != 6 {
+		t.Fatalf("ref: status %s, validated %d (%q), stats over %v, stats_all %+v", ref.Status, ref.Validated, ref.Validate, ref.Stats.N, ref.StatsAll)
+	}
+	for i, s := range ref.BFS {
+		if s.Validated != (i < 2) || s.Valid != (i < 2) || s.NEdge <= 0 || s.TEPS <= 0 {
+			t.Errorf("ref search %d: validated %v valid %v nedge %d teps %g", i, s.Validated, s.Valid, s.NEdge, s.TEPS)
+		}
+	}
+	// The edge count of an unvalidated search is the one validation gives.
+	if ref.BFS[2].Root == ref.BFS[0].Root && ref.BFS[2].NEdge != ref.BFS[0].NEdge {
+		t.Errorf("edge counts differ for one root")
+	}
+	if got := ref.ValidLabel(); got != "2/2 of 6" {
+		t.Errorf("label %q", got)
+	}
+	// The faulty plugin's third search (after the warm-up: the second
+	// timed one) is wrong: inside the validated two.
+	if late.Status != results.StatusInvalid {
+		t.Errorf("late-invalid: status %s, want invalid (%s)", late.Status, late.Error)
+	}
+}

@@ -19,16 +19,10 @@ package sdk
 // job (Comm.Abort, i.e. MPI_Abort), after printing its error on stderr.
 
 import (
-	"bytes"
-	"encoding/gob"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
-	"unsafe"
 
-	"github.com/bfsbench/bfsbench/harness/comm"
-	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
@@ -51,7 +45,6 @@ const (
 	tagCommand = 10 // +1 for the payload
 	tagOutcome = 20 // +1 for the payload
 	tagAck     = 30
-	tagEdges   = 40
 )
 
 // command is what rank 0 sends a follower.
@@ -71,139 +64,6 @@ type command struct {
 type outcome struct {
 	Err     string
 	Devices []string
-}
-
-// errTimeout is returned by poll when its deadline passes.
-var errTimeout = errors.New("timed out")
-
-// poll waits for r, sleeping between tests (20 µs, doubling up to 1 ms),
-// until deadline (none when zero). alive, when set, is checked about once
-// a second and ends the wait with its error.
-func poll(r comm.Request, deadline time.Time, alive func() error) (int, error) {
-	sleep := 20 * time.Microsecond
-	lastCheck := time.Now()
-	for {
-		done, n, err := r.Test()
-		if done {
-			return n, err
-		}
-		now := time.Now()
-		if !deadline.IsZero() && now.After(deadline) {
-			return 0, errTimeout
-		}
-		if alive != nil && now.Sub(lastCheck) > time.Second {
-			lastCheck = now
-			if err := alive(); err != nil {
-				return 0, err
-			}
-		}
-		time.Sleep(sleep)
-		sleep = min(2*sleep, time.Millisecond)
-	}
-}
-
-// sendMsg starts sending v (gob-encoded) to dest: its length, then its
-// bytes. The caller waits for both requests.
-func sendMsg(c comm.Comm, dest, tag int, v any) ([]comm.Request, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return nil, fmt.Errorf("encoding control message: %w", err)
-	}
-	payload := buf.Bytes()
-	n := []int64{int64(len(payload))}
-	r1, err := c.Isend(comm.Host(n), dest, tag)
-	if err != nil {
-		return nil, err
-	}
-	r2, err := c.Isend(comm.Host(payload), dest, tag+1)
-	if err != nil {
-		return []comm.Request{r1}, err
-	}
-	return []comm.Request{r1, r2}, nil
-}
-
-// recvMsg receives one message sent by sendMsg from src into v.
-func recvMsg(c comm.Comm, src, tag int, v any, deadline time.Time, alive func() error) error {
-	n := []int64{0}
-	r, err := c.Irecv(comm.Host(n), src, tag)
-	if err != nil {
-		return err
-	}
-	if _, err := poll(r, deadline, alive); err != nil {
-		return err
-	}
-	if n[0] < 0 || n[0] > 1<<30 {
-		return fmt.Errorf("control message of %d bytes from rank %d", n[0], src)
-	}
-	payload := make([]byte, n[0])
-	if r, err = c.Irecv(comm.Host(payload), src, tag+1); err != nil {
-		return err
-	}
-	if _, err := poll(r, deadline, alive); err != nil {
-		return err
-	}
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
-		return fmt.Errorf("decoding control message from rank %d: %w", src, err)
-	}
-	return nil
-}
-
-// waitAll polls every request until deadline.
-func waitAll(reqs []comm.Request, deadline time.Time, alive func() error) error {
-	for _, r := range reqs {
-		if _, err := poll(r, deadline, alive); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// edgeChunk bounds one edge message (in int64 elements) below MPI's int
-// count limit.
-const edgeChunk = 1 << 28
-
-// edgeWords views edges as the int64 words V0, V1, V0, V1, ...
-func edgeWords(edges []graph500.Edge) []int64 {
-	if len(edges) == 0 {
-		return nil
-	}
-	return unsafe.Slice(&edges[0].V0, 2*len(edges))
-}
-
-// sendEdges sends edges to dest in chunks, waiting for each.
-func sendEdges(c comm.Comm, dest int, edges []graph500.Edge, alive func() error) error {
-	w := edgeWords(edges)
-	for lo := 0; lo < len(w); lo += edgeChunk {
-		r, err := c.Isend(comm.Host(w[lo:min(lo+edgeChunk, len(w))]), dest, tagEdges)
-		if err != nil {
-			return err
-		}
-		if _, err := poll(r, time.Time{}, alive); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// recvEdges receives n edges sent by sendEdges from src.
-func recvEdges(c comm.Comm, src int, n int64, alive func() error) ([]graph500.Edge, error) {
-	edges := make([]graph500.Edge, n)
-	w := edgeWords(edges)
-	for lo := 0; lo < len(w); lo += edgeChunk {
-		hi := min(lo+edgeChunk, len(w))
-		r, err := c.Irecv(comm.Host(w[lo:hi]), src, tagEdges)
-		if err != nil {
-			return nil, err
-		}
-		got, err := poll(r, time.Time{}, alive)
-		if err != nil {
-			return nil, err
-		}
-		if got != hi-lo {
-			return nil, fmt.Errorf("received %d edge words from rank %d, want %d", got, src, hi-lo)
-		}
-	}
-	return edges, nil
 }
 
 // protect runs f, turning a panic into an error.

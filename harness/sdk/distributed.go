@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/graph500"
 )
 
 // RankVariant is one rank's part of a distributed BFS variant. Every
@@ -80,10 +81,7 @@ func NewDistributed(cfg Config, newRank NewRankFunc) (Variant, error) {
 // handles: consecutive, near-equal shares in rank order, split as the
 // Graph500 reference's compute_edge_range splits them (the first m mod p
 // ranks get one edge more).
-func EdgeShare(m int64, r, p int) (lo, hi int64) {
-	start := func(r int64) int64 { return r*(m/int64(p)) + min(r, m%int64(p)) }
-	return start(int64(r)), start(int64(r) + 1)
-}
+func EdgeShare(m int64, r, p int) (lo, hi int64) { return graph500.Share(m, p, r) }
 
 // shareOf is rank r's Workload: a sub-slice of w's edges, no copy.
 func shareOf(w *Workload, r, p int) *Workload {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/mpictl"
 )
 
 // follower is one follower rank.
@@ -33,7 +34,7 @@ func (f *follower) run() error {
 	ctl := f.s.ctl
 	for {
 		var cmd command
-		if err := recvMsg(ctl, 0, tagCommand, &cmd, time.Time{}, f.s.alive); err != nil {
+		if err := mpictl.Recv(ctl, 0, tagCommand, &cmd, time.Time{}, f.s.alive); err != nil {
 			return fmt.Errorf("waiting for rank 0: %w", err)
 		}
 		if cmd.Method == cmdQuit {
@@ -56,9 +57,9 @@ func (f *follower) run() error {
 		if err != nil {
 			deadline = time.Now().Add(FailureGrace)
 		}
-		reqs, serr := sendMsg(ctl, 0, tagOutcome, out)
+		reqs, serr := mpictl.Send(ctl, 0, tagOutcome, out)
 		if serr == nil {
-			serr = waitAll(reqs, deadline, f.s.alive)
+			serr = mpictl.WaitAll(reqs, deadline, f.s.alive)
 		}
 		switch {
 		case serr != nil && err != nil:
@@ -70,7 +71,7 @@ func (f *follower) run() error {
 			ack := []int64{0}
 			rq, aerr := ctl.Irecv(comm.Host(ack), 0, tagAck)
 			if aerr == nil {
-				_, aerr = poll(rq, time.Now().Add(FailureGrace), f.s.alive)
+				_, aerr = mpictl.Poll(rq, time.Now().Add(FailureGrace), f.s.alive)
 			}
 			if aerr != nil {
 				return fmt.Errorf("%s failed (%v), and %w", cmd.Method, err, errStuck)
@@ -127,7 +128,7 @@ func (f *follower) workload(cmd command) (*Workload, error) {
 	lo, hi := EdgeShare(cmd.NEdges, r, p)
 	w := &Workload{NVertices: cmd.NVertices, NEdges: cmd.NEdges, EdgeOffset: lo, Graph: cmd.Graph}
 	if cmd.Scatter {
-		edges, err := recvEdges(f.s.ctl, 0, hi-lo, f.s.alive)
+		edges, err := mpictl.RecvEdges(f.s.ctl, 0, hi-lo, f.s.alive)
 		if err != nil {
 			return nil, fmt.Errorf("receiving edges from rank 0: %w", err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/mpictl"
 )
 
 // mpiSession is this process's place in an MPI job: set up by the MPI
@@ -104,7 +105,7 @@ func (d *driver) call(cmd command, afterSend, own func() error) error {
 	ctl, p := d.s.ctl, d.s.world.Size()
 	var sends []comm.Request
 	for r := 1; r < p; r++ {
-		reqs, err := sendMsg(ctl, r, tagCommand, cmd)
+		reqs, err := mpictl.Send(ctl, r, tagCommand, cmd)
 		if err != nil {
 			return d.fail(fmt.Errorf("sending %s to rank %d: %w", cmd.Method, r, err))
 		}
@@ -125,13 +126,13 @@ func (d *driver) call(cmd command, afterSend, own func() error) error {
 	if err0 != nil {
 		errs = append(errs, fmt.Errorf("rank 0: %w", err0))
 	}
-	if err := waitAll(sends, deadline, d.s.alive); err != nil {
+	if err := mpictl.WaitAll(sends, deadline, d.s.alive); err != nil {
 		return d.abort(errors.Join(append(errs, fmt.Errorf("sending %s: %w", cmd.Method, err))...))
 	}
 	var failed []int
 	for r := 1; r < p; r++ {
 		var out outcome
-		if err := recvMsg(ctl, r, tagOutcome, &out, deadline, d.s.alive); err != nil {
+		if err := mpictl.Recv(ctl, r, tagOutcome, &out, deadline, d.s.alive); err != nil {
 			return d.abort(errors.Join(append(errs, fmt.Errorf("rank %d did not finish %s: %w", r, cmd.Method, err))...))
 		}
 		if out.Err != "" {
@@ -143,7 +144,7 @@ func (d *driver) call(cmd command, afterSend, own func() error) error {
 	for _, r := range failed { // release the failed followers' wait
 		rq, err := ctl.Isend(comm.Host([]int64{1}), r, tagAck)
 		if err == nil {
-			_, err = poll(rq, time.Now().Add(FailureGrace), d.s.alive)
+			_, err = mpictl.Poll(rq, time.Now().Add(FailureGrace), d.s.alive)
 		}
 		if err != nil {
 			return d.abort(fmt.Errorf("acknowledging rank %d's failure: %w", r, err))
@@ -183,7 +184,7 @@ func (d *driver) Construct(w *Workload) error {
 	if scatter {
 		afterSend = func() error {
 			for r := 1; r < p; r++ {
-				if err := sendEdges(d.s.ctl, r, shareOf(w, r, p).Edges, d.s.alive); err != nil {
+				if err := mpictl.SendEdges(d.s.ctl, r, shareOf(w, r, p).Edges, d.s.alive); err != nil {
 					return fmt.Errorf("sending rank %d its edges: %w", r, err)
 				}
 			}
@@ -237,13 +238,13 @@ func (d *driver) Close() error {
 func (d *driver) quit() error {
 	var sends []comm.Request
 	for r := 1; r < d.s.world.Size(); r++ {
-		reqs, err := sendMsg(d.s.ctl, r, tagCommand, command{Method: cmdQuit})
+		reqs, err := mpictl.Send(d.s.ctl, r, tagCommand, command{Method: cmdQuit})
 		if err != nil {
 			return err
 		}
 		sends = append(sends, reqs...)
 	}
-	if err := waitAll(sends, time.Now().Add(FailureGrace), d.s.alive); err != nil {
+	if err := mpictl.WaitAll(sends, time.Now().Add(FailureGrace), d.s.alive); err != nil {
 		return fmt.Errorf("telling the followers to quit: %w", err)
 	}
 	d.s.done = true

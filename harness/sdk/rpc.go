@@ -1,12 +1,12 @@
 package sdk
 
-// rpc.go is the wire protocol between the harness and a plugin process:
-// go-plugin's net/rpc transport, four calls (Describe, Construct, BFS,
-// Close), small messages only. The parent array travels through a
-// memory-mapped file the harness creates (see parents.go).
+// rpc.go is the plugin's side of the wire protocol between the harness
+// and a plugin process: go-plugin's net/rpc transport, four calls
+// (Describe, Construct, BFS, Close), small messages only. The parent array
+// travels through a memory-mapped file the harness creates (see
+// parents.go). The harness's side is package sdk/client.
 
 import (
-	"context"
 	"fmt"
 	"net/rpc"
 
@@ -24,14 +24,12 @@ var Handshake = plugin.HandshakeConfig{
 	MagicCookieValue: "breadth-first-search",
 }
 
-// pluginName is the single plugin each binary dispenses.
-const pluginName = "bfs"
+// PluginName is the single plugin each binary serves: the name the
+// harness's client (package sdk/client) dispenses.
+const PluginName = "bfs"
 
-// PluginMap is the go-plugin map the harness dispenses from.
-var PluginMap = map[string]plugin.Plugin{pluginName: &rpcPlugin{}}
-
-// DispenseName is the name to Dispense on a go-plugin client.
-const DispenseName = pluginName
+// pluginName is PluginName.
+const pluginName = PluginName
 
 // ConstructArgs asks the plugin to build one case's graph.
 type ConstructArgs struct {
@@ -72,8 +70,10 @@ func (p *rpcPlugin) Server(*plugin.MuxBroker) (interface{}, error) {
 	return &rpcServer{srv: newServer(p.impl)}, nil
 }
 
-func (p *rpcPlugin) Client(_ *plugin.MuxBroker, c *rpc.Client) (interface{}, error) {
-	return &Client{c: c}, nil
+// Client is the harness's side, in package sdk/client: a plugin never
+// dispenses.
+func (p *rpcPlugin) Client(*plugin.MuxBroker, *rpc.Client) (interface{}, error) {
+	return nil, fmt.Errorf("sdk: the plugin side serves %q; the harness dispenses it through package sdk/client", PluginName)
 }
 
 // rpcServer exposes a server's methods in net/rpc's shape.
@@ -93,48 +93,4 @@ func (s *rpcServer) BFS(args BFSArgs, reply *BFSReply) error {
 
 func (s *rpcServer) Close(_ Empty, _ *Empty) error {
 	return s.srv.guard("close", s.srv.close)
-}
-
-// Client is the harness's view of a plugin process. Every call takes a
-// context: when it ends first, the call returns ctx.Err() and the caller
-// must kill the process (a call cannot be cancelled inside the plugin).
-type Client struct{ c *rpc.Client }
-
-func (c *Client) call(ctx context.Context, method string, args, reply any) error {
-	call := c.c.Go("Plugin."+method, args, reply, make(chan *rpc.Call, 1))
-	select {
-	case <-call.Done:
-		if call.Error != nil {
-			return fmt.Errorf("%s: %w", method, call.Error)
-		}
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("%s: %w", method, ctx.Err())
-	}
-}
-
-// Describe returns the plugin's Info.
-func (c *Client) Describe(ctx context.Context) (Info, error) {
-	var in Info
-	err := c.call(ctx, "Describe", Empty{}, &in)
-	return in, err
-}
-
-// Construct builds the case's graph in the plugin.
-func (c *Client) Construct(ctx context.Context, args ConstructArgs) (ConstructReply, error) {
-	var r ConstructReply
-	err := c.call(ctx, "Construct", args, &r)
-	return r, err
-}
-
-// BFS runs one search; its parents are then in the parents file.
-func (c *Client) BFS(ctx context.Context, root int64) (BFSReply, error) {
-	var r BFSReply
-	err := c.call(ctx, "BFS", BFSArgs{Root: root}, &r)
-	return r, err
-}
-
-// Close releases the variant inside the plugin.
-func (c *Client) Close(ctx context.Context) error {
-	return c.call(ctx, "Close", Empty{}, &Empty{})
 }

@@ -131,6 +131,14 @@ type Search struct {
 // Construct).
 const InfoCopyBandwidthGBs = "device_copy_gbs"
 
+// InfoFloorTimeS is the CaseInfo key under which a variant reports its
+// measured floor: the time, in seconds, of the least work its algorithm
+// must do for one search of this graph, timed on the device it ran on
+// (for example one balanced pass over every edge that a search must test).
+// With it the harness reports each case's % of floor: the floor over the
+// median search time.
+const InfoFloorTimeS = "floor_time_s"
+
 // Plugin is what a variant binary serves.
 type Plugin interface {
 	Info() Info

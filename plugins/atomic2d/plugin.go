@@ -1,11 +1,17 @@
 package main
 
 // plugin.go: the atomic2d plugin's description (sdk.Info), its parameters
-// (seed 000's knobs) and its per-rank variant over sdk.NewDistributed.
+// and presets, and its per-rank variant over sdk.NewDistributed. The paper:
+//
+//	Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
+//	Distributed Breadth First Search on the Kepler Architecture", IEEE
+//	Transactions on Parallel and Distributed Systems 27(7), 2016
+//	(arXiv:1408.1605).
 
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/partition"
@@ -13,40 +19,62 @@ import (
 	"github.com/bfsbench/bfsbench/plugins/atomic2d/bfs2d"
 )
 
+// paperRef is the paper as Info.Paper cites it, with the sections the
+// plugin implements.
+const paperRef = "Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, \"Parallel Distributed Breadth First Search on the Kepler Architecture\", IEEE Transactions on Parallel and Distributed Systems 27(7), 2016 (arXiv:1408.1605): §2.2, §3 (Algorithms 2 and 3), §5"
+
 // plugin is the sdk.Plugin of atomic2d.
 type plugin struct{}
 
 // Parameter names.
 const (
+	pPreset         = "preset"
 	pEdgesPerThread = "edges_per_thread"
 	pBitmapMessages = "bitmap_messages"
-	pVisitedTest    = "visited_test"
 	pAppend         = "append"
 	pThreads        = "threads_per_block"
+	pFloorReps      = "floor_reps"
 	pWorkers        = "workers"
 )
+
+// Presets, and the value that leaves a parameter to the preset.
+const (
+	presetTuned = "tuned"
+	presetPaper = "paper"
+	fromPreset  = "auto"
+)
+
+// presets are the values each preset gives the preset-controlled
+// parameters: paper is Algorithm 3 as [1] writes it, with §3.4.1's four
+// edges per thread and §5's bitmap messages (the defaults of those
+// parameters, shared by both presets); tuned reserves the output queue
+// slots a block at a time.
+var presets = map[string]map[string]any{
+	presetTuned: {pAppend: bfs2d.AppendBlock},
+	presetPaper: {pAppend: bfs2d.AppendThread},
+}
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name:     "atomic2d",
-		Paper:    "seed 000: Bisson, Bernaschi, Mastrostefano, Parallel Distributed BFS on the Kepler Architecture, §2.2, §3 (Algorithms 2 and 3), §5",
+		Paper:    paperRef,
 		Summary:  "2D R×C partition with local CSC blocks; one thread per frontier edge by scan + binary search (k edges per thread, interleaved), atomicOr visited bitmap, atomic per-column queues; expand/fold exchanges; bitmap messages past §5's threshold; predecessors resolved after the search",
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
+			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
+				Help: "the default of append (a parameter given explicitly wins): paper, Algorithm 3 as written (one atomic on dst_cnt per discovered vertex); tuned, a block's queue slots reserved at once"},
 			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(8),
-				Help: "§3.4.1: consecutive frontier edges per thread, processed interleaved (1 = one thread per edge; the paper's best on Kepler is 4)"},
+				Help: "§3.4.1: consecutive frontier edges per thread, processed interleaved (1 = Algorithm 3's one thread per edge; 4 is the paper's choice)"},
 			{Name: pBitmapMessages, Type: sdk.TypeString, Default: bfs2d.BitmapAuto,
 				Choices: []string{bfs2d.BitmapAuto, bfs2d.BitmapOff, bfs2d.BitmapOn},
-				Help:    "§5: send a bitmap of the receiver's block instead of a vertex list: auto (when smaller), off (lists, §3), on (always)"},
-			{Name: pVisitedTest, Type: sdk.TypeString, Default: bfs2d.VisitedL1,
-				Choices: []string{bfs2d.VisitedL1, bfs2d.VisitedL2},
-				Help:    "CUDA: the visited-bitmap test before the atomicOr: l1 (a plain load, which on sm_90 may return a stale L1 word; a stale zero costs an extra atomic) or l2 (__ldcg, an L2 load that sees bits set by atomics already done); l1 is the default because it measured slightly faster on an H200 at scale 24 (results/atomic2d). The CPU backend ignores it: its loads are sync/atomic loads anyway"},
-			{Name: pAppend, Type: sdk.TypeString, Default: bfs2d.AppendBlock,
-				Choices: []string{bfs2d.AppendBlock, bfs2d.AppendWarp},
-				Help:    "CUDA: how the expansion reserves output queue slots (Algorithm 3 lines 11 and 13, the paper's atomicInc on the per-column counter): block (warps add in shared memory, one global atomic per block round and queue) or warp (one global atomic per warp and queue); on a 1×1 grid every winner goes to one counter, whose same-address atomics are served one at a time (results/h200-20261122-claims). The CPU backend ignores it"},
+				Help:    "§5: send a bitmap of the receiver's block instead of a vertex list: auto (past §5's threshold, when the bitmap is smaller), off (lists, §3), on (always)"},
+			{Name: pAppend, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, bfs2d.AppendThread, bfs2d.AppendBlock},
+				Help: "CUDA: how the expansion reserves output queue slots (Algorithm 3 line 10): thread, one atomic on the column's counter per discovered vertex, as written; block, the warps add in shared memory and one atomic per block round and column reserves the block's slots; auto: the preset's (paper thread, tuned block). The CPU backend appends per vertex"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
 				Help: "CUDA: threads per block (a multiple of 32)"},
+			{Name: pFloorReps, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1000),
+				Help: "CUDA: after construction, time the test floor this many times (after a warm-up) on each rank, one rank at a time: one balanced pass over every local edge reading its row index and testing its visited bit, the least per-edge work of Algorithm 3 over a search; the case info gets floor_time_s (the median of the faster of the two testing orders, the slowest rank's) and the medians of each pass kind (test_floor_*_ms); the passes add to the construction time; 0: not measured"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CPU: goroutines per rank running the kernels (0: GOMAXPROCS / ranks)"},
 		},
@@ -57,7 +85,10 @@ func (plugin) Info() sdk.Info {
 // options are one case's resolved parameters.
 type options struct {
 	bfs2d.Options
-	Threads int
+	Preset    string
+	Threads   int
+	FloorReps int
+	resolved  []string // every parameter as it ran, "name=value", sorted
 }
 
 func parseOptions(cfg sdk.Config) (options, error) {
@@ -65,16 +96,24 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if err != nil {
 		return options{}, err
 	}
+	preset := params[pPreset].(string)
+	for name, v := range presets[preset] {
+		if params[name] == fromPreset {
+			params[name] = v
+		}
+	}
 	cfg.Params = params
 	o := options{
 		Options: bfs2d.Options{
 			EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
 			BitmapMessages: cfg.String(pBitmapMessages),
-			VisitedTest:    cfg.String(pVisitedTest),
 			Append:         cfg.String(pAppend),
 			Workers:        int(cfg.Int(pWorkers)),
 		},
-		Threads: int(cfg.Int(pThreads)),
+		Preset:    preset,
+		Threads:   int(cfg.Int(pThreads)),
+		FloorReps: int(cfg.Int(pFloorReps)),
+		resolved:  resolvedParams(params),
 	}
 	if o.Threads%32 != 0 {
 		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
@@ -82,8 +121,21 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	return o, nil
 }
 
+// resolvedParams lists params as sorted "name=value" strings: the case
+// info's "resolved" entry, which says what ran whatever the config left to
+// the preset (a list of strings, which the plugin protocol carries as it
+// is).
+func resolvedParams(params map[string]any) []string {
+	out := make([]string, 0, len(params))
+	for k, v := range params {
+		out = append(out, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // gridShape is cfg.Grid, or for an unset grid the R×C with R ≤ C closest to
-// square (seed 000 Table 1: 2 ranks 1×2, 8 ranks 2×4).
+// square (as [1] Table 1: 2 ranks 1×2, 8 ranks 2×4).
 func gridShape(cfg sdk.Config) (r, c int, err error) {
 	ranks := max(cfg.Ranks, 1)
 	if cfg.Grid != [2]int{0, 0} {
@@ -174,8 +226,54 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 			return err
 		}
 	}
-	v.info, err = caseInfo(v.grid, l, csc)
-	return err
+	if v.info, err = caseInfo(v.grid, l, csc); err != nil {
+		return err
+	}
+	v.info["resolved"] = v.opt.resolved
+	if v.cfg.Backend == sdk.BackendCUDA && v.opt.FloorReps > 0 {
+		return v.measureFloor()
+	}
+	return nil
+}
+
+// floorModes are the test floor's passes, as measureFloor records them.
+var floorModes = []bfs2d.FloorMode{bfs2d.FloorStream, bfs2d.FloorThread, bfs2d.FloorWarp}
+
+// measureFloor times the test floor (bfs2d.Rank.TestFloor) of every rank,
+// one rank at a time (ranks may share a GPU), floor_reps passes of each
+// kind, and records the slowest rank's medians in the case info:
+// test_floor_<kind>_ms for each kind, and sdk.InfoFloorTimeS, the faster
+// of the two passes that test the bitmap (thread and warp order), in
+// seconds. A failed pass is recorded as test_floor_error, and the case
+// goes on without a floor. Collective.
+func (v *rankVariant) measureFloor() error {
+	w := v.grid.World
+	ms := make([]float64, len(floorModes)+1) // each kind, then the floor
+	for r := range w.Size() {
+		var err error
+		if r == w.Rank() {
+			for i, mode := range floorModes {
+				if ms[i], _, err = v.rank.TestFloor(mode, v.opt.FloorReps); err != nil {
+					err = fmt.Errorf("test floor (%s) of rank %d: %w", mode, r, err)
+					break
+				}
+			}
+			ms[len(floorModes)] = min(ms[1], ms[2]) // thread, warp
+		}
+		if err := comm.Agree(w, err); err != nil {
+			// The construction is done: the case goes on without a floor.
+			v.info["test_floor_error"] = err.Error()
+			return nil
+		}
+	}
+	if err := comm.AllreduceSlice(w, ms, comm.Max); err != nil {
+		return err
+	}
+	for i, mode := range floorModes {
+		v.info["test_floor_"+mode.String()+"_ms"] = ms[i]
+	}
+	v.info[sdk.InfoFloorTimeS] = ms[len(floorModes)] / 1e3
+	return nil
 }
 
 // cudaDeviceFor is one rank per GPU where there are enough GPUs: world rank
@@ -243,9 +341,10 @@ func (v *rankVariant) Devices() []string {
 	return []string{v.device}
 }
 
-// CaseInfo implements sdk.Informer.
-// For the CUDA backend it adds the copy bandwidth of this rank's device,
-// measured here (after the timed construction) for the bandwidth bound.
+// CaseInfo implements sdk.Informer: the partition and the bound's byte
+// count (bound.go), the resolved parameters, the test floor when
+// floor_reps > 0, and for the CUDA backend the copy bandwidth of this
+// rank's device, measured here (after the timed construction).
 func (v *rankVariant) CaseInfo() map[string]any {
 	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
 		if bw, err := bfs2d.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
@@ -255,21 +354,4 @@ func (v *rankVariant) CaseInfo() map[string]any {
 		}
 	}
 	return v.info
-}
-
-// setOptions changes the algorithm parameters of a constructed rank (used
-// by gridcheck's parameter sweeps; every rank gets the same options).
-func (v *rankVariant) setOptions(o options) error {
-	if o.Threads != v.opt.Threads {
-		return fmt.Errorf("%s cannot change after construction (%d, then %d)", pThreads, v.opt.Threads, o.Threads)
-	}
-	if v.rank == nil {
-		return fmt.Errorf("set options before construct")
-	}
-	o.Workers = v.opt.Workers
-	if err := v.rank.SetOptions(o.Options); err != nil {
-		return err
-	}
-	v.opt = o
-	return nil
 }

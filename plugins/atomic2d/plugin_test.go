@@ -3,64 +3,76 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/atomic2d/bfs2d"
 )
 
-// TestPluginCPUGrids drives the plugin as the harness does (New, Construct
-// with the whole edge list, BFS, Parents) on the CPU backend through
-// sdk.NewDistributed, and validates every search.
-func TestPluginCPUGrids(t *testing.T) {
-	for _, tc := range []struct {
-		ranks int
-		grid  [2]int
-	}{{1, [2]int{0, 0}}, {2, [2]int{1, 2}}, {2, [2]int{2, 1}}, {4, [2]int{2, 2}}, {4, [2]int{0, 0}}} {
-		for scale := 8; scale <= 12; scale += 2 {
-			t.Run(fmt.Sprintf("ranks%d_grid%dx%d/scale%d", tc.ranks, tc.grid[0], tc.grid[1], scale), func(t *testing.T) {
-				edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
-				nv := graph500.NVertices(scale)
-				keys, err := graph500.SearchKeys(edges, nv, 4, [2]uint64{2, 3})
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{"edges_per_thread": int64(3)}, Ranks: tc.ranks, Grid: tc.grid}
-				v, err := plugin{}.New(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer v.Close()
-				if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
-					t.Fatal(err)
-				}
-				info := v.(sdk.Informer).CaseInfo()
-				if b, _ := info["bytes_fixed_per_bfs"].(int64); b < 4*int64(len(edges)) {
-					t.Errorf("bound bytes %d below the row indices alone (%d)", b, 4*len(edges))
-				}
-				val := graph500.NewValidator(edges, nv)
-				parents := make([]int64, nv)
-				for _, root := range keys {
-					s, err := v.BFS(root)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := v.Parents(parents); err != nil {
-						t.Fatal(err)
-					}
-					res, err := val.Validate(root, parents)
-					if err != nil {
-						t.Fatalf("root %d: %v", root, err)
-					}
-					if s.Levels != res.Levels {
-						t.Errorf("root %d: %d levels reported, the tree has %d", root, s.Levels, res.Levels)
-					}
-					checkPhaseKeys(t, s.Phases)
-				}
-			})
+// TestConformance runs the shared conformance suite over grids and both
+// presets, on the CPU backend and, where a GPU and lib/libatomic2d.so are
+// present, on CUDA (ranks sharing the GPUs there are).
+func TestConformance(t *testing.T) {
+	if os.Getenv(cuda.LibDirEnv) == "" {
+		lib, _ := filepath.Abs(filepath.Join("..", "..", "lib"))
+		t.Setenv(cuda.LibDirEnv, lib)
+	}
+	sdktest.Run(t, plugin{}, sdktest.Options{
+		Scales:      []int{8, 11},
+		EdgeFactors: []int{4, 16},
+		Grids:       [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}},
+		Params:      []map[string]any{{pPreset: presetTuned}, {pPreset: presetPaper, "edges_per_thread": int64(3)}},
+	})
+}
+
+// TestPluginReportsLevelsAndBytes checks what the plugin reports beside
+// its parents: the level count of each search and the bytes of its bound.
+func TestPluginReportsLevelsAndBytes(t *testing.T) {
+	edges := graph500.Generate(10, 16, [2]uint64{2, 3})
+	nv := graph500.NVertices(10)
+	keys, err := graph500.SearchKeys(edges, nv, 4, [2]uint64{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, err := plugin{}.Info().CheckParams(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 4, Grid: [2]int{2, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := v.(sdk.Informer).CaseInfo()["bytes_fixed_per_bfs"].(int64); b < 4*int64(len(edges)) {
+		t.Errorf("bound bytes %d below the row indices alone (%d)", b, 4*len(edges))
+	}
+	val := graph500.NewValidator(edges, nv)
+	parents := make([]int64, nv)
+	for _, root := range keys {
+		s, err := v.BFS(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Parents(parents); err != nil {
+			t.Fatal(err)
+		}
+		res, err := val.Validate(root, parents)
+		if err != nil {
+			t.Fatalf("root %d: %v", root, err)
+		}
+		if s.Levels != res.Levels {
+			t.Errorf("root %d: %d levels reported, the tree has %d", root, s.Levels, res.Levels)
 		}
 	}
 }
@@ -91,12 +103,12 @@ func TestPluginRejectsBadConfigs(t *testing.T) {
 		"bad k":           {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"edges_per_thread": int64(9)}}},
 		"bad bitmap mode": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"bitmap_messages": "sometimes"}}},
 		"bad threads":     {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"threads_per_block": int64(100)}}},
-		"bad visited test": {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"visited_test": "l3"}},
-			want: `parameter "visited_test": want one of [l1 l2], got "l3"`},
-		"visited test not a string": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"visited_test": int64(2)}},
-			want: `parameter "visited_test": want a string`},
+		"removed visited test": {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"visited_test": "l2"}},
+			want: `has no parameter "visited_test"`},
+		"bad preset": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"preset": int64(2)}},
+			want: `parameter "preset": want a string`},
 		"bad append": {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"append": "grid"}},
-			want: `parameter "append": want one of [block warp], got "grid"`},
+			want: `parameter "append": want one of [auto thread block], got "grid"`},
 	}
 	for name, tc := range cases {
 		v, err := (plugin{}).New(tc.cfg)
@@ -112,64 +124,66 @@ func TestPluginRejectsBadConfigs(t *testing.T) {
 }
 
 // TestParseOptions: each parameter reaches bfs2d.Options, defaults
-// included (visited_test resolves to l2).
+// included, a preset fills append when it is left to it, and an explicit
+// value wins.
 func TestParseOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		params map[string]any
 		want   bfs2d.Options
+		preset string
 	}{
-		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1, Append: bfs2d.AppendBlock}},
-		{"visited l1", map[string]any{"visited_test": "l1"}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1, Append: bfs2d.AppendBlock}},
-		{"visited l2", map[string]any{"visited_test": "l2", "edges_per_thread": int64(2)}, bfs2d.Options{EdgesPerThread: 2, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL2, Append: bfs2d.AppendBlock}},
-		{"append warp", map[string]any{"append": "warp"}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, VisitedTest: bfs2d.VisitedL1, Append: bfs2d.AppendWarp}},
+		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendBlock}, presetTuned},
+		{"paper", map[string]any{pPreset: presetPaper}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendThread}, presetPaper},
+		{"paper, block append", map[string]any{pPreset: presetPaper, pAppend: bfs2d.AppendBlock, pEdgesPerThread: int64(1)},
+			bfs2d.Options{EdgesPerThread: 1, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendBlock}, presetPaper},
+		{"tuned, thread append, lists", map[string]any{pAppend: bfs2d.AppendThread, pBitmapMessages: bfs2d.BitmapOff},
+			bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapOff, Append: bfs2d.AppendThread}, presetTuned},
 	} {
 		o, err := parseOptions(sdk.Config{Params: tc.params})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if o.Options != tc.want {
-			t.Errorf("%s: options %+v, want %+v", tc.name, o.Options, tc.want)
+		if o.Options != tc.want || o.Preset != tc.preset {
+			t.Errorf("%s: options %+v (preset %s), want %+v (%s)", tc.name, o.Options, o.Preset, tc.want, tc.preset)
+		}
+		for _, kv := range []string{"preset=" + tc.preset, "append=" + tc.want.Append, fmt.Sprintf("edges_per_thread=%d", tc.want.EdgesPerThread)} {
+			if !slices.Contains(o.resolved, kv) {
+				t.Errorf("%s: resolved %v lacks %q", tc.name, o.resolved, kv)
+			}
 		}
 	}
-	if p, _ := (plugin{}).Info().Param("visited_test"); p.Default != bfs2d.VisitedL1 {
-		t.Errorf("visited_test default %v, want %q", p.Default, bfs2d.VisitedL1)
+	for _, removed := range []string{"visited_test", "gridcheck"} {
+		if _, err := parseOptions(sdk.Config{Params: map[string]any{removed: "l2"}}); err == nil {
+			t.Errorf("parameter %q accepted", removed)
+		}
 	}
 }
 
-// TestPluginCPUVisitedTest: the CPU backend accepts both visited_test
-// modes (and ignores them): valid searches either way.
-func TestPluginCPUVisitedTest(t *testing.T) {
+// TestPluginCPUPresets: the CPU backend reports the resolved parameters of
+// both presets in the case info, and no floor (floor_reps is CUDA's); the
+// conformance suite validates both presets' searches.
+func TestPluginCPUPresets(t *testing.T) {
 	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
 	nv := graph500.NVertices(8)
-	keys, err := graph500.SearchKeys(edges, nv, 2, [2]uint64{2, 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	val := graph500.NewValidator(edges, nv)
-	for _, mode := range []string{bfs2d.VisitedL1, bfs2d.VisitedL2} {
-		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 2, Grid: [2]int{1, 2}, Params: map[string]any{"visited_test": mode}})
+	for _, preset := range []string{presetTuned, presetPaper} {
+		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 2, Grid: [2]int{1, 2}, Params: map[string]any{pPreset: preset, pFloorReps: int64(3)}})
 		if err != nil {
-			t.Fatalf("%s: %v", mode, err)
+			t.Fatalf("%s: %v", preset, err)
 		}
 		if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
 			v.Close()
-			t.Fatalf("%s: %v", mode, err)
+			t.Fatalf("%s: %v", preset, err)
 		}
-		parents := make([]int64, nv)
-		for _, root := range keys {
-			if _, err := v.BFS(root); err != nil {
-				t.Fatalf("%s: %v", mode, err)
-			}
-			if err := v.Parents(parents); err != nil {
-				t.Fatalf("%s: %v", mode, err)
-			}
-			if _, err := val.Validate(root, parents); err != nil {
-				t.Errorf("%s: root %d: %v", mode, root, err)
-			}
+		info := v.(sdk.Informer).CaseInfo()
+		if r, _ := info["resolved"].([]string); !slices.Contains(r, "preset="+preset) {
+			t.Errorf("%s: resolved %v", preset, info["resolved"])
+		}
+		if _, ok := info[sdk.InfoFloorTimeS]; ok {
+			t.Errorf("%s: the CPU backend reported a floor", preset)
 		}
 		if err := v.Close(); err != nil {
-			t.Errorf("%s: close: %v", mode, err)
+			t.Errorf("%s: close: %v", preset, err)
 		}
 	}
 }

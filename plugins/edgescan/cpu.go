@@ -1,10 +1,11 @@
 package main
 
 // cpu.go: the CPU backend of edgescan, the same algorithm as the CUDA
-// kernel (cuda/edgescan.cu, after seed 002) with goroutines in place of
-// threads: every iteration, each worker scans its share of the whole edge
-// list and checks both directions of each edge against iter; a "modified"
-// flag ends the loop.
+// scan kernel (cuda/edgescan.cu, the article's kernel with our source-load
+// and write-check options) with goroutines in place of threads: every
+// iteration, harness/par's loop scans the whole edge list in chunks and
+// checks both directions of each edge against iter; a "modified" flag ends
+// the loop.
 //
 // Levels are uint8 (255 = unvisited), stored four to a uint32 word so that
 // they can be read and written with atomic operations (Go has no 8-bit
@@ -17,10 +18,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 	"time"
 
+	"github.com/bfsbench/bfsbench/harness/par"
 	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
@@ -43,15 +44,10 @@ type cpuVariant struct {
 	levels  []uint32 // 4 uint8 levels per word
 	parents []int64
 	sum     [2][]uint32 // frontier summaries (a bit per summaryGroup vertices), alternating
-	chunks  [][2]int64
-	last    int64 // root of the last search, -1 before any
+	last    int64       // root of the last search, -1 before any
 }
 
 func newCPU(o options) *cpuVariant { return &cpuVariant{opt: o, last: -1} }
-
-// defaultWorkers is the number of goroutines when the workers parameter
-// is 0.
-func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 
 // Construct implements sdk.Variant.
 func (v *cpuVariant) Construct(w *sdk.Workload) error {
@@ -69,11 +65,6 @@ func (v *cpuVariant) Construct(w *sdk.Workload) error {
 	for i := range v.sum {
 		v.sum[i] = make([]uint32, (arr.NV+summaryGroup*32-1)/(summaryGroup*32))
 	}
-	workers := v.opt.Workers
-	if workers <= 0 {
-		workers = defaultWorkers()
-	}
-	v.chunks = splitRange(arr.M, workers)
 	return nil
 }
 
@@ -124,15 +115,14 @@ func (v *cpuVariant) BFS(root int64) (sdk.Search, error) {
 	return sdk.Search{TimeS: time.Since(t0).Seconds(), Levels: len(phases), Phases: phases}, nil
 }
 
-// reset marks every vertex unvisited with no parent.
+// reset marks every vertex unvisited with no parent (chunks of whole
+// level words).
 func (v *cpuVariant) reset() {
-	parts := splitRange(int64(len(v.parents)), len(v.chunks))
-	parallel(len(parts), func(p int) {
-		lo, hi := parts[p][0], parts[p][1]
+	par.ForAligned(int64(len(v.parents)), 4, func(lo, hi int64) {
 		for i := lo; i < hi; i++ {
 			v.parents[i] = -1
 		}
-		for i := (lo + 3) / 4; i < (hi+3)/4; i++ {
+		for i := lo / 4; i < (hi+3)/4; i++ {
 			v.levels[i] = 0xffffffff
 		}
 	})
@@ -142,8 +132,8 @@ func (v *cpuVariant) reset() {
 // level was written.
 func (v *cpuVariant) scan(iter uint32) bool {
 	var modified atomic.Bool
-	parallel(len(v.chunks), func(c int) {
-		if v.scanRange(iter, v.chunks[c][0], v.chunks[c][1]) {
+	par.For(v.arr.M, func(lo, hi int64) {
+		if v.scanRange(iter, lo, hi) {
 			modified.Store(true)
 		}
 	})
@@ -151,11 +141,11 @@ func (v *cpuVariant) scan(iter uint32) bool {
 }
 
 // scanRange is the article's kernel body over edges [lo, hi), with the
-// options of cuda/edgescan.cu (lazy_source, frontier_summary, write_check).
+// options of cuda/edgescan.cu (source_loads, write_check).
 func (v *cpuVariant) scanRange(iter uint32, lo, hi int64) bool {
 	wrote := false
-	summary := v.opt.Summary
-	lazy := v.opt.LazySource || summary
+	summary := v.opt.summary()
+	lazy := v.opt.lazy()
 	cur := v.sum[iter&1]
 	for k := lo; k < hi; k++ {
 		st, en := v.arr.edge(k)
@@ -187,7 +177,7 @@ func (v *cpuVariant) claim(x, from, iter uint32) bool {
 	}
 	v.setLevel(x, iter+1)
 	atomic.StoreInt64(&v.parents[x], int64(from))
-	if v.opt.Summary {
+	if v.opt.summary() {
 		atomic.OrUint32(&v.sum[(iter+1)&1][summaryWord(x)], summaryBit(x))
 	}
 	return true
@@ -226,9 +216,7 @@ func (v *cpuVariant) CaseInfo() map[string]any {
 	if v.arr == nil {
 		return nil
 	}
-	m := v.bound.info(v.arr)
-	m["workers"] = len(v.chunks)
-	return m
+	return v.bound.info(v.arr, v.opt)
 }
 
 // Close implements sdk.Variant.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 )
 
 // oracleKey identifies a search for the oracle's cache.
@@ -75,33 +77,29 @@ var handMade = []struct {
 
 // tileModes are the tile settings optionSets cycles through: no tiles;
 // tiles of 4096 or 8192 vertices (several per side from scale 13 on) with
-// the dense kernel in every iteration, small chunks, each unroll, both
-// dense_claim modes with and without tile_pipeline; and the default tiles
-// with the default switch.
+// the dense kernel in every iteration, with small chunks, without the
+// growing rule; and the default tiles with the default switch.
 var tileModes = []map[string]any{
 	{pTileBits: int64(0)},
-	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024), pTileUnroll: int64(1), pDenseClaim: claimCheck, pTilePipeline: false},
+	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024)},
 	{pTileBits: int64(18), pDenseFrontier: 0.01},
-	{pTileBits: int64(13), pDenseFrontier: 0.0, pDenseGrowing: false, pTileUnroll: int64(4), pDenseClaim: claimAtomic, pTilePipeline: false},
-	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileChunk: int64(1024), pTileUnroll: int64(2), pDenseClaim: claimCheck, pTilePipeline: true},
-	{pTileBits: int64(13), pDenseFrontier: 0.0, pTileUnroll: int64(1), pDenseClaim: claimAtomic, pTilePipeline: true},
-	{pTileBits: int64(12), pDenseFrontier: 0.0, pTileUnroll: int64(2), pDenseClaim: claimPublish, pTilePipeline: true},
+	{pTileBits: int64(13), pDenseFrontier: 0.0, pDenseGrowing: false},
+	{pTileBits: int64(12), pDenseFrontier: 0.0},
 }
 
 // optionSets covers the knobs both backends share: permutation, the
-// source-load mode (eager, lazy, lazy with the frontier summary), packing,
-// the write check and tiles (the layout on both; the dense kernel is
-// CUDA's).
+// source-load mode (eager, lazy, summary), packing, the write check and
+// tiles (the layout on both; the dense kernel is CUDA's), over both
+// presets.
 func optionSets() []map[string]any {
-	modes := []struct{ lazy, summary bool }{{false, false}, {true, false}, {true, true}}
 	var out []map[string]any
 	for _, permute := range []bool{false, true} {
-		orient := permute // both with and without, without doubling the sets
-		for _, m := range modes {
+		for _, mode := range []string{sourceEager, sourceLazy, sourceSummary} {
 			for _, pack := range []string{packOff, packAuto} {
-				for _, wcheck := range []bool{false, true} {
-					set := map[string]any{pPermute: permute, pBlockVertices: int64(1024), pLazySource: m.lazy,
-						pSummary: m.summary, pPack16: pack, pWriteCheck: wcheck, pOrient: orient, pWorkers: int64(3)}
+				for _, wcheck := range []string{off, on} {
+					preset := []string{presetTuned, presetPaper}[len(out)/2%2]
+					set := map[string]any{pPreset: preset, pPermute: permute, pBlockVertices: int64(1024), pSourceLoads: mode,
+						pPack16: pack, pWriteCheck: wcheck}
 					for k, x := range tileModes[len(out)%len(tileModes)] {
 						set[k] = x
 					}
@@ -173,29 +171,42 @@ func TestCPUHandMade(t *testing.T) {
 	}
 }
 
-func TestCPUGraph500(t *testing.T) {
-	for _, scale := range []int{10, 17} { // 17: more than 65536 vertices, so no packing
-		edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+// TestConformance runs the shared conformance suite over every option set
+// (both presets among them), on the CPU backend and, where a GPU and
+// lib/libedgescan.so are present, on CUDA. Scale 17 has more than 65536
+// vertices, so no packing.
+func TestConformance(t *testing.T) {
+	useRepoLib(t)
+	scales := []int{10, 17}
+	if testing.Short() {
+		scales = scales[:1]
+	}
+	sdktest.Run(t, plugin{}, sdktest.Options{Scales: scales, EdgeFactors: []int{16}, Params: optionSets()})
+}
+
+// TestPackedWhenSmall checks that pack16 = auto packs exactly the graphs
+// of at most 65536 vertices.
+func TestPackedWhenSmall(t *testing.T) {
+	for _, scale := range []int{10, 16, 17} {
+		edges := graph500.Generate(scale, 4, [2]uint64{2, 3})
 		nv := graph500.NVertices(scale)
-		roots, err := graph500.SearchKeys(edges, nv, 4, [2]uint64{2, 3})
-		if err != nil {
+		v := newVariant(t, sdk.BackendCPU, map[string]any{pPack16: packAuto})
+		if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
 			t.Fatal(err)
 		}
-		for _, params := range optionSets() {
-			t.Run(fmt.Sprintf("scale%d/%v", scale, params), func(t *testing.T) {
-				v := newVariant(t, sdk.BackendCPU, params)
-				defer v.Close()
-				if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
-					t.Fatal(err)
-				}
-				cv := v.(*cpuVariant)
-				wantPacked := scale <= 16 && params[pPack16] == packAuto
-				if got := cv.arr.Packed != nil; got != wantPacked {
-					t.Errorf("packed = %v, want %v", got, wantPacked)
-				}
-				checkSearches(t, v, edges, nv, roots, func() ([]uint8, error) { return cv.Levels(), nil })
-			})
+		if got, want := v.(*cpuVariant).arr.Packed != nil, scale <= 16; got != want {
+			t.Errorf("scale %d: packed = %v, want %v", scale, got, want)
 		}
+		v.Close()
+	}
+}
+
+// useRepoLib points the CUDA library search at the repository's lib/
+// unless the environment names a folder.
+func useRepoLib(t *testing.T) {
+	if os.Getenv(cuda.LibDirEnv) == "" {
+		lib, _ := filepath.Abs(filepath.Join("..", "..", "lib"))
+		t.Setenv(cuda.LibDirEnv, lib)
 	}
 }
 
@@ -357,21 +368,6 @@ func TestPrepareTilesGraph500(t *testing.T) {
 	}
 }
 
-func TestPrepareOrient(t *testing.T) {
-	edges := []graph500.Edge{{V0: 0, V1: 1}, {V0: 2, V1: 1}, {V0: 1, V1: 3}, {V0: 4, V1: 5}, {V0: 6, V1: 6}}
-	a, err := prepare(edges, 7, prepOptions{Orient: true, Pack16: packOff, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Vertex 1 has degree 3: it becomes the source of its edges; the tie
-	// (4,5) keeps generator order; the self-loop is dropped.
-	want := []graph500.Edge{{V0: 1, V1: 0}, {V0: 1, V1: 2}, {V0: 1, V1: 3}, {V0: 4, V1: 5}}
-	got := scanOrder(a)
-	if !slices.Equal(got, want) {
-		t.Errorf("oriented edges %v, want %v", got, want)
-	}
-}
-
 func TestPrepareErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -403,6 +399,10 @@ func TestNewErrors(t *testing.T) {
 		{sdk.Config{Backend: "tpu"}, `no backend "tpu"`},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pThreads: int64(100)}}, "multiple of 32"},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pEdgesPerThread: int64(3)}}, "want 1, 2 or 4"},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pBlockVertices: int64(512)}}, "at least 1024"},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pTileBits: int64(5)}}, "0 (no tiles) or 12..18"},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pPreset: "fast"}}, `want one of [tuned paper]`},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{"orient": true}}, `no parameter "orient"`},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{"bogus": true}}, `no parameter "bogus"`},
 		{sdk.Config{Backend: sdk.BackendCPU, Ranks: 4}, "one process"},
 	} {
@@ -461,8 +461,8 @@ func gpuOrSkip(t *testing.T, params map[string]any) sdk.Variant {
 }
 
 // TestCUDA runs every kernel instance (restrict, packing, edges per
-// thread, lazy source, permutation) against the oracle and the validator;
-// it needs a GPU and `make cuda`.
+// thread, source loads, permutation) on the hand-made graphs against the
+// oracle and the validator; it needs a GPU and `make cuda`.
 func TestCUDA(t *testing.T) {
 	gpuOrSkip(t, nil).Close()
 	type graph struct {
@@ -476,19 +476,7 @@ func TestCUDA(t *testing.T) {
 		graphs = append(graphs, graph{g.name, g.nv, g.edges, g.roots})
 	}
 	graphs = append(graphs, graph{"path 255", 255, path(255), []int64{0}})
-	scales := []int{12, 17}
-	if testing.Short() {
-		scales = scales[:1]
-	}
-	for _, scale := range scales {
-		edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
-		nv := graph500.NVertices(scale)
-		roots, err := graph500.SearchKeys(edges, nv, 3, [2]uint64{2, 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		graphs = append(graphs, graph{fmt.Sprintf("scale %d", scale), nv, edges, roots})
-	}
+	// Graph500 graphs: TestConformance, on every backend.
 	for _, g := range graphs {
 		for _, restrict := range []bool{false, true} {
 			for _, ept := range []int64{1, 4} {
@@ -554,7 +542,7 @@ func TestTileChunks(t *testing.T) {
 }
 
 func TestDenseMin(t *testing.T) {
-	const l2 = 60 << 20 // an H200's L2
+	const l2 = 60 << 20 // bytes of L2
 	for _, tc := range []struct {
 		frac   float64
 		nv, l2 int64
@@ -570,5 +558,56 @@ func TestDenseMin(t *testing.T) {
 		if got := denseMin(tc.frac, tc.nv, tc.l2); got != tc.want {
 			t.Errorf("denseMin(%v, %d, %d) = %d, want %d", tc.frac, tc.nv, tc.l2, got, tc.want)
 		}
+	}
+}
+
+// TestPresets: a preset fills the parameters left at their preset values,
+// an explicit value wins, and the case info lists what ran.
+func TestPresets(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		params map[string]any
+		want   options
+	}{
+		{"tuned by default", nil, options{Preset: presetTuned, BlockVertices: 1024, EdgesPerThread: 4, SourceLoads: sourceSummary, WriteCheck: true, TileBits: 18}},
+		{"paper", map[string]any{pPreset: presetPaper}, options{Preset: presetPaper, BlockVertices: 1 << 20, EdgesPerThread: 1, SourceLoads: sourceEager, WriteCheck: false, TileBits: 0}},
+		{"paper with an explicit override", map[string]any{pPreset: presetPaper, pEdgesPerThread: int64(4), pWriteCheck: on},
+			options{Preset: presetPaper, BlockVertices: 1 << 20, EdgesPerThread: 4, SourceLoads: sourceEager, WriteCheck: true, TileBits: 0}},
+		{"tuned without tiles", map[string]any{pTileBits: int64(0), pSourceLoads: sourceLazy},
+			options{Preset: presetTuned, BlockVertices: 1024, EdgesPerThread: 4, SourceLoads: sourceLazy, WriteCheck: true, TileBits: 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := parseOptions(sdk.Config{Params: tc.params})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := options{Preset: o.Preset, BlockVertices: o.BlockVertices, EdgesPerThread: o.EdgesPerThread,
+				SourceLoads: o.SourceLoads, WriteCheck: o.WriteCheck, TileBits: o.TileBits}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("resolved %+v, want %+v", got, tc.want)
+			}
+			for _, kv := range []string{
+				fmt.Sprintf("%s=%s", pPreset, tc.want.Preset),
+				fmt.Sprintf("%s=%d", pBlockVertices, tc.want.BlockVertices),
+				fmt.Sprintf("%s=%d", pEdgesPerThread, tc.want.EdgesPerThread),
+				fmt.Sprintf("%s=%s", pSourceLoads, tc.want.SourceLoads),
+				fmt.Sprintf("%s=%d", pTileBits, tc.want.TileBits),
+			} {
+				if !slices.Contains(o.resolved, kv) {
+					t.Errorf("resolved parameters %v lack %q", o.resolved, kv)
+				}
+			}
+		})
+	}
+	// Both backends report the resolved parameters.
+	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
+	v := newVariant(t, sdk.BackendCPU, map[string]any{pPreset: presetPaper})
+	defer v.Close()
+	if err := v.Construct(&sdk.Workload{NVertices: 256, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := v.(sdk.Informer).CaseInfo()["resolved"].([]string)
+	if !slices.Contains(r, "preset=paper") || !slices.Contains(r, "tile_bits=0") {
+		t.Errorf("CaseInfo resolved = %v", r)
 	}
 }

@@ -1,11 +1,11 @@
 package main
 
 // gpu.go: the CUDA backend of edgescan. The kernels are in cuda/edgescan.cu
-// (seed 002's edge-scan kernel); this file loads lib/libedgescan.so through
-// harness/cuda, checks the device memory need before allocating, uploads
-// the edge arrays prepared by prepare.go (the same code the CPU backend
-// uses) and turns each search's per-iteration CUDA-event times into
-// results.LevelPhase entries.
+// (the article's edge-scan kernel and ours); this file loads
+// lib/libedgescan.so through harness/cuda, checks the device memory need
+// before allocating, uploads the edge arrays prepared by prepare.go (the
+// same code the CPU backend uses) and turns each search's per-iteration
+// CUDA-event times into results.LevelPhase entries.
 
 import (
 	"cmp"
@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/bfsbench/bfsbench/harness/cuda"
@@ -30,28 +29,24 @@ type esOptions struct {
 	Packed16       int32
 	EdgesPerThread int32
 	Threads        int32
-	LazySource     int32
-	Summary        int32
+	SourceLoads    int32 // esSource*
 	WriteCheck     int32
 	TileBits       int32
 	TileThreads    int32
-	TileUnroll     int32
 	DenseMin       int32
 	DenseGrowing   int32
-	DenseClaim     int32 // esClaimCheck or esClaimAtomic
-	TilePipeline   int32
 }
 
-var _ [60 - unsafe.Sizeof(esOptions{})]struct{} // 15 int32 fields, as edgescan.h
-var _ [unsafe.Sizeof(esOptions{}) - 60]struct{}
+var _ [44 - unsafe.Sizeof(esOptions{})]struct{} // 11 int32 fields, as edgescan.h
+var _ [unsafe.Sizeof(esOptions{}) - 44]struct{}
 
 // esABIVersion is EDGESCAN_ABI_VERSION of cuda/edgescan.h; the values of
-// dense_claim follow it.
+// source_loads follow it.
 const (
-	esABIVersion   = 4
-	esClaimCheck   = 0
-	esClaimAtomic  = 1
-	esClaimPublish = 2
+	esABIVersion  = 5
+	esSourceEager = 0
+	esSourceLazy  = 1
+	esSourceSum   = 2
 )
 
 // esChunk mirrors struct edgescan_chunk: edges [Begin, End) of tile (Si, Ei).
@@ -81,13 +76,7 @@ func tileChunks(a *edgeArrays, max int64) []esChunk {
 // uint8 levels take more than half of the device's L2 of l2 bytes, for
 // then the scan kernel's random level loads, competing with the edge
 // stream for the L2, miss often enough that it is slower than the dense
-// kernel even with a small frontier. Measured on an H200 (60 MiB of L2):
-// at scale 25 (32 MiB of levels) the scan iterations took 1.30 ms against
-// about 1.2 for the dense kernel, and every iteration dense gave 67.1 %
-// of the bound against 63.7 %; at scale 24 (16 MiB) the scan stays faster
-// in the small iterations (77.8 against 77.1 %); at scale 26 the scan took
-// 5.1 ms an iteration against 3.2 (results/h200-20261122-claims,
-// results/edgescan).
+// kernel even with a small frontier.
 func denseMin(frac float64, nv, l2 int64) int32 {
 	if l2 > 0 && 2*nv > l2 {
 		return 0
@@ -106,66 +95,39 @@ const esCountSlots = 32
 // esMaxIters is EDGESCAN_MAX_ITERS, the length of the iteration-time array.
 const esMaxIters = 255
 
-// esLib is libedgescan.so with its edgescan_* functions bound.
-type esLib struct {
-	*cuda.Library
-	abiVersion func() int32
-	create     func(opt *esOptions, nv, m int64, out *uintptr, err *byte, errlen int32) int32
-	upload     func(h uintptr, src, dst unsafe.Pointer, err *byte, errlen int32) int32
-	tiles      func(h uintptr, chunks unsafe.Pointer, n int64, err *byte, errlen int32) int32
-	bfs        func(h uintptr, root int64, iterMs *float32, dense *int32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
-	parents    func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
-	levels     func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
-	destroy    func(h uintptr)
+// esFuncs are libedgescan.so's edgescan_* functions.
+type esFuncs struct {
+	create  func(opt *esOptions, nv, m int64, out *uintptr, err *byte, errlen int32) int32
+	upload  func(h uintptr, src, dst unsafe.Pointer, err *byte, errlen int32) int32
+	tiles   func(h uintptr, chunks unsafe.Pointer, n int64, err *byte, errlen int32) int32
+	bfs     func(h uintptr, root int64, iterMs *float32, dense *int32, iters *int32, totalMs *float32, err *byte, errlen int32) int32
+	parents func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
+	levels  func(h uintptr, dst unsafe.Pointer, err *byte, errlen int32) int32
+	destroy func(h uintptr)
 }
 
-// The library is loaded once per process and never unloaded (unloading
-// the CUDA runtime under live contexts is not supported).
-var (
-	libMu     sync.Mutex
-	libLoaded *esLib
-)
-
-// loadLib loads and binds libedgescan.so.
-func loadLib() (*esLib, error) {
-	libMu.Lock()
-	defer libMu.Unlock()
-	if libLoaded != nil {
-		return libLoaded, nil
-	}
-	l, err := cuda.Open("edgescan")
-	if err != nil {
-		return nil, err
-	}
-	es := &esLib{Library: l}
-	for _, b := range []struct {
-		fptr any
-		sym  string
-	}{
-		{&es.abiVersion, "edgescan_abi_version"},
-		{&es.create, "edgescan_create"},
-		{&es.upload, "edgescan_upload"},
-		{&es.tiles, "edgescan_upload_tiles"},
-		{&es.bfs, "edgescan_bfs"},
-		{&es.parents, "edgescan_parents"},
-		{&es.levels, "edgescan_levels"},
-		{&es.destroy, "edgescan_destroy"},
-	} {
-		if err := l.Bind(b.fptr, b.sym); err != nil {
-			return nil, err
+// esLib loads and binds libedgescan.so once per process.
+var esLib = cuda.Bindings[esFuncs]{
+	Name: "edgescan",
+	ABI:  cuda.ABI{Symbol: "edgescan_abi_version", Version: esABIVersion},
+	Syms: func(f *esFuncs) []cuda.Sym {
+		return []cuda.Sym{
+			{Name: "edgescan_create", Fn: &f.create},
+			{Name: "edgescan_upload", Fn: &f.upload},
+			{Name: "edgescan_upload_tiles", Fn: &f.tiles},
+			{Name: "edgescan_bfs", Fn: &f.bfs},
+			{Name: "edgescan_parents", Fn: &f.parents},
+			{Name: "edgescan_levels", Fn: &f.levels},
+			{Name: "edgescan_destroy", Fn: &f.destroy},
 		}
-	}
-	if v := es.abiVersion(); v != esABIVersion {
-		return nil, fmt.Errorf("%s speaks edgescan ABI %d, this program %d: rebuild it with `make cuda`", l.Path, v, esABIVersion)
-	}
-	libLoaded = es
-	return es, nil
+	},
 }
 
 // gpuVariant is the CUDA backend.
 type gpuVariant struct {
 	opt    options
-	lib    *esLib
+	lib    *cuda.Library
+	fn     *esFuncs
 	dev    cuda.Device
 	h      uintptr // edgescan handle, 0 before Construct
 	nv     int64
@@ -179,7 +141,7 @@ type gpuVariant struct {
 // newGPU loads the library and finds the device; without either it fails
 // with a message naming the library, the device and what was found.
 func newGPU(o options) (*gpuVariant, error) {
-	lib, err := loadLib()
+	lib, fn, err := esLib.Load()
 	if err != nil {
 		return nil, fmt.Errorf("CUDA backend unavailable: %w", err)
 	}
@@ -187,7 +149,7 @@ func newGPU(o options) (*gpuVariant, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CUDA backend unavailable: %w", err)
 	}
-	return &gpuVariant{opt: o, lib: lib, dev: dev, last: -1}, nil
+	return &gpuVariant{opt: o, lib: lib, fn: fn, dev: dev, last: -1}, nil
 }
 
 // deviceBytes is what edgescan_create and edgescan_upload_tiles allocate
@@ -243,26 +205,22 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		Packed16:       b2i(packed),
 		EdgesPerThread: int32(v.opt.EdgesPerThread),
 		Threads:        int32(v.opt.Threads),
-		LazySource:     b2i(v.opt.LazySource),
-		Summary:        b2i(v.opt.Summary),
+		SourceLoads:    esSourceEager,
 		WriteCheck:     b2i(v.opt.WriteCheck),
 		TileBits:       int32(arr.TileBits),
 		TileThreads:    int32(v.opt.TileThreads),
-		TileUnroll:     int32(v.opt.TileUnroll),
 		DenseMin:       denseMin(v.opt.DenseFrontier, arr.NV, v.dev.L2Bytes),
 		DenseGrowing:   b2i(v.opt.DenseGrowing),
-		DenseClaim:     esClaimCheck,
-		TilePipeline:   b2i(v.opt.TilePipeline),
 	}
-	switch v.opt.DenseClaim {
-	case claimAtomic:
-		opt.DenseClaim = esClaimAtomic
-	case claimPublish:
-		opt.DenseClaim = esClaimPublish
+	switch v.opt.SourceLoads {
+	case sourceLazy:
+		opt.SourceLoads = esSourceLazy
+	case sourceSummary:
+		opt.SourceLoads = esSourceSum
 	}
 	var h uintptr
 	if err := v.lib.Call("edgescan_create", func(e *byte, el int32) int32 {
-		return v.lib.create(&opt, arr.NV, arr.M, &h, e, el)
+		return v.fn.create(&opt, arr.NV, arr.M, &h, e, el)
 	}); err != nil {
 		return err
 	}
@@ -271,14 +229,14 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 	if packed {
 		src, dst = cuda.Ptr(arr.Packed), nil
 	}
-	err = v.lib.Call("edgescan_upload", func(e *byte, el int32) int32 { return v.lib.upload(h, src, dst, e, el) })
+	err = v.lib.Call("edgescan_upload", func(e *byte, el int32) int32 { return v.fn.upload(h, src, dst, e, el) })
 	runtime.KeepAlive(arr)
 	if err != nil {
 		return err
 	}
 	if arr.TileBits > 0 {
 		cp := unsafe.Pointer(unsafe.SliceData(chunks))
-		err = v.lib.Call("edgescan_upload_tiles", func(e *byte, el int32) int32 { return v.lib.tiles(h, cp, int64(len(chunks)), e, el) })
+		err = v.lib.Call("edgescan_upload_tiles", func(e *byte, el int32) int32 { return v.fn.tiles(h, cp, int64(len(chunks)), e, el) })
 		runtime.KeepAlive(chunks)
 		if err != nil {
 			return err
@@ -310,7 +268,7 @@ func (v *gpuVariant) BFS(root int64) (sdk.Search, error) {
 	var iters int32
 	var totalMs float32
 	if err := v.lib.Call("edgescan_bfs", func(e *byte, el int32) int32 {
-		return v.lib.bfs(v.h, root, &iterMs[0], &dense[0], &iters, &totalMs, e, el)
+		return v.fn.bfs(v.h, root, &iterMs[0], &dense[0], &iters, &totalMs, e, el)
 	}); err != nil {
 		return sdk.Search{}, err
 	}
@@ -340,7 +298,7 @@ func (v *gpuVariant) Parents(dst []int64) error {
 		return fmt.Errorf("parents: destination has %d entries, want %d", len(dst), v.nv)
 	}
 	p := cuda.Ptr(dst)
-	err := v.lib.Call("edgescan_parents", func(e *byte, el int32) int32 { return v.lib.parents(v.h, p, e, el) })
+	err := v.lib.Call("edgescan_parents", func(e *byte, el int32) int32 { return v.fn.parents(v.h, p, e, el) })
 	runtime.KeepAlive(dst)
 	return err
 }
@@ -349,7 +307,7 @@ func (v *gpuVariant) Parents(dst []int64) error {
 func (v *gpuVariant) Levels() ([]uint8, error) {
 	out := make([]uint8, v.nv)
 	p := cuda.Ptr(out)
-	err := v.lib.Call("edgescan_levels", func(e *byte, el int32) int32 { return v.lib.levels(v.h, p, e, el) })
+	err := v.lib.Call("edgescan_levels", func(e *byte, el int32) int32 { return v.fn.levels(v.h, p, e, el) })
 	return out, err
 }
 
@@ -364,7 +322,7 @@ func (v *gpuVariant) CaseInfo() map[string]any {
 	if v.arr == nil {
 		return nil
 	}
-	m := v.bound.info(v.arr)
+	m := v.bound.info(v.arr, v.opt)
 	m["device"] = v.dev.Name
 	m["device_sms"] = v.dev.SMs
 	m["device_l2_bytes"] = v.dev.L2Bytes
@@ -386,7 +344,7 @@ func (v *gpuVariant) CaseInfo() map[string]any {
 // Close implements sdk.Variant.
 func (v *gpuVariant) Close() error {
 	if v.h != 0 {
-		v.lib.destroy(v.h)
+		v.fn.destroy(v.h)
 		v.h = 0
 	}
 	return nil

@@ -1,171 +1,193 @@
 package main
 
 // plugin.go: the edgescan plugin's description (sdk.Info), its parameters
-// (the article's optimisations as knobs, seed 002) and the choice of
-// backend.
+// and presets, and the choice of backend.
+//
+// The paper: an untitled, unsigned web article (2014, read in English
+// translation) on parallelizing breadth-first search on one NVIDIA GTX
+// Titan (Kepler) GPU, a sequel to its author's article on single-source
+// shortest paths. Its sections "The format of the data used", "The
+// implementation of the algorithm on the GPU" and "Analysis of the results"
+// give the kernel, the optimisations (restrict, permutation, 16-bit
+// packing) and their ablation. The README calls it "the article".
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
+
+// paperRef is the article as Info.Paper and the README cite it.
+const paperRef = "untitled, unsigned web article (2014, English translation) on parallelizing BFS on one NVIDIA GTX Titan (Kepler) GPU, Bellman-Ford style; sections 'The format of the data used', 'The implementation of the algorithm on the GPU', 'Analysis of the results'"
 
 // plugin is the sdk.Plugin of edgescan.
 type plugin struct{}
 
 // Parameter names.
 const (
+	pPreset         = "preset"
 	pRestrict       = "restrict"
 	pPermute        = "permute"
 	pBlockVertices  = "block_vertices"
 	pPack16         = "pack16"
 	pThreads        = "threads_per_block"
 	pEdgesPerThread = "edges_per_thread"
-	pLazySource     = "lazy_source"
-	pSummary        = "frontier_summary"
+	pSourceLoads    = "source_loads"
 	pWriteCheck     = "write_check"
-	pOrient         = "orient"
 	pTileBits       = "tile_bits"
 	pTileThreads    = "tile_threads"
-	pTileUnroll     = "tile_unroll"
 	pTileChunk      = "tile_chunk_edges"
 	pDenseFrontier  = "dense_frontier"
 	pDenseGrowing   = "dense_growing"
-	pDenseClaim     = "dense_claim"
-	pTilePipeline   = "tile_pipeline"
 	pDevice         = "device"
-	pWorkers        = "workers"
 )
 
-// dense_claim values (see the parameter's Help).
+// Presets, and the values that leave a parameter to the preset.
 const (
-	claimAtomic  = "atomic"
-	claimCheck   = "check"
-	claimPublish = "publish"
+	presetTuned = "tuned"
+	presetPaper = "paper"
+
+	fromPreset = "auto"    // string parameters
+	presetInt  = int64(-1) // integer parameters
 )
+
+// source_loads values (cuda/edgescan.h's EDGESCAN_SOURCE_*).
+const (
+	sourceEager   = "eager"
+	sourceLazy    = "lazy"
+	sourceSummary = "summary"
+)
+
+// on/off values of the preset-controlled switches.
+const (
+	on  = "on"
+	off = "off"
+)
+
+// presets are the values each preset gives the preset-controlled
+// parameters. paper is the article's kernel: one thread per edge loading
+// both ends' levels, a level write per (frontier, unvisited) edge, the
+// permutation by blocks of 2^20 vertices (1 MB of uint8 levels, the
+// article's "optimal cache line"), no tiles; restrict, permute and pack16
+// keep their defaults (the article's choices) in both presets.
+var presets = map[string]map[string]any{
+	presetTuned: {pBlockVertices: int64(1 << 10), pEdgesPerThread: int64(4), pSourceLoads: sourceSummary, pWriteCheck: on, pTileBits: int64(18)},
+	presetPaper: {pBlockVertices: int64(1 << 20), pEdgesPerThread: int64(1), pSourceLoads: sourceEager, pWriteCheck: off, pTileBits: int64(0)},
+}
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name:     "edgescan",
-		Paper:    "seed 002: single-GPU BFS on a GTX Titan (Bellman-Ford-style edge scan), sections 'The implementation of the algorithm on the GPU' and 'Analysis of the results'",
+		Paper:    paperRef,
 		Summary:  "every iteration scans the whole edge list, one thread per edge checking both directions; uint8 levels, read-only-cache loads, edge permutation by destination block, 16-bit packing",
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
+			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
+				Help: "the defaults of block_vertices, edges_per_thread, source_loads, write_check and tile_bits (a parameter given explicitly wins): paper, the article's kernel (blocks of 2^20 vertices, 1 edge per thread, eager source loads, no write check, no tiles); tuned, ours (blocks of 1024 vertices, 4 edges per thread, the frontier summary, the write check, tiles of 2^18 vertices with the dense kernel)"},
 			{Name: pRestrict, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA: read levels through a const __restrict__ pointer and the read-only cache (__ldg), write through a second alias (the article's 'restrict')"},
 			{Name: pPermute, Type: sdk.TypeBool, Default: true,
 				Help: "sort the edges by destination block of block_vertices vertices, for cache locality of the level reads (the article's 'cache' permutation)"},
-			{Name: pBlockVertices, Type: sdk.TypeInt, Default: int64(1 << 10), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 31),
-				Help: "destination block size of the permutation, in vertices (within each tile when tile_bits > 0) (the article: about 1M, 1 MB of uint8 levels, sized for Kepler's L2; the default, 1K, was the fastest measured on an H200 at scale 24: results/edgescan)"},
-			{Name: pOrient, Type: sdk.TypeBool, Default: false,
-				Help: "store each edge with its higher-degree end as the source, so that the random source-level loads fall on the few high-degree vertices (not in the article; measured 8 to 10% slower on an H200 at scales 22 to 25, hence off: results/README.md)"},
+			{Name: pBlockVertices, Type: sdk.TypeInt, Default: presetInt, Min: sdk.Bound(-1), Max: sdk.Bound(1 << 31),
+				Help: "destination block size of the permutation, in vertices, at least 1024 (within each tile when tile_bits > 0); -1: the preset's (paper: 2^20, about 1 MB of uint8 levels, the article's choice for Kepler's L2; tuned: 1024)"},
 			{Name: pPack16, Type: sdk.TypeString, Default: packAuto, Choices: []string{packAuto, packOn, packOff},
-				Help: "pack both 16-bit ids of an edge into one 32-bit word; auto: when the graph has at most 65536 vertices"},
+				Help: "pack both 16-bit ids of an edge into one 32-bit word (the article's packing); auto: when the graph has at most 65536 vertices"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(32), Max: sdk.Bound(1024),
-				Help: "CUDA: threads per block (a multiple of 32)"},
-			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(4),
-				Help: "CUDA: consecutive edges per thread, loaded as one vector: 1 (the article's one thread per edge), 2 or 4"},
-			{Name: pLazySource, Type: sdk.TypeBool, Default: true,
-				Help: "load the source's level only when the destination's level can make the edge act (not in the article; same results)"},
-			{Name: pSummary, Type: sdk.TypeBool, Default: true,
-				Help: "skip the source's level when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group summary; implies lazy_source; not in the article)"},
-			{Name: pWriteCheck, Type: sdk.TypeBool, Default: true,
-				Help: "re-read a vertex's level before writing it and skip vertices already claimed in this iteration, in the scan kernel and in the dense kernel with dense_claim = check (the article writes once per frontier edge; not in the article)"},
-			{Name: pTileBits, Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(0), Max: sdk.Bound(18),
-				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices, for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan (not in the article; 12..18, unpacked graphs only)"},
+				Help: "CUDA: threads per block of the scan kernel (a multiple of 32)"},
+			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: presetInt, Min: sdk.Bound(-1), Max: sdk.Bound(4),
+				Help: "CUDA: consecutive edges per thread, loaded as one vector: 1 (the article's one thread per edge), 2 or 4; -1: the preset's (paper 1, tuned 4)"},
+			{Name: pSourceLoads, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, sourceEager, sourceLazy, sourceSummary},
+				Help: "when the source's level is loaded: eager, for every edge (the article); lazy, only when the destination's level lets the edge act; summary, lazy and also not when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group frontier summary); auto: the preset's (paper eager, tuned summary)"},
+			{Name: pWriteCheck, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, on, off},
+				Help: "on: re-read a vertex's level before writing it and skip vertices already claimed in this iteration (the article writes once per frontier edge); auto: the preset's (paper off, tuned on)"},
+			{Name: pTileBits, Type: sdk.TypeInt, Default: presetInt, Min: sdk.Bound(-1), Max: sdk.Bound(18),
+				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices (12..18, unpacked graphs only), for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan; -1: the preset's (paper 0, tuned 18)"},
 			{Name: pTileThreads, Type: sdk.TypeInt, Default: int64(1024), Min: sdk.Bound(32), Max: sdk.Bound(1024),
-				Help: "CUDA: threads per block of the dense kernel (a multiple of 32)"},
-			{Name: pTileUnroll, Type: sdk.TypeInt, Default: int64(2), Min: sdk.Bound(1), Max: sdk.Bound(4),
-				Help: "CUDA: edge groups (of edges_per_thread edges) a dense-kernel thread loads before testing any: 1, 2 or 4 (with tile_pipeline, twice that many are in flight; 4 with tile_pipeline spills registers at 1024 threads)"},
+				Help: "CUDA with tiles: threads per block of the dense kernel (a multiple of 32)"},
 			{Name: pTileChunk, Type: sdk.TypeInt, Default: int64(1 << 17), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 30),
-				Help: "CUDA: most edges one dense-kernel block handles (a multiple of 4); a larger tile is split, each part loading the tile's states"},
+				Help: "CUDA with tiles: most edges one dense-kernel block handles (a multiple of 4); a larger tile is split, each part loading the tile's states"},
 			{Name: pDenseFrontier, Type: sdk.TypeFloat, Default: 0.01, Min: sdk.Bound(0),
 				Help: "CUDA with tiles: an iteration whose frontier holds at least this fraction of the vertices runs the dense kernel (0: every iteration; above 1 with dense_growing off: none); every iteration too when the uint8 levels take more than half of the device's L2 (the scan's random level loads then miss)"},
 			{Name: pDenseGrowing, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA with tiles: also run the dense kernel while the frontier grows (more than one vertex and more than the iteration before), whatever its size: on the way up a small frontier of hubs discovers millions of vertices, which the scan kernel writes one random access at a time"},
-			{Name: pDenseClaim, Type: sdk.TypeString, Default: claimPublish, Choices: []string{claimPublish, claimAtomic, claimCheck},
-				Help: "CUDA dense kernel: how a block's claim of a vertex reaches the other blocks; publish: an atomicAnd without return clears the vertex's unvisited bit in the global 2-bit states, which blocks starting later copy, so that they skip it, and the block writes the parent (blocks running together may each write one: the benign race); atomic: the same atomicAnd, waiting for its old value, so exactly one block writes the parent; with both, the next iteration's state build writes the claimed vertices' levels in one streaming pass; check: each block works from the states of the iteration's start and re-reads the level from L2 before writing level and parent (write_check) (not in the article; measured on an H200: results/h200-20261122-claims)"},
-			{Name: pTilePipeline, Type: sdk.TypeBool, Default: true,
-				Help: "CUDA dense kernel: load a thread's next batch of edges before testing the current one (two register buffers)"},
 			{Name: pDevice, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CUDA: device ordinal"},
-			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
-				Help: "CPU: goroutines scanning the edge list and preparing it (0: GOMAXPROCS)"},
 		},
 	}
 }
 
 // options are the resolved parameters of one case.
 type options struct {
+	Preset         string
 	Restrict       bool
 	Permute        bool
-	Orient         bool
 	BlockVertices  int64
 	Pack16         string
 	Threads        int
 	EdgesPerThread int
-	LazySource     bool
-	Summary        bool
+	SourceLoads    string
 	WriteCheck     bool
 	TileBits       int
 	TileThreads    int
-	TileUnroll     int
 	TileChunk      int64
 	DenseFrontier  float64
 	DenseGrowing   bool
-	DenseClaim     string
-	TilePipeline   bool
 	Device         int
-	Workers        int
+
+	resolved []string // every parameter as it ran, "name=value", sorted (see resolvedParams)
 }
 
-// parseOptions reads cfg's parameters (defaults filled in by the harness)
+// parseOptions reads cfg's parameters (defaults filled in by the harness),
+// fills the preset-controlled ones left at their defaults from the preset
 // and checks the combinations sdk.Param bounds cannot express.
 func parseOptions(cfg sdk.Config) (options, error) {
-	// Fill defaults for any parameter the caller left out (tests and the
-	// stand-alone check build Configs by hand).
+	// Fill defaults for any parameter the caller left out (tests build
+	// Configs by hand).
 	params, err := plugin{}.Info().CheckParams(cfg.Params)
 	if err != nil {
 		return options{}, err
 	}
+	preset := params[pPreset].(string)
+	for name, v := range presets[preset] {
+		if params[name] == presetInt || params[name] == fromPreset {
+			params[name] = v
+		}
+	}
 	cfg.Params = params
 	o := options{
+		Preset:         preset,
 		Restrict:       cfg.Bool(pRestrict),
 		Permute:        cfg.Bool(pPermute),
-		Orient:         cfg.Bool(pOrient),
 		BlockVertices:  cfg.Int(pBlockVertices),
 		Pack16:         cfg.String(pPack16),
 		Threads:        int(cfg.Int(pThreads)),
 		EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
-		LazySource:     cfg.Bool(pLazySource),
-		Summary:        cfg.Bool(pSummary),
-		WriteCheck:     cfg.Bool(pWriteCheck),
+		SourceLoads:    cfg.String(pSourceLoads),
+		WriteCheck:     cfg.String(pWriteCheck) == on,
 		TileBits:       int(cfg.Int(pTileBits)),
 		TileThreads:    int(cfg.Int(pTileThreads)),
-		TileUnroll:     int(cfg.Int(pTileUnroll)),
 		TileChunk:      cfg.Int(pTileChunk),
 		DenseFrontier:  cfg.Float(pDenseFrontier),
 		DenseGrowing:   cfg.Bool(pDenseGrowing),
-		DenseClaim:     cfg.String(pDenseClaim),
-		TilePipeline:   cfg.Bool(pTilePipeline),
 		Device:         int(cfg.Int(pDevice)),
-		Workers:        int(cfg.Int(pWorkers)),
+		resolved:       resolvedParams(params),
+	}
+	if o.BlockVertices < 1024 {
+		return options{}, fmt.Errorf("%s = %d, want -1 (the preset's) or at least 1024", pBlockVertices, o.BlockVertices)
 	}
 	if o.Threads%32 != 0 {
 		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
 	}
 	if o.EdgesPerThread != 1 && o.EdgesPerThread != 2 && o.EdgesPerThread != 4 {
-		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4", pEdgesPerThread, o.EdgesPerThread)
+		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4 (or -1, the preset's)", pEdgesPerThread, o.EdgesPerThread)
 	}
 	if o.TileBits != 0 && o.TileBits < 12 {
-		return options{}, fmt.Errorf("%s = %d, want 0 (no tiles) or 12..18", pTileBits, o.TileBits)
+		return options{}, fmt.Errorf("%s = %d, want 0 (no tiles) or 12..18 (or -1, the preset's)", pTileBits, o.TileBits)
 	}
 	if o.TileThreads%32 != 0 {
 		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pTileThreads, o.TileThreads)
-	}
-	if o.TileUnroll != 1 && o.TileUnroll != 2 && o.TileUnroll != 4 {
-		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4", pTileUnroll, o.TileUnroll)
 	}
 	if o.TileChunk%4 != 0 {
 		return options{}, fmt.Errorf("%s = %d, want a multiple of 4", pTileChunk, o.TileChunk)
@@ -173,8 +195,25 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	return o, nil
 }
 
+// resolvedParams lists params as sorted "name=value" strings: the case
+// info's "resolved" entry, which says what ran whatever the config left to
+// the preset (a list of strings, which the plugin protocol carries as it
+// is).
+func resolvedParams(params map[string]any) []string {
+	out := make([]string, 0, len(params))
+	for k, v := range params {
+		out = append(out, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lazy and summary are the source-load modes as the kernels test them.
+func (o options) lazy() bool    { return o.SourceLoads != sourceEager }
+func (o options) summary() bool { return o.SourceLoads == sourceSummary }
+
 func (o options) prep() prepOptions {
-	return prepOptions{Permute: o.Permute, BlockVertices: o.BlockVertices, Orient: o.Orient, Pack16: o.Pack16, TileBits: o.TileBits, Workers: o.Workers}
+	return prepOptions{Permute: o.Permute, BlockVertices: o.BlockVertices, Pack16: o.Pack16, TileBits: o.TileBits}
 }
 
 // New implements sdk.Plugin.
@@ -206,6 +245,11 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 // Once per search the levels (1 byte) and parents (4 bytes) are
 // initialized, and each reached vertex's level and parent is written
 // (at most 5·nv more).
+//
+// edgescan reports no measured floor (sdk.InfoFloorTimeS): its least work
+// is this byte count, one stream of the edge list per iteration, and the
+// number of iterations depends on the root, so the bound already says what
+// a timed floor would.
 type boundBytes struct {
 	PerIteration int64
 	Fixed        int64
@@ -215,9 +259,11 @@ func boundFor(a *edgeArrays) boundBytes {
 	return boundBytes{PerIteration: a.EdgeBytes() + a.NV, Fixed: 10 * a.NV}
 }
 
-// info is the sdk.Informer map both backends report.
-func (b boundBytes) info(a *edgeArrays) map[string]any {
+// info is the sdk.Informer map both backends report: the layout, the
+// bound's byte count, and under "resolved" every parameter as it ran.
+func (b boundBytes) info(a *edgeArrays, o options) map[string]any {
 	return map[string]any{
+		"resolved":            o.resolved,
 		"edges_scanned":       a.M,
 		"self_loops_dropped":  a.SelfLoops,
 		"bytes_per_edge":      a.BytesPerEdge(),

@@ -1,8 +1,9 @@
 package main
 
-// prepare.go: building the edge arrays that both backends scan, after seed
-// 002 ("The format of the data used" and the permutation and packing
-// optimisations of "The implementation of the algorithm on the GPU").
+// prepare.go: building the edge arrays that both backends scan, after the
+// article ("The format of the data used" and the permutation and packing
+// optimisations of "The implementation of the algorithm on the GPU"; see
+// plugin.go for the reference).
 //
 // The article keeps the graph as two arrays startV[k], endV[k], one entry
 // per undirected edge. Here:
@@ -15,16 +16,8 @@ package main
 //     the scan touches fit in the cache ("the optimal cache line is 1024 KB,
 //     about 1 million elements of the levels array"). We read that as a
 //     stable bucket sort of the edges by destination block,
-//     Dst[k] / BlockVertices, with BlockVertices = 2^20 by default; within
-//     a block the generator order is kept.
-//   - orient (ours, not the article's): an undirected edge may be stored
-//     either way round, and the kernel reads en's level first (cheap: the
-//     permutation keeps a block's levels in cache) and st's only when
-//     needed (a random load). With orient, st is the end of higher degree,
-//     so the random loads fall on the few high-degree vertices of the
-//     Kronecker graph, whose levels should stay cached. Ties keep generator
-//     order. Measured on an H200 it was 8 to 10% slower (results/edgescan),
-//     so it is off by default.
+//     Dst[k] / BlockVertices (2^20 in the paper preset); within a block the
+//     generator order is kept.
 //   - tiles (ours, for the CUDA dense kernel; TileBits > 0): the edges are
 //     grouped by tile, tile (si, ei) holding the edges whose src lies in
 //     vertex range si and dst in range ei, ranges of 2^TileBits vertices,
@@ -63,10 +56,9 @@ const maxPack16Vertices = 1 << 16
 type prepOptions struct {
 	Permute       bool
 	BlockVertices int64  // destination block size for Permute
-	Orient        bool   // st = the end of higher degree
 	Pack16        string // packAuto, packOn or packOff
 	TileBits      int    // 0: no tiles; else tiles of 2^TileBits × 2^TileBits vertices (unpacked only)
-	Workers       int    // goroutines; 0 means GOMAXPROCS
+	Workers       int    // shares of the edge list sorted in parallel; 0 means GOMAXPROCS
 }
 
 // maxTileRanges bounds the ranges per side (tiles = ranges²) so that the
@@ -147,28 +139,14 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 	}
 	chunks := splitRange(int64(len(edges)), workers)
 
-	// Pass 0: check the ids, and count degrees for orient. Only the first
-	// degreeSample(len) edges are counted: enough to tell the hubs (the
-	// orientation is a heuristic; any choice is correct), with a quarter of
-	// the contended atomic additions on the hubs' counters at edgefactor 16.
-	// The sample is a fixed prefix, so the layout is deterministic.
+	// Pass 0: check the ids.
 	errs := make([]error, len(chunks))
-	var deg []uint32
-	sample := int64(0)
-	if opt.Orient {
-		deg = make([]uint32, nv)
-		sample = degreeSample(int64(len(edges)), nv)
-	}
 	parallel(len(chunks), func(c int) {
 		for i := chunks[c][0]; i < chunks[c][1]; i++ {
 			e := edges[i]
 			if e.V0 < 0 || e.V0 >= nv || e.V1 < 0 || e.V1 >= nv {
 				errs[c] = fmt.Errorf("edge %d (%d,%d) has an end outside [0,%d)", i, e.V0, e.V1, nv)
 				return
-			}
-			if i < sample && e.V0 != e.V1 {
-				atomic.AddUint32(&deg[e.V0], 1)
-				atomic.AddUint32(&deg[e.V1], 1)
 			}
 		}
 	})
@@ -177,16 +155,8 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 			return nil, err
 		}
 	}
-	// ends returns edge e as (st, en).
-	ends := func(e graph500.Edge) (int64, int64) {
-		if deg != nil && deg[e.V0] < deg[e.V1] {
-			return e.V1, e.V0
-		}
-		return e.V0, e.V1
-	}
-
 	if opt.TileBits > 0 && !pack {
-		return prepareTiled(edges, nv, opt, ends, chunks, bv)
+		return prepareTiled(edges, nv, opt, chunks, bv)
 	}
 
 	// Pass 1: per chunk, count kept edges per destination block.
@@ -194,7 +164,7 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 	parallel(len(chunks), func(c int) {
 		cnt := make([]int64, nblocks)
 		for i := chunks[c][0]; i < chunks[c][1]; i++ {
-			if st, en := ends(edges[i]); st != en {
+			if st, en := edges[i].V0, edges[i].V1; st != en {
 				cnt[en/bv]++
 			}
 		}
@@ -223,7 +193,7 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 	parallel(len(chunks), func(c int) {
 		off := counts[c]
 		for i := chunks[c][0]; i < chunks[c][1]; i++ {
-			st, en := ends(edges[i])
+			st, en := edges[i].V0, edges[i].V1
 			if st == en {
 				continue
 			}
@@ -245,7 +215,7 @@ func prepare(edges []graph500.Edge, nv int64, opt prepOptions) (*edgeArrays, err
 // stable bucket sort of the kept edges by tile, each tile padded to a
 // multiple of 4 entries, then, within each tile, a stable sort by
 // destination block of bv vertices when bv is smaller than a range.
-func prepareTiled(edges []graph500.Edge, nv int64, opt prepOptions, ends func(graph500.Edge) (int64, int64), chunks [][2]int64, bv int64) (*edgeArrays, error) {
+func prepareTiled(edges []graph500.Edge, nv int64, opt prepOptions, chunks [][2]int64, bv int64) (*edgeArrays, error) {
 	tb := opt.TileBits
 	if tb < 1 || tb > 30 {
 		return nil, fmt.Errorf("tile_bits = %d, want 1..30", tb)
@@ -262,7 +232,7 @@ func prepareTiled(edges []graph500.Edge, nv int64, opt prepOptions, ends func(gr
 	parallel(len(chunks), func(c int) {
 		cnt := make([]int64, ntiles)
 		for i := chunks[c][0]; i < chunks[c][1]; i++ {
-			if st, en := ends(edges[i]); st != en {
+			if st, en := edges[i].V0, edges[i].V1; st != en {
 				cnt[tile(st, en)]++
 			}
 		}
@@ -289,7 +259,7 @@ func prepareTiled(edges []graph500.Edge, nv int64, opt prepOptions, ends func(gr
 	parallel(len(chunks), func(c int) {
 		next := counts[c]
 		for i := chunks[c][0]; i < chunks[c][1]; i++ {
-			st, en := ends(edges[i])
+			st, en := edges[i].V0, edges[i].V1
 			if st == en {
 				continue
 			}
@@ -345,11 +315,6 @@ func prepareTiled(edges []graph500.Edge, nv int64, opt prepOptions, ends func(gr
 	return a, nil
 }
 
-// degreeSample is how many leading edges orient counts degrees over: all
-// of them for sparse lists, else 4 per vertex (Graph500 generator order is
-// random, so a prefix is a fair sample).
-func degreeSample(m, nv int64) int64 { return min(m, max(4*nv, 1<<16)) }
-
 // splitRange cuts [0, n) into at most parts nearly equal [lo, hi) ranges.
 func splitRange(n int64, parts int) [][2]int64 {
 	if parts < 1 {
@@ -365,7 +330,10 @@ func splitRange(n int64, parts int) [][2]int64 {
 	return out
 }
 
-// parallel runs f(0..n-1) on n goroutines and waits for them.
+// parallel runs f(0..n-1) on n goroutines and waits for them: the passes
+// of the stable bucket sorts need fixed shares of the edge list (share c's
+// counts decide where its edges go), which harness/par's dynamic chunks
+// do not give.
 func parallel(n int, f func(i int)) {
 	var wg sync.WaitGroup
 	for i := range n {

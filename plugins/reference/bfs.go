@@ -1,22 +1,30 @@
-// The reference variant: a parallel CPU BFS, the baseline every GPU variant
-// is compared with. It follows the GAP Benchmark Suite's bfs.cc: Beamer,
-// Asanović and Patterson, "Direction-Optimizing Breadth-First Search"
-// (SC 2012), with the switching heuristic of their Algorithm 1.
+package main
+
+// The reference variant: a parallel CPU breadth-first search, the baseline
+// every GPU variant is compared with. It is the direction-optimizing BFS
+// of [1], written after the GAP Benchmark Suite's src/bfs.cc.
 //
 // Data representation: the undirected graph as CSR (offsets into one array
 // of neighbours, each input edge stored in both directions, self-loops
 // dropped, duplicates kept) with uint32 vertex ids. The frontier is a
 // queue of vertex ids in top-down steps and a bitmap in bottom-up steps.
-// Parents are int64, written with compare-and-swap so that each vertex is
-// claimed by exactly one parent; a vertex's level is not stored.
+// Parents are int64: -1 for a vertex not reached yet, else its parent (the
+// root is its own parent). A top-down step claims a vertex with
+// compare-and-swap, so each vertex gets exactly one parent; a vertex's
+// level is not stored.
 //
-// Top-down step: every frontier vertex tries to claim its unvisited
-// neighbours. Bottom-up step: every unvisited vertex looks for any
-// neighbour in the frontier and stops at the first. The search switches
-// to bottom-up when the edges to check from the frontier (mf) exceed the
-// edges of unexplored vertices (mu) divided by alpha, and back to top-down
-// when the frontier shrinks below n/beta vertices (GAP's defaults 15, 18).
-package main
+// Top-down step (topDownStep): every frontier vertex tries to claim its
+// unvisited neighbours. Bottom-up step (bottomUpStep): every unvisited
+// vertex looks for any neighbour in the frontier and stops at the first.
+// The search (bfs) switches to bottom-up when the edges to check from the
+// frontier (m_f) exceed the edges of unexplored vertices (m_u) divided by
+// alpha, and back to top-down when the frontier shrinks below n/beta
+// vertices (GAP's defaults, 15 and 18).
+//
+// [1] Scott Beamer, Krste Asanović, David Patterson. "Direction-Optimizing
+// Breadth-First Search." International Conference for High Performance
+// Computing, Networking, Storage and Analysis (SC '12), Salt Lake City,
+// November 2012.
 
 import (
 	"fmt"

@@ -5,61 +5,58 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 )
 
-func TestReferenceValidatesAndMatchesSerialLevels(t *testing.T) {
-	for _, scale := range []int{6, 10, 13} {
-		edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
-		n := graph500.NVertices(scale)
-		keys, err := graph500.SearchKeys(edges, n, 4, [2]uint64{2, 3})
+// TestConformance runs the shared conformance suite on one rank (top-down
+// only and direction-optimizing) and on 1D layouts of several ranks.
+func TestConformance(t *testing.T) {
+	sdktest.Run(t, plugin{}, sdktest.Options{
+		Scales:      []int{6, 10, 13},
+		EdgeFactors: []int{4, 16},
+		Params:      []map[string]any{{"direction_optimizing": false}, {"direction_optimizing": true}},
+	})
+	sdktest.Run(t, plugin{}, sdktest.Options{
+		Scales:      []int{8, 10},
+		EdgeFactors: []int{16},
+		Grids:       [][2]int{{4, 1}, {3, 1}, {16, 1}},
+		OneD:        true,
+	})
+}
+
+// TestDirectionOptimizingGoesBottomUp checks the switch itself: the
+// direction-optimizing search takes bottom-up steps on a graph large enough
+// to have big frontiers, and the top-down-only search never does.
+func TestDirectionOptimizingGoesBottomUp(t *testing.T) {
+	const scale = 11
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	n := graph500.NVertices(scale)
+	keys, err := graph500.SearchKeys(edges, n, 4, [2]uint64{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dirOpt := range []bool{false, true} {
+		params, err := plugin{}.Info().CheckParams(map[string]any{"direction_optimizing": dirOpt})
 		if err != nil {
 			t.Fatal(err)
 		}
-		val := graph500.NewValidator(edges, n)
-		for _, dirOpt := range []bool{false, true} {
-			cfg := sdk.Config{Backend: "cpu", Ranks: 1, Params: map[string]any{
-				"direction_optimizing": dirOpt, "alpha": int64(15), "beta": int64(18)}}
-			v, err := plugin{}.New(cfg)
-			if err != nil {
+		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Construct(&sdk.Workload{NVertices: n, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+			t.Fatal(err)
+		}
+		usedBottomUp := false
+		for _, root := range keys {
+			if _, err := v.BFS(root); err != nil {
 				t.Fatal(err)
 			}
-			if err := v.Construct(&sdk.Workload{NVertices: n, NEdges: int64(len(edges)), Edges: edges}); err != nil {
-				t.Fatal(err)
-			}
-			parents := make([]int64, n)
-			usedBottomUp := false
-			for _, root := range keys {
-				if _, err := v.BFS(root); err != nil {
-					t.Fatal(err)
-				}
-				if err := v.Parents(parents); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := val.Validate(root, parents); err != nil {
-					t.Fatalf("scale %d dirOpt %v root %d: %v", scale, dirOpt, root, err)
-				}
-				_, want := graph500.SerialBFS(edges, n, root)
-				got := graph500.LevelsOf(parents, root)
-				for i := range want {
-					if want[i] != got[i] {
-						t.Fatalf("scale %d dirOpt %v root %d: vertex %d at level %d, serial BFS says %d", scale, dirOpt, root, i, got[i], want[i])
-					}
-				}
-				usedBottomUp = usedBottomUp || v.(*variant).s.bottomUpUsed
-			}
-			if dirOpt && scale >= 10 && !usedBottomUp {
-				t.Errorf("scale %d: direction-optimizing search never went bottom-up", scale)
-			}
-			if !dirOpt && usedBottomUp {
-				t.Errorf("scale %d: top-down-only search went bottom-up", scale)
-			}
-			v.Close()
+			usedBottomUp = usedBottomUp || v.(*variant).s.bottomUpUsed
+		}
+		v.Close()
+		if dirOpt != usedBottomUp {
+			t.Errorf("direction_optimizing = %v, but bottom-up used = %v", dirOpt, usedBottomUp)
 		}
 	}
-}
-
-// serialLevels is graph500.SerialBFS's levels.
-func serialLevels(edges []graph500.Edge, n, root int64) []int64 {
-	_, lv := graph500.SerialBFS(edges, n, root)
-	return lv
 }

@@ -15,9 +15,10 @@ package main
 //	(an Allreduce).
 //
 // Choice: a rank sends each vertex at most once per search (a bitmap of
-// vertices already sent), as seed 000 §3.4 does for the fold, so the
-// exchange is bounded by the vertex count rather than the edge count. No
-// bottom-up steps: direction optimization is a single-rank feature here.
+// vertices already sent), as Bisson et al. (TPDS 2016) §3.4 do for the
+// fold, so the exchange is bounded by the vertex count rather than the
+// edge count. No bottom-up steps: direction optimization is a single-rank
+// feature here.
 
 import (
 	"fmt"

@@ -25,6 +25,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/comm/mpibuild"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/client"
 	"github.com/bfsbench/bfsbench/harness/workload"
 )
 
@@ -48,9 +49,9 @@ func TestDistributedUnderMPIRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr strings.Builder
-	client := goplugin.NewClient(&goplugin.ClientConfig{
+	pc := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
-		Plugins:          sdk.PluginMap,
+		Plugins:          client.PluginMap,
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolNetRPC},
 		Stderr:           &stderr,
@@ -59,20 +60,15 @@ func TestDistributedUnderMPIRun(t *testing.T) {
 	})
 	defer func() {
 		comm.KillGroup(cmd)
-		client.Kill()
+		pc.Kill()
 		if t.Failed() {
 			t.Logf("plugin stderr:\n%s", stderr.String())
 		}
 	}()
-	rc, err := client.Client()
+	c, err := client.Dispense(pc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := rc.Dispense(sdk.DispenseName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := raw.(*sdk.Client)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
@@ -115,7 +111,7 @@ func TestDistributedUnderMPIRun(t *testing.T) {
 	// rank 0 alone under mpirun until go-plugin stops it.
 	waitFor(t, "the followers to exit", func() bool { return len(children(cmd.Process.Pid)) == 1 })
 	rank0 := children(cmd.Process.Pid)[0]
-	client.Kill()
+	pc.Kill()
 	waitFor(t, "rank 0 to exit", func() bool { return !running(rank0) })
 	if strings.Contains(stderr.String(), "improperly") || strings.Contains(stderr.String(), "abort") {
 		t.Errorf("the job did not end cleanly:\n%s", stderr.String())

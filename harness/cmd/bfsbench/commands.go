@@ -80,14 +80,8 @@ func printTable(w io.Writer, run *results.Run) {
 	// Only the parameters that differ between cases of one variant are
 	// shown: they are what tells two rows apart.
 	varying := varyingParams(run)
-	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid\tharmonic GTEPS\tmedian time (s)\t% of bound")
+	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid/validated\tharmonic GTEPS\tmedian time (s)\t% of bound\t% of floor")
 	for _, c := range run.Cases {
-		valid := 0
-		for _, s := range c.BFS {
-			if s.Valid {
-				valid++
-			}
-		}
 		gteps, med := "-", "-"
 		if c.Stats != nil && c.Stats.N > 0 {
 			gteps = fmt.Sprintf("%.4g", c.Stats.HarmonicMeanTEPS/1e9)
@@ -105,7 +99,11 @@ func printTable(w io.Writer, run *results.Run) {
 		if c.PercentOfBound > 0 {
 			bound = fmt.Sprintf("%.1f", c.PercentOfBound)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", c.Variant, c.Backend, params, c.Graph.Label(), c.Status, valid, len(c.BFS), gteps, med, bound)
+		floor := "-"
+		if c.PercentOfFloor > 0 {
+			floor = fmt.Sprintf("%.1f", c.PercentOfFloor)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Variant, c.Backend, params, c.Graph.Label(), c.Status, c.ValidLabel(), gteps, med, bound, floor)
 	}
 	tw.Flush()
 }
@@ -374,7 +372,8 @@ func parseThreshold(s string) (float64, error) {
 }
 
 // cmdLevels prints each case's phase times per BFS level (results.json of
-// bfsbench run, or the JSON report of a variant's gpucheck or gridcheck).
+// bfsbench run; the JSON reports of the former in-process GPU checks load
+// too).
 func cmdLevels(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("levels", flag.ContinueOnError)
 	all := fs.Bool("all", false, "every search of a case whose status is ok, not only the validated ones")
@@ -394,6 +393,28 @@ func cmdLevels(args []string, stdout io.Writer) error {
 		if err := report.LevelTables(stdout, r, *all); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// cmdTable prints the case table that `run` prints at its end, for each
+// results file given (a GPU check prints one table for several runs).
+func cmdTable(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("table", flag.ContinueOnError)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageErr("table needs at least one results.json")
+	}
+	for _, p := range pos {
+		r, err := results.Load(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "== %s (%s)\n", p, r.Env.Describe())
+		printTable(stdout, r)
 	}
 	return nil
 }

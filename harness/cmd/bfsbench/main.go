@@ -34,6 +34,7 @@ Usage:
   bfsbench plot RESULTS.json [MORE.json...] [--out DIR]
   bfsbench compare BASE.json NEW.json [--threshold 5%]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
+  bfsbench table RESULTS.json [MORE.json...]
 
 Exit status: 0 success; 1 a case failed, a search was invalid or a
 comparison regressed; 2 bad usage or config; 130 interrupted.
@@ -93,6 +94,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdCompare(rest, stdout)
 	case "levels":
 		return cmdLevels(rest, stdout)
+	case "table":
+		return cmdTable(rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

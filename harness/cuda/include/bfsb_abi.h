@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Version of this common ABI; the loader refuses a library of another. */
-#define BFSB_ABI_VERSION 2
+#define BFSB_ABI_VERSION 3
 
 /* Statuses that are not CUDA errors. CUDA's own codes are below 10000. */
 #define BFSB_EINVAL 10001    /* a bad argument from the caller */
@@ -59,20 +59,10 @@ int32_t bfsb_device_query(int32_t device, bfsb_device_info* out, char* err, int3
 int32_t bfsb_copy_bandwidth(int32_t device, int64_t bytes, int32_t reps, double* copy_gbs,
                             double* read_gbs, char* err, int32_t errlen);
 
-/* bfsb_random_load_rate measures how many independent random 4-byte loads
- * per second `device` serves from an array of `bytes` bytes (a multiple of
- * 4, at least 4 KiB; sized like a BFS's visited bitmap or level array, it
- * stays in L2): every thread of a full grid issues 8 loads at a time at
- * hashed indices, plain loads (L1 first) when l1 is non-zero, else __ldcg
- * (L2). *gloads is in 1e9 loads per second, the median of `reps` timed
- * runs after one warm-up. This rate, not the DRAM bandwidth, limits a
- * kernel that makes one random access per edge. */
-int32_t bfsb_random_load_rate(int32_t device, int64_t bytes, int32_t l1, int32_t reps,
-                              double* gloads, char* err, int32_t errlen);
-
-/* bfsb_selftest runs the shared device primitives (prefix scan, compaction,
- * bitmap set/test) on `n` pseudo-random inputs on `device` and compares
- * them with a host computation. It fails with a message naming the first
+/* bfsb_selftest runs the shared device primitives (the device-wide
+ * exclusive scan of bfsb_scan.cuh, the warp and block collectives of
+ * bfsb_warp.cuh) on `n` pseudo-random inputs on `device` and compares them
+ * with a host computation. It fails with a message naming the first
  * mismatch. */
 int32_t bfsb_selftest(int32_t device, int64_t n, char* err, int32_t errlen);
 

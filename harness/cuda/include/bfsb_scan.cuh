@@ -1,5 +1,5 @@
-// bfsb_scan.cuh: device-wide prefix scan and stream compaction for all
-// bfsbench CUDA libraries, through CUB (shipped with the CUDA toolkit; the
+// bfsb_scan.cuh: device-wide prefix scan for all bfsbench CUDA libraries,
+// through CUB (shipped with the CUDA toolkit; the
 // Debian toolkit takes it from libcub-dev).
 //
 // CUB's device algorithms need temporary device storage whose size they
@@ -66,44 +66,6 @@ cudaError_t ExclusiveSum(Scratch& scratch, const In* in, Out* out, int n, cudaSt
   if ((e = scratch.Reserve(bytes)) != cudaSuccess) return e;
   bytes = scratch.Size();
   return cub::DeviceScan::ExclusiveSum(scratch.Ptr(), bytes, in, out, n, s);
-}
-
-// InclusiveSum writes out[i] = in[0] + ... + in[i] for i < n (same note on
-// the accumulator's type as ExclusiveSum).
-template <typename In, typename Out>
-cudaError_t InclusiveSum(Scratch& scratch, const In* in, Out* out, int n, cudaStream_t s) {
-  size_t bytes = 0;
-  cudaError_t e = cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, n, s);
-  if (e != cudaSuccess) return e;
-  if ((e = scratch.Reserve(bytes)) != cudaSuccess) return e;
-  bytes = scratch.Size();
-  return cub::DeviceScan::InclusiveSum(scratch.Ptr(), bytes, in, out, n, s);
-}
-
-// CompactFlagged copies the in[i] whose flags[i] is non-zero, in order, to
-// out and writes their number to *d_count (device memory). out must hold n.
-template <typename T, typename Flag>
-cudaError_t CompactFlagged(Scratch& scratch, const T* in, const Flag* flags, T* out,
-                           int* d_count, int n, cudaStream_t s) {
-  size_t bytes = 0;
-  cudaError_t e = cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, d_count, n, s);
-  if (e != cudaSuccess) return e;
-  if ((e = scratch.Reserve(bytes)) != cudaSuccess) return e;
-  bytes = scratch.Size();
-  return cub::DeviceSelect::Flagged(scratch.Ptr(), bytes, in, flags, out, d_count, n, s);
-}
-
-// CompactIf copies the in[i] for which pred(in[i]) holds, in order, to out
-// and writes their number to *d_count (device memory).
-template <typename T, typename Pred>
-cudaError_t CompactIf(Scratch& scratch, const T* in, T* out, int* d_count, int n, Pred pred,
-                      cudaStream_t s) {
-  size_t bytes = 0;
-  cudaError_t e = cub::DeviceSelect::If(nullptr, bytes, in, out, d_count, n, pred, s);
-  if (e != cudaSuccess) return e;
-  if ((e = scratch.Reserve(bytes)) != cudaSuccess) return e;
-  bytes = scratch.Size();
-  return cub::DeviceSelect::If(scratch.Ptr(), bytes, in, out, d_count, n, pred, s);
 }
 
 }  // namespace bfsb

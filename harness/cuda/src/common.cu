@@ -12,6 +12,7 @@
 #include "bfsb_abi.h"
 #include "bfsb_check.cuh"
 #include "bfsb_timer.cuh"
+#include "bfsb_warp.cuh"
 
 namespace {
 
@@ -24,47 +25,17 @@ __global__ void FillKernel(uint32_t* p, int64_t n) {
   }
 }
 
-// ReadKernel streams n 16-byte words and writes one XOR per block, so that
-// the loads cannot be optimized away.
+// ReadKernel streams n 16-byte words and adds their sum to a sink word,
+// one atomic per warp, so that the loads cannot be optimized away.
 __global__ void ReadKernel(const uint4* __restrict__ p, int64_t n, uint32_t* sink) {
   uint32_t acc = 0;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     uint4 v = __ldcs(&p[i]);
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    acc += v.x + v.y + v.z + v.w;
   }
-  for (int off = 16; off > 0; off >>= 1) acc ^= __shfl_down_sync(0xffffffffu, acc, off);
-  if ((threadIdx.x & 31) == 0) atomicXor(&sink[blockIdx.x & 1023], acc);
-}
-
-// kRandomLoadsPerThread is RandomLoadKernel's loads per thread, issued
-// kRandomBatch at a time (independent indices, so they are in flight
-// together).
-constexpr int kRandomLoadsPerThread = 256;
-constexpr int kRandomBatch = 8;
-
-// RandomLoadKernel loads words of p[0..n) (n a power of two) at hashed
-// indices and writes one XOR per block so the loads stay.
-template <bool L1>
-__global__ void RandomLoadKernel(const uint32_t* __restrict__ p, uint32_t mask, uint32_t* sink) {
-  uint32_t x = (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u + 12345u;
-  uint32_t acc = 0;
-  for (int i = 0; i < kRandomLoadsPerThread; i += kRandomBatch) {
-    uint32_t idx[kRandomBatch], v[kRandomBatch];
-#pragma unroll
-    for (int k = 0; k < kRandomBatch; ++k) {
-      x ^= x << 13;  // xorshift32
-      x ^= x >> 17;
-      x ^= x << 5;
-      idx[k] = x & mask;
-    }
-#pragma unroll
-    for (int k = 0; k < kRandomBatch; ++k) v[k] = L1 ? p[idx[k]] : __ldcg(p + idx[k]);
-#pragma unroll
-    for (int k = 0; k < kRandomBatch; ++k) acc ^= v[k];
-  }
-  for (int off = 16; off > 0; off >>= 1) acc ^= __shfl_down_sync(0xffffffffu, acc, off);
-  if ((threadIdx.x & 31) == 0) atomicXor(&sink[blockIdx.x & 1023], acc);
+  acc = bfsb::WarpSum(acc);
+  if (bfsb::LaneId() == 0) atomicAdd(&sink[blockIdx.x & 1023], acc);
 }
 
 float Median(std::vector<float> v) {
@@ -166,44 +137,5 @@ extern "C" int32_t bfsb_copy_bandwidth(int32_t device, int64_t bytes, int32_t re
   }
   *copy_gbs = 2.0 * (double)bytes / (Median(copy_ms) * 1e-3) / 1e9;
   *read_gbs = (double)bytes / (Median(read_ms) * 1e-3) / 1e9;
-  return 0;
-}
-
-extern "C" int32_t bfsb_random_load_rate(int32_t device, int64_t bytes, int32_t l1, int32_t reps,
-                                         double* gloads, char* err, int32_t errlen) {
-  BFSB_REQUIRE(bytes >= 4096 && bytes % 4 == 0 && bytes <= ((int64_t)1 << 34),
-               "bfsb_random_load_rate: bytes = %lld, want a multiple of 4 in [4 KiB, 16 GiB]",
-               (long long)bytes);
-  BFSB_REQUIRE(reps >= 1, "bfsb_random_load_rate: reps = %d, want >= 1", (int)reps);
-  BFSB_REQUIRE(gloads != nullptr, "bfsb_random_load_rate: NULL output");
-  BFSB_CHECK(cudaSetDevice(device));
-  // The indices are masked: round the word count down to a power of two.
-  uint32_t words = 1;
-  while ((int64_t)words * 2 * 4 <= bytes && words < (1u << 31)) words *= 2;
-  Buffers buf;
-  BFSB_CHECK(cudaMalloc(&buf.a, (size_t)words * 4));
-  BFSB_CHECK(cudaMalloc(&buf.sink, 1024 * sizeof(uint32_t)));
-  FillKernel<<<1024, 256>>>((uint32_t*)buf.a, words);
-  BFSB_CHECK_LAUNCH("FillKernel");
-  int sms = 0, per_sm = 0;
-  BFSB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  auto kernel = l1 ? RandomLoadKernel<true> : RandomLoadKernel<false>;
-  BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, 0));
-  const int blocks = sms * (per_sm < 1 ? 1 : per_sm) * 4;  // four waves
-  bfsb::EventPool ev;
-  BFSB_CHECK(ev.Create(2));
-  std::vector<float> ms_runs;
-  for (int r = 0; r <= reps; ++r) {  // r == 0 is the warm-up
-    BFSB_CHECK(ev.Record(0, 0));
-    kernel<<<blocks, 256>>>((const uint32_t*)buf.a, words - 1, buf.sink);
-    BFSB_CHECK_LAUNCH("RandomLoadKernel");
-    BFSB_CHECK(ev.Record(1, 0));
-    BFSB_CHECK(ev.Synchronize(1));
-    float ms = 0;
-    BFSB_CHECK(ev.ElapsedMs(0, 1, &ms));
-    if (r > 0) ms_runs.push_back(ms);
-  }
-  const double loads = (double)blocks * 256 * kRandomLoadsPerThread;
-  *gloads = loads / (Median(ms_runs) * 1e-3) / 1e9;
   return 0;
 }

@@ -1,19 +1,24 @@
 // selftest.cu: bfsb_selftest (bfsb_abi.h), a check of the shared device
-// primitives of harness/cuda/include (prefix scan and compaction through
-// CUB, bitmap set/test/count) against a host computation on pseudo-random
-// input. Compiled into every variant's library, so `gpu-check` can run it on
-// the device the variants use.
+// primitives of harness/cuda/include that the variants' kernels call: the
+// device-wide exclusive scan (bfsb_scan.cuh) and the warp and block
+// collectives (bfsb_warp.cuh), against a host computation on pseudo-random
+// input. Compiled into every variant's library, so that the primitives are
+// checked on the device the variants run on.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "bfsb_abi.h"
-#include "bfsb_bitmap.cuh"
 #include "bfsb_check.cuh"
 #include "bfsb_scan.cuh"
+#include "bfsb_warp.cuh"
 
 namespace {
+
+// kQueues is the number of queues the append checks use.
+constexpr int kQueues = 3;
 
 // DeviceArray owns one cudaMalloc'd array.
 template <typename T>
@@ -25,27 +30,56 @@ struct DeviceArray {
   cudaError_t Alloc(int64_t n) { return cudaMalloc(&p, (size_t)(n > 0 ? n : 1) * sizeof(T)); }
 };
 
-// IsMultipleOf3 is the predicate of the CompactIf check.
-struct IsMultipleOf3 {
-  __host__ __device__ bool operator()(const uint32_t& x) const { return x % 3 == 0; }
-};
+// Small is the value lane i contributes to the sums: below 1000.
+__host__ __device__ inline uint32_t Small(uint32_t x) { return x % 1000; }
 
-// SetBitsKernel sets bit vals[i] % nbits for every i and counts the calls
-// that found the bit clear.
-__global__ void SetBitsKernel(const uint32_t* vals, int64_t n, uint32_t nbits, uint32_t* bm,
-                              unsigned long long* won) {
-  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    uint32_t v = vals[i] % nbits;
-    bool mine = (i & 1) ? bfsb::BitmapSet(bm, v) : bfsb::BitmapTestAndSet(bm, v);
-    if (mine) atomicAdd(won, 1ull);
+// QueueOf is the queue element i asks for in the append checks (-1: none).
+__host__ __device__ inline int QueueOf(uint32_t x) { return (x & 3) == 3 ? -1 : (int)((x >> 2) % kQueues); }
+
+// Slots is how many slots element i reserves in the WarpReserve check.
+__host__ __device__ inline uint32_t Slots(uint32_t x) { return (x >> 8) % 3; }
+
+// WarpKernel runs every collective of bfsb_warp.cuh over vals[0..n), with
+// a grid-stride loop whose bound is warp-uniform (elements past n take
+// part with 0, no queue and no slots): sum[i] = WarpSum of its warp,
+// scan[i] = WarpInclusiveSum; WarpAppend puts i into queues[q*n ..] (counts
+// counts[0..3)), BlockAppend into queues[(3+q)*n ..] (counts[3..6)), and
+// WarpReserve writes i into Slots(vals[i]) slots of reserved (count
+// counts[6]).
+__global__ void WarpKernel(const uint32_t* vals, uint32_t n, uint32_t* sum, uint32_t* scan,
+                           uint32_t* queues, uint32_t* reserved, uint32_t* counts) {
+  extern __shared__ uint32_t shared[];
+  bfsb::BlockAppend block(shared, kQueues);
+  block.Init();
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t base = blockIdx.x * blockDim.x; base < n; base += stride) {
+    const uint32_t i = base + threadIdx.x;
+    const bool in = i < n;
+    const uint32_t x = in ? vals[i] : 0;
+    const uint32_t s = bfsb::WarpSum(in ? Small(x) : 0);
+    const uint32_t c = bfsb::WarpInclusiveSum(in ? Small(x) : 0);
+    const int q = in ? QueueOf(x) : -1;
+    const uint32_t slot = bfsb::WarpAppend(q, counts, false);
+    const uint32_t bslot = block.Warp(q, false);
+    const uint32_t k = in ? Slots(x) : 0;
+    const uint32_t r = bfsb::WarpReserve(counts + 2 * kQueues, k);
+    block.Commit(counts + kQueues);
+    if (!in) continue;
+    sum[i] = s;
+    scan[i] = c;
+    if (q >= 0) {
+      queues[(uint64_t)q * n + slot] = i;
+      queues[(uint64_t)(kQueues + q) * n + block.Base(q) + bslot] = i;
+    }
+    for (uint32_t j = 0; j < k; ++j) reserved[r + j] = i;
   }
 }
 
-// TestBitsKernel writes out[v] = BitmapTest(v) for every v < nbits.
-__global__ void TestBitsKernel(const uint32_t* bm, uint32_t nbits, uint8_t* out) {
-  int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < nbits) out[v] = bfsb::BitmapTestRO(bm, (uint64_t)v) ? 1 : 0;
+// SameSet reports whether got, in any order, holds exactly the sorted
+// elements of want.
+bool SameSet(std::vector<uint32_t> got, std::vector<uint32_t> want) {
+  std::sort(got.begin(), got.end());
+  return got == want;
 }
 
 }  // namespace
@@ -56,116 +90,104 @@ extern "C" int32_t bfsb_selftest(int32_t device, int64_t n, char* err, int32_t e
   BFSB_REQUIRE(n >= 1 && n <= (1 << 22), "bfsb_selftest: n = %lld, want 1..2^22", (long long)n);
   BFSB_CHECK(cudaSetDevice(device));
   // Host input: xorshift32 values.
-  std::vector<uint32_t> vals(n);
+  std::vector<uint32_t> vals(n), small(n);
   uint32_t x = 2463534242u;
   for (int64_t i = 0; i < n; ++i) {
     x ^= x << 13;
     x ^= x >> 17;
     x ^= x << 5;
     vals[i] = x;
+    small[i] = Small(x);
   }
-  const int ni = (int)n;
-  cudaStream_t s = 0;
+  const uint32_t nu = (uint32_t)n;
   bfsb::Scratch scratch;
-  DeviceArray<uint32_t> d_vals, d_small, d_out32, d_bm;
-  DeviceArray<uint32_t> d_sum;
-  DeviceArray<uint8_t> d_flags, d_bits;
-  DeviceArray<int> d_count;
-  DeviceArray<unsigned long long> d_won;
+  DeviceArray<uint32_t> d_vals, d_small, d_sum, d_scan, d_queues, d_reserved, d_counts;
   BFSB_CHECK(d_vals.Alloc(n));
   BFSB_CHECK(d_small.Alloc(n));
-  BFSB_CHECK(d_out32.Alloc(n));
   BFSB_CHECK(d_sum.Alloc(n));
-  BFSB_CHECK(d_flags.Alloc(n));
-  BFSB_CHECK(d_count.Alloc(1));
-  BFSB_CHECK(d_won.Alloc(2));
+  BFSB_CHECK(d_scan.Alloc(n));
+  BFSB_CHECK(d_queues.Alloc(2 * kQueues * n));
+  BFSB_CHECK(d_reserved.Alloc(2 * n));
+  BFSB_CHECK(d_counts.Alloc(2 * kQueues + 1));
   BFSB_CHECK(cudaMemcpy(d_vals.p, vals.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-
-  // 1. Exclusive prefix sum of small values (value % 1000).
-  std::vector<uint32_t> small(n);
-  std::vector<uint8_t> flags(n);
-  for (int64_t i = 0; i < n; ++i) {
-    small[i] = vals[i] % 1000;
-    flags[i] = (uint8_t)(vals[i] & 1);
-  }
   BFSB_CHECK(cudaMemcpy(d_small.p, small.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
-  BFSB_CHECK(cudaMemcpy(d_flags.p, flags.data(), n, cudaMemcpyHostToDevice));
-  BFSB_CHECK(bfsb::ExclusiveSum(scratch, d_small.p, d_sum.p, ni, s));
-  std::vector<uint32_t> sum(n);
-  BFSB_CHECK(cudaMemcpy(sum.data(), d_sum.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+
+  // 1. Device-wide exclusive prefix sum, in place.
+  BFSB_CHECK(bfsb::ExclusiveSum(scratch, d_small.p, d_small.p, (int)n, 0));
+  std::vector<uint32_t> got(n);
+  BFSB_CHECK(cudaMemcpy(got.data(), d_small.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
   uint32_t acc = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (sum[i] != acc) {
-      return bfsb::Errf(err, errlen, BFSB_EINTERNAL,
-                        "selftest ExclusiveSum: out[%lld] = %llu, want %llu", (long long)i,
-                        (unsigned long long)sum[i], (unsigned long long)acc);
+    if (got[i] != acc) {
+      return bfsb::Errf(err, errlen, BFSB_EINTERNAL, "selftest ExclusiveSum: out[%lld] = %u, want %u",
+                        (long long)i, got[i], acc);
     }
     acc += small[i];
   }
 
-  // 2. Compaction by flags (odd values), then by predicate (multiples of 3).
-  for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 0) {
-      BFSB_CHECK(bfsb::CompactFlagged(scratch, d_vals.p, d_flags.p, d_out32.p, d_count.p, ni, s));
-    } else {
-      BFSB_CHECK(bfsb::CompactIf(scratch, d_vals.p, d_out32.p, d_count.p, ni, IsMultipleOf3(), s));
-    }
-    int count = 0;
-    BFSB_CHECK(cudaMemcpy(&count, d_count.p, sizeof(int), cudaMemcpyDeviceToHost));
-    std::vector<uint32_t> out(count > 0 ? count : 1);
-    BFSB_CHECK(cudaMemcpy(out.data(), d_out32.p, (size_t)count * sizeof(uint32_t),
-                          cudaMemcpyDeviceToHost));
-    int64_t k = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      bool keep = pass == 0 ? flags[i] != 0 : IsMultipleOf3()(vals[i]);
-      if (!keep) continue;
-      if (k >= count || out[k] != vals[i]) {
+  // 2. The warp and block collectives, with 4 waves of 256-thread blocks.
+  BFSB_CHECK(cudaMemset(d_counts.p, 0, (2 * kQueues + 1) * sizeof(uint32_t)));
+  const unsigned blocks = (unsigned)std::max<int64_t>(1, (n + 1023) / 1024);
+  WarpKernel<<<blocks, 256, bfsb::BlockAppend::SharedWords(kQueues) * sizeof(uint32_t)>>>(
+      d_vals.p, nu, d_sum.p, d_scan.p, d_queues.p, d_reserved.p, d_counts.p);
+  BFSB_CHECK_LAUNCH("WarpKernel");
+  std::vector<uint32_t> sum(n), scan(n), queues(2 * kQueues * n), reserved(2 * n),
+      counts(2 * kQueues + 1);
+  BFSB_CHECK(cudaMemcpy(sum.data(), d_sum.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  BFSB_CHECK(cudaMemcpy(scan.data(), d_scan.p, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  BFSB_CHECK(cudaMemcpy(queues.data(), d_queues.p, queues.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  BFSB_CHECK(cudaMemcpy(reserved.data(), d_reserved.p, reserved.size() * sizeof(uint32_t),
+                        cudaMemcpyDeviceToHost));
+  BFSB_CHECK(cudaMemcpy(counts.data(), d_counts.p, counts.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  for (int64_t w = 0; w < n; w += 32) {
+    uint32_t total = 0, incl = 0;
+    const int64_t end = std::min<int64_t>(n, w + 32);
+    for (int64_t i = w; i < end; ++i) total += small[i];
+    for (int64_t i = w; i < end; ++i) {
+      incl += small[i];
+      if (sum[i] != total || scan[i] != incl) {
         return bfsb::Errf(err, errlen, BFSB_EINTERNAL,
-                          "selftest %s: element %lld of %d is wrong or missing",
-                          pass == 0 ? "CompactFlagged" : "CompactIf", (long long)k, count);
+                          "selftest WarpSum/WarpInclusiveSum: element %lld got %u/%u, want %u/%u",
+                          (long long)i, sum[i], scan[i], total, incl);
       }
-      ++k;
-    }
-    if (k != count) {
-      return bfsb::Errf(err, errlen, BFSB_EINTERNAL, "selftest %s: kept %d, want %lld",
-                        pass == 0 ? "CompactFlagged" : "CompactIf", count, (long long)k);
     }
   }
-
-  // 3. Bitmap: set vals[i] % nbits (with repeats), count winners and bits,
-  // then test every bit against the host's set.
-  const uint32_t nbits = (uint32_t)(n < 64 ? 64 : n);
-  const int64_t words = bfsb::BitmapWords(nbits);
-  BFSB_CHECK(d_bm.Alloc(words));
-  BFSB_CHECK(d_bits.Alloc(nbits));
-  BFSB_CHECK(cudaMemset(d_bm.p, 0, words * sizeof(uint32_t)));
-  BFSB_CHECK(cudaMemset(d_won.p, 0, 2 * sizeof(unsigned long long)));
-  SetBitsKernel<<<(unsigned)((n + 255) / 256), 256>>>(d_vals.p, n, nbits, d_bm.p, d_won.p);
-  BFSB_CHECK_LAUNCH("SetBitsKernel");
-  bfsb::BitmapCountKernel<<<64, 256>>>(d_bm.p, words, d_won.p + 1);
-  BFSB_CHECK_LAUNCH("BitmapCountKernel");
-  TestBitsKernel<<<(unsigned)((nbits + 255) / 256), 256>>>(d_bm.p, nbits, d_bits.p);
-  BFSB_CHECK_LAUNCH("TestBitsKernel");
-  unsigned long long won[2];
-  BFSB_CHECK(cudaMemcpy(won, d_won.p, sizeof(won), cudaMemcpyDeviceToHost));
-  std::vector<uint8_t> bits(nbits), want(nbits, 0);
-  BFSB_CHECK(cudaMemcpy(bits.data(), d_bits.p, nbits, cudaMemcpyDeviceToHost));
-  unsigned long long distinct = 0;
+  std::vector<std::vector<uint32_t>> want(kQueues);
+  uint32_t want_slots = 0;
   for (int64_t i = 0; i < n; ++i) {
-    uint32_t v = vals[i] % nbits;
-    if (!want[v]) ++distinct;
-    want[v] = 1;
+    const int q = QueueOf(vals[i]);
+    if (q >= 0) want[q].push_back((uint32_t)i);
+    want_slots += Slots(vals[i]);
   }
-  if (won[0] != distinct || won[1] != distinct) {
-    return bfsb::Errf(err, errlen, BFSB_EINTERNAL,
-                      "selftest bitmap: %llu winning sets and %llu bits counted, want %llu",
-                      won[0], won[1], distinct);
-  }
-  for (uint32_t v = 0; v < nbits; ++v) {
-    if (bits[v] != want[v]) {
-      return bfsb::Errf(err, errlen, BFSB_EINTERNAL, "selftest BitmapTest(%u) = %d, want %d", v,
-                        bits[v], want[v]);
+  for (int q = 0; q < kQueues; ++q) {
+    const char* names[2] = {"WarpAppend", "BlockAppend"};
+    for (int b = 0; b < 2; ++b) {
+      const uint32_t c = counts[b * kQueues + q];
+      const uint32_t* p = queues.data() + (size_t)(b * kQueues + q) * n;
+      if (c != want[q].size() || !SameSet(std::vector<uint32_t>(p, p + c), want[q])) {
+        return bfsb::Errf(err, errlen, BFSB_EINTERNAL,
+                          "selftest %s: queue %d holds %u elements, want %zu, or not the right ones",
+                          names[b], q, c, want[q].size());
+      }
     }
+  }
+  // WarpReserve: each element's slots are consecutive and every slot is
+  // written once.
+  std::vector<uint32_t> seen(n, 0);
+  bool ok = counts[2 * kQueues] == want_slots;
+  for (uint32_t k = 0; ok && k < want_slots;) {
+    const uint32_t i = reserved[k];
+    const uint32_t s = i < nu ? Slots(vals[i]) : 0;
+    ok = s > 0 && seen[i] == 0 && k + s <= want_slots;
+    for (uint32_t j = 0; ok && j < s; ++j) ok = reserved[k + j] == i;
+    if (ok) seen[i] = 1;
+    k += s;
+  }
+  if (!ok) {
+    return bfsb::Errf(err, errlen, BFSB_EINTERNAL,
+                      "selftest WarpReserve: %u slots reserved, want %u, or an element's slots are "
+                      "not its own and consecutive",
+                      counts[2 * kQueues], want_slots);
   }
   BFSB_CHECK(cudaDeviceSynchronize());
   return 0;

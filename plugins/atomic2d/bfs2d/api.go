@@ -13,7 +13,7 @@ import (
 
 // FromPartition converts P(i,j)'s share of partition.Build2D into the
 // layout and the 32-bit CSC the kernels use (column offsets narrowed to 32
-// bits: seed 000 §4 stores local partitions in 32-bit words, so a rank may
+// bits: [1] §4 stores local partitions in 32-bit words, so a rank may
 // hold fewer than 2^32 local edges).
 func FromPartition(p *partition.Part2D) (Layout, *LocalCSC, error) {
 	pl := p.Layout
@@ -51,7 +51,7 @@ func NewCPURank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options) (*Rank, erro
 // rank returns an error before the first exchange.
 func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOptions) (*Rank, string, error) {
 	var desc string
-	eng, err := newCUDAEngine(l, csc, opt.EdgesPerThread, opt.visitedL2(), opt.appendBlock(), co)
+	eng, err := newCUDAEngine(l, csc, opt.EdgesPerThread, opt.appendBlock(), co)
 	if err == nil {
 		d := eng.Device()
 		desc = fmt.Sprintf("cuda:%d %s", d.Ordinal, d.Name)

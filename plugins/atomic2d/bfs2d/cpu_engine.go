@@ -43,19 +43,6 @@ func newCPUEngine(l Layout, g *LocalCSC, edgesPerThread, workers int) (*cpuEngin
 	}, nil
 }
 
-func (e *cpuEngine) SetEdgesPerThread(k int) error {
-	e.k = k
-	return nil
-}
-
-// SetVisitedTest is a no-op: the CPU kernels test the bitmap with
-// sync/atomic loads, which always see the latest word.
-func (e *cpuEngine) SetVisitedTest(bool) error { return nil }
-
-// SetAppend is a no-op: the CPU kernels keep the paper's atomic increment
-// of the queue counter per discovered vertex (kernels_cpu.go).
-func (e *cpuEngine) SetAppend(bool) error { return nil }
-
 func (e *cpuEngine) Reset(rootRow int64) (int, error) {
 	e.s.reset()
 	e.nfront = 0

@@ -10,41 +10,30 @@ package bfs2d
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
-// libName is the variant's CUDA library: lib/libatomic2d.so.
-const libName = "atomic2d"
-
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 6
+const a2dABIVersion = 7
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
 	Device, R, C, I, J                   int64
 	BlockN, OwnLen, LocalRows, LocalCols int64
 	NNZ, EdgesPerThread, ThreadsPerBlock int64
-	VisitedTestL2                        int64 // 1: __ldcg bitmap test, 0: plain load
-	AppendBlock                          int64 // 1: queue slots per block round, 0: per warp
+	AppendBlock                          int64 // 1: queue slots per block round, 0: one atomic per vertex
 }
 
-var _ [112 - unsafe.Sizeof(a2dParams{})]struct{} // 14 int64 fields
-var _ [unsafe.Sizeof(a2dParams{}) - 112]struct{}
+var _ [104 - unsafe.Sizeof(a2dParams{})]struct{} // 13 int64 fields
+var _ [unsafe.Sizeof(a2dParams{}) - 104]struct{}
 
-// a2dLib is the loaded library with the variant's functions bound.
-type a2dLib struct {
-	lib *cuda.Library
-
-	abiVersion      func() int32
+// a2dFuncs are libatomic2d.so's a2d_* functions.
+type a2dFuncs struct {
 	deviceBytes     func(p *a2dParams, bytes *int64, err *byte, errlen int32) int32
 	create          func(p *a2dParams, colOff, rowIdx *uint32, out *uintptr, err *byte, errlen int32) int32
 	reset           func(h uintptr, rootRow int64, nfront *int64, err *byte, errlen int32) int32
-	setK            func(h uintptr, k int64, err *byte, errlen int32) int32
-	setVisitedTest  func(h uintptr, l2 int64, err *byte, errlen int32) int32
-	setAppend       func(h uintptr, block int64, err *byte, errlen int32) int32
 	frontierPayload func(h uintptr, bitmap int32, dst *uint32, err *byte, errlen int32) int32
 	frontierBegin   func(h uintptr, err *byte, errlen int32) int32
 	frontierAdd     func(h uintptr, r int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
@@ -63,65 +52,34 @@ type a2dLib struct {
 	destroy         func(h uintptr)
 }
 
-var (
-	libOnce sync.Once
-	libVal  *a2dLib
-	libErr  error
-)
-
-// loadLib loads and binds libatomic2d.so once per process (every rank of
-// an in-process run shares it).
-func loadLib() (*a2dLib, error) {
-	libOnce.Do(func() {
-		l, err := cuda.Open(libName)
-		if err != nil {
-			libErr = err
-			return
+// a2dLib loads and binds libatomic2d.so once per process (every rank of an
+// in-process run shares it).
+var a2dLib = cuda.Bindings[a2dFuncs]{
+	Name: "atomic2d",
+	ABI:  cuda.ABI{Symbol: "a2d_abi_version", Version: a2dABIVersion},
+	Syms: func(f *a2dFuncs) []cuda.Sym {
+		return []cuda.Sym{
+			{Name: "a2d_device_bytes", Fn: &f.deviceBytes},
+			{Name: "a2d_create", Fn: &f.create},
+			{Name: "a2d_reset", Fn: &f.reset},
+			{Name: "a2d_frontier_payload", Fn: &f.frontierPayload},
+			{Name: "a2d_frontier_begin", Fn: &f.frontierBegin},
+			{Name: "a2d_frontier_add", Fn: &f.frontierAdd},
+			{Name: "a2d_expand", Fn: &f.expand},
+			{Name: "a2d_fold_payload", Fn: &f.foldPayload},
+			{Name: "a2d_fold_begin", Fn: &f.foldBegin},
+			{Name: "a2d_fold_add", Fn: &f.foldAdd},
+			{Name: "a2d_update", Fn: &f.update},
+			{Name: "a2d_remote_queries", Fn: &f.remoteQueries},
+			{Name: "a2d_lookup_preds", Fn: &f.lookupPreds},
+			{Name: "a2d_finalize", Fn: &f.finalize},
+			{Name: "a2d_parents", Fn: &f.parents},
+			{Name: "a2d_levels", Fn: &f.levels},
+			{Name: "a2d_test_floor", Fn: &f.testFloor},
+			{Name: "a2d_host_alloc", Fn: &f.hostAlloc},
+			{Name: "a2d_destroy", Fn: &f.destroy},
 		}
-		a := &a2dLib{lib: l}
-		binds := []struct {
-			fptr any
-			sym  string
-		}{
-			{&a.abiVersion, "a2d_abi_version"},
-			{&a.deviceBytes, "a2d_device_bytes"},
-			{&a.create, "a2d_create"},
-			{&a.reset, "a2d_reset"},
-			{&a.setK, "a2d_set_edges_per_thread"},
-			{&a.setVisitedTest, "a2d_set_visited_test"},
-			{&a.setAppend, "a2d_set_append"},
-			{&a.frontierPayload, "a2d_frontier_payload"},
-			{&a.frontierBegin, "a2d_frontier_begin"},
-			{&a.frontierAdd, "a2d_frontier_add"},
-			{&a.expand, "a2d_expand"},
-			{&a.foldPayload, "a2d_fold_payload"},
-			{&a.foldBegin, "a2d_fold_begin"},
-			{&a.foldAdd, "a2d_fold_add"},
-			{&a.update, "a2d_update"},
-			{&a.remoteQueries, "a2d_remote_queries"},
-			{&a.lookupPreds, "a2d_lookup_preds"},
-			{&a.finalize, "a2d_finalize"},
-			{&a.parents, "a2d_parents"},
-			{&a.levels, "a2d_levels"},
-			{&a.testFloor, "a2d_test_floor"},
-			{&a.hostAlloc, "a2d_host_alloc"},
-			{&a.destroy, "a2d_destroy"},
-		}
-		for _, b := range binds {
-			if err := l.Bind(b.fptr, b.sym); err != nil {
-				l.Close()
-				libErr = err
-				return
-			}
-		}
-		if v := a.abiVersion(); v != a2dABIVersion {
-			l.Close()
-			libErr = fmt.Errorf("%s speaks atomic2d ABI %d, this program %d: rebuild it with `make cuda`", l.Path, v, a2dABIVersion)
-			return
-		}
-		libVal = a
-	})
-	return libVal, libErr
+	},
 }
 
 // ptr32 and friends return a pointer to a slice's first element, or nil.
@@ -134,7 +92,8 @@ func ptr32(s []uint32) *uint32 {
 
 // cudaEngine is one rank's CUDA backend.
 type cudaEngine struct {
-	lib    *a2dLib
+	lib    *cuda.Library
+	fn     *a2dFuncs
 	h      uintptr
 	l      Layout
 	dev    cuda.Device
@@ -153,7 +112,7 @@ type cudaEngine struct {
 func (e *cudaEngine) HostAlloc(words int) ([]uint32, error) {
 	var p *uint32
 	if err := e.call("a2d_host_alloc", func(eb *byte, n int32) int32 {
-		return e.lib.hostAlloc(e.h, int64(words), &p, eb, n)
+		return e.fn.hostAlloc(e.h, int64(words), &p, eb, n)
 	}); err != nil {
 		return nil, err
 	}
@@ -168,30 +127,20 @@ type CUDAOptions struct {
 
 // DeviceCount returns the number of CUDA devices libatomic2d.so sees.
 func DeviceCount() (int, error) {
-	lib, err := loadLib()
+	lib, _, err := a2dLib.Load()
 	if err != nil {
 		return 0, err
 	}
-	return lib.lib.DeviceCount()
+	return lib.DeviceCount()
 }
 
 // CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
 func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
-	lib, err := loadLib()
+	lib, _, err := a2dLib.Load()
 	if err != nil {
 		return cuda.Bandwidth{}, err
 	}
-	return lib.lib.CopyBandwidth(device, bytes, reps)
-}
-
-// RandomLoadProfile measures device's random-load rates through
-// libatomic2d.so (cuda.Library.RandomLoadProfile).
-func RandomLoadProfile(device, reps int) ([]cuda.RandomLoad, error) {
-	lib, err := loadLib()
-	if err != nil {
-		return nil, err
-	}
-	return lib.lib.RandomLoadProfile(device, reps)
+	return lib.CopyBandwidth(device, bytes, reps)
 }
 
 // b64 is 1 for true, 0 for false (int64 flags of the C ABI).
@@ -202,12 +151,12 @@ func b64(b bool) int64 {
 	return 0
 }
 
-func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2, appendBlock bool, co CUDAOptions) (*cudaEngine, error) {
-	lib, err := loadLib()
+func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, appendBlock bool, co CUDAOptions) (*cudaEngine, error) {
+	lib, fn, err := a2dLib.Load()
 	if err != nil {
 		return nil, err
 	}
-	dev, err := lib.lib.Device(co.Device)
+	dev, err := lib.Device(co.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -222,18 +171,18 @@ func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2, appendB
 		Device: int64(co.Device), R: int64(l.R), C: int64(l.C), I: int64(l.I), J: int64(l.J),
 		BlockN: l.BlockN, OwnLen: l.BlockLen(l.Block()), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
 		NNZ: int64(len(g.RowIdx)), EdgesPerThread: int64(edgesPerThread), ThreadsPerBlock: int64(tpb),
-		VisitedTestL2: b64(visitedL2), AppendBlock: b64(appendBlock),
+		AppendBlock: b64(appendBlock),
 	}
 	var need int64
-	if err := lib.lib.Call("a2d_device_bytes", func(e *byte, n int32) int32 { return lib.deviceBytes(&p, &need, e, n) }); err != nil {
+	if err := lib.Call("a2d_device_bytes", func(e *byte, n int32) int32 { return fn.deviceBytes(&p, &need, e, n) }); err != nil {
 		return nil, err
 	}
 	if err := dev.Need(need, fmt.Sprintf("atomic2d rank P(%d,%d) (%d local edges)", l.I, l.J, len(g.RowIdx))); err != nil {
 		return nil, err
 	}
-	e := &cudaEngine{lib: lib, l: l, dev: dev, counts: make([]uint32, l.C)}
-	if err := lib.lib.Call("a2d_create", func(eb *byte, n int32) int32 {
-		return lib.create(&p, ptr32(g.ColOff), ptr32(g.RowIdx), &e.h, eb, n)
+	e := &cudaEngine{lib: lib, fn: fn, l: l, dev: dev, counts: make([]uint32, l.C)}
+	if err := lib.Call("a2d_create", func(eb *byte, n int32) int32 {
+		return fn.create(&p, ptr32(g.ColOff), ptr32(g.RowIdx), &e.h, eb, n)
 	}); err != nil {
 		return nil, err
 	}
@@ -244,24 +193,12 @@ func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, visitedL2, appendB
 func (e *cudaEngine) Device() cuda.Device { return e.dev }
 
 func (e *cudaEngine) call(fn string, f func(eb *byte, n int32) int32) error {
-	return e.lib.lib.Call(fn, f)
-}
-
-func (e *cudaEngine) SetEdgesPerThread(k int) error {
-	return e.call("a2d_set_edges_per_thread", func(eb *byte, n int32) int32 { return e.lib.setK(e.h, int64(k), eb, n) })
-}
-
-func (e *cudaEngine) SetVisitedTest(l2 bool) error {
-	return e.call("a2d_set_visited_test", func(eb *byte, n int32) int32 { return e.lib.setVisitedTest(e.h, b64(l2), eb, n) })
-}
-
-func (e *cudaEngine) SetAppend(block bool) error {
-	return e.call("a2d_set_append", func(eb *byte, n int32) int32 { return e.lib.setAppend(e.h, b64(block), eb, n) })
+	return e.lib.Call(fn, f)
 }
 
 func (e *cudaEngine) Reset(rootRow int64) (int, error) {
 	var nf int64
-	err := e.call("a2d_reset", func(eb *byte, n int32) int32 { return e.lib.reset(e.h, rootRow, &nf, eb, n) })
+	err := e.call("a2d_reset", func(eb *byte, n int32) int32 { return e.fn.reset(e.h, rootRow, &nf, eb, n) })
 	e.nfront = int(nf)
 	return e.nfront, err
 }
@@ -294,7 +231,7 @@ func (e *cudaEngine) message(mode string, count int, buf []uint32, payload func(
 
 func (e *cudaEngine) FrontierMessage(mode string, buf []uint32) ([]uint32, error) {
 	return e.message(mode, e.nfront, buf, func(bitmap int32, dst *uint32) error {
-		return e.call("a2d_frontier_payload", func(eb *byte, n int32) int32 { return e.lib.frontierPayload(e.h, bitmap, dst, eb, n) })
+		return e.call("a2d_frontier_payload", func(eb *byte, n int32) int32 { return e.fn.frontierPayload(e.h, bitmap, dst, eb, n) })
 	})
 }
 
@@ -323,17 +260,17 @@ func (e *cudaEngine) addMessages(msgs [][]uint32, self int, what string, add fun
 }
 
 func (e *cudaEngine) LoadFrontier(msgs [][]uint32) error {
-	if err := e.call("a2d_frontier_begin", func(eb *byte, n int32) int32 { return e.lib.frontierBegin(e.h, eb, n) }); err != nil {
+	if err := e.call("a2d_frontier_begin", func(eb *byte, n int32) int32 { return e.fn.frontierBegin(e.h, eb, n) }); err != nil {
 		return err
 	}
 	return e.addMessages(msgs, e.l.I, "expand message from grid row", func(src int64, bm int32, p *uint32, c int64, eb *byte, n int32) int32 {
-		return e.lib.frontierAdd(e.h, src, bm, p, c, eb, n)
+		return e.fn.frontierAdd(e.h, src, bm, p, c, eb, n)
 	}, "a2d_frontier_add")
 }
 
 func (e *cudaEngine) Expand(lvl int32) ([]uint32, int64, error) {
 	var edges int64
-	err := e.call("a2d_expand", func(eb *byte, n int32) int32 { return e.lib.expand(e.h, lvl, ptr32(e.counts), &edges, eb, n) })
+	err := e.call("a2d_expand", func(eb *byte, n int32) int32 { return e.fn.expand(e.h, lvl, ptr32(e.counts), &edges, eb, n) })
 	if err != nil {
 		return nil, 0, err
 	}
@@ -343,22 +280,22 @@ func (e *cudaEngine) Expand(lvl int32) ([]uint32, int64, error) {
 
 func (e *cudaEngine) FoldMessage(m int, mode string, buf []uint32) ([]uint32, error) {
 	return e.message(mode, int(e.counts[m]), buf, func(bitmap int32, dst *uint32) error {
-		return e.call("a2d_fold_payload", func(eb *byte, n int32) int32 { return e.lib.foldPayload(e.h, int64(m), bitmap, dst, eb, n) })
+		return e.call("a2d_fold_payload", func(eb *byte, n int32) int32 { return e.fn.foldPayload(e.h, int64(m), bitmap, dst, eb, n) })
 	})
 }
 
 func (e *cudaEngine) LoadFold(msgs [][]uint32) error {
-	if err := e.call("a2d_fold_begin", func(eb *byte, n int32) int32 { return e.lib.foldBegin(e.h, eb, n) }); err != nil {
+	if err := e.call("a2d_fold_begin", func(eb *byte, n int32) int32 { return e.fn.foldBegin(e.h, eb, n) }); err != nil {
 		return err
 	}
 	return e.addMessages(msgs, e.l.J, "fold message from grid column", func(src int64, bm int32, p *uint32, c int64, eb *byte, n int32) int32 {
-		return e.lib.foldAdd(e.h, src, bm, p, c, eb, n)
+		return e.fn.foldAdd(e.h, src, bm, p, c, eb, n)
 	}, "a2d_fold_add")
 }
 
 func (e *cudaEngine) Update(lvl int32) (int, error) {
 	var nf int64
-	err := e.call("a2d_update", func(eb *byte, n int32) int32 { return e.lib.update(e.h, lvl, &nf, eb, n) })
+	err := e.call("a2d_update", func(eb *byte, n int32) int32 { return e.fn.update(e.h, lvl, &nf, eb, n) })
 	e.nfront = int(nf)
 	return e.nfront, err
 }
@@ -373,7 +310,7 @@ func (e *cudaEngine) RemoteQueries() ([]uint32, []int, error) {
 	}
 	rows := e.queries
 	if err := e.call("a2d_remote_queries", func(eb *byte, n int32) int32 {
-		return e.lib.remoteQueries(e.h, ptr32(e.qcounts), ptr32(rows), eb, n)
+		return e.fn.remoteQueries(e.h, ptr32(e.qcounts), ptr32(rows), eb, n)
 	}); err != nil {
 		return nil, nil, err
 	}
@@ -400,7 +337,7 @@ func (e *cudaEngine) LookupPreds(rows []uint32) ([]uint32, error) {
 	}
 	out := e.answers[:len(rows)]
 	err := e.call("a2d_lookup_preds", func(eb *byte, n int32) int32 {
-		return e.lib.lookupPreds(e.h, ptr32(rows), int64(len(rows)), ptr32(out), eb, n)
+		return e.fn.lookupPreds(e.h, ptr32(rows), int64(len(rows)), ptr32(out), eb, n)
 	})
 	if err != nil {
 		return nil, err
@@ -415,7 +352,7 @@ func (e *cudaEngine) Finalize(queries []uint32, counts []int, answers []uint32) 
 		return fmt.Errorf("%d predecessor answers for %d queries", len(answers), len(queries))
 	}
 	return e.call("a2d_finalize", func(eb *byte, n int32) int32 {
-		return e.lib.finalize(e.h, ptr32(answers), int64(len(answers)), eb, n)
+		return e.fn.finalize(e.h, ptr32(answers), int64(len(answers)), eb, n)
 	})
 }
 
@@ -427,7 +364,7 @@ func (e *cudaEngine) Parents(dst []int64) error {
 	if len(dst) > 0 {
 		p = &dst[0]
 	}
-	return e.call("a2d_parents", func(eb *byte, n int32) int32 { return e.lib.parents(e.h, p, eb, n) })
+	return e.call("a2d_parents", func(eb *byte, n int32) int32 { return e.fn.parents(e.h, p, eb, n) })
 }
 
 func (e *cudaEngine) Levels(dst []int32) error {
@@ -438,7 +375,7 @@ func (e *cudaEngine) Levels(dst []int32) error {
 	if len(dst) > 0 {
 		p = &dst[0]
 	}
-	return e.call("a2d_levels", func(eb *byte, n int32) int32 { return e.lib.levels(e.h, p, eb, n) })
+	return e.call("a2d_levels", func(eb *byte, n int32) int32 { return e.fn.levels(e.h, p, eb, n) })
 }
 
 // TestFloor times the test floor in mode (a2d_test_floor): the median
@@ -448,14 +385,14 @@ func (e *cudaEngine) TestFloor(mode FloorMode, reps int) (float64, uint64, error
 	var ms float32
 	var unvisited uint64
 	err := e.call("a2d_test_floor", func(eb *byte, n int32) int32 {
-		return e.lib.testFloor(e.h, int32(mode), int32(reps), &ms, &unvisited, eb, n)
+		return e.fn.testFloor(e.h, int32(mode), int32(reps), &ms, &unvisited, eb, n)
 	})
 	return float64(ms), unvisited, err
 }
 
 func (e *cudaEngine) Close() error {
 	if e.h != 0 {
-		e.lib.destroy(e.h)
+		e.fn.destroy(e.h)
 		e.h = 0
 	}
 	return nil

@@ -22,7 +22,7 @@ func cudaTestEngine(t *testing.T) (*cudaEngine, Layout, *LocalCSC, []graph500.Ed
 		t.Fatal(err)
 	}
 	g := naiveCSC(l, edges)
-	e, err := newCUDAEngine(l, g, 4, false, true, CUDAOptions{})
+	e, err := newCUDAEngine(l, g, 4, true, CUDAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

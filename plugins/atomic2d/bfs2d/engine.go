@@ -1,7 +1,7 @@
 package bfs2d
 
-// engine.go declares the per-rank compute backend of Algorithm 2 (seed 000
-// §3.2): the CPU backend (cpu_engine.go, Go kernels) and the CUDA backend
+// engine.go declares the per-rank compute backend of Algorithm 2 ([1]
+// §3.2, see doc.go): the CPU backend (cpu_engine.go, Go kernels) and the CUDA backend
 // (cuda_engine.go, kernels in ../cuda) implement it, and the rank driver
 // (rank.go) runs the same search loop, exchanges and phase timing over
 // either. The search data (level, predecessor, bitmap, queues) stays inside
@@ -15,20 +15,6 @@ import "fmt"
 // engine is one rank's backend. Calls come from one goroutine, in the order
 // of Algorithm 2; every call returns when its work is complete.
 type engine interface {
-	// SetEdgesPerThread changes k of §3.4.1 for the following searches.
-	SetEdgesPerThread(k int) error
-
-	// SetVisitedTest selects the load of the visited-bitmap test before
-	// the atomicOr for the following searches: through L2 (__ldcg) when
-	// l2, else a plain load. The CPU backend ignores it (its loads are
-	// sync/atomic loads).
-	SetVisitedTest(l2 bool) error
-
-	// SetAppend selects how the expansion reserves output queue slots for
-	// the following searches: one global atomic per block round when
-	// block, else one per warp. The CPU backend ignores it.
-	SetAppend(block bool) error
-
 	// Reset is Algorithm 2 lines 1-10: levels, predecessors and bitmap
 	// cleared; when rootRow ≥ 0 (the root is an own vertex, at that local
 	// row) it is marked and becomes the frontier. It returns the frontier

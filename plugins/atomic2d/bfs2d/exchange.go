@@ -1,6 +1,6 @@
 package bfs2d
 
-// exchange.go implements the point-to-point scheme of seed 000 §3.3 for the
+// exchange.go implements the point-to-point scheme of [1] §3.3 for the
 // expand exchange (along the grid column) and the fold exchange (along the
 // grid row):
 //

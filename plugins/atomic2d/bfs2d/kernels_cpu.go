@@ -32,7 +32,7 @@ type LocalCSC struct {
 	RowIdx []uint32 // local rows, len ColOff[LocalCols]
 }
 
-// searchState is the per-rank search data of Algorithm 2 (seed 000 §3.1):
+// searchState is the per-rank search data of Algorithm 2 ([1] §3.1):
 // level and predecessor per local row, the visited bitmap over every local
 // row, and the output queues of Algorithm 3 (dst_verts with their counters
 // dst_cnt), whose own block j is the next frontier.
@@ -175,8 +175,8 @@ func visit(s *searchState, l Layout, v, u uint32, lvl int32) {
 	if atomic.OrUint32(w, m)&m != 0 { // lines 7-8: another thread won
 		return
 	}
-	tgt := l.RowOwnerCol(v) // line 9
-	off := atomic.AddUint32(&s.Cnt[tgt], 1) - 1
+	tgt := l.RowOwnerCol(v)                     // line 9
+	off := atomic.AddUint32(&s.Cnt[tgt], 1) - 1 // line 10: atomicInc(&dst_cnt[tgtj])
 	base := int64(tgt) * l.BlockN
 	if tgt != l.J {
 		s.Out[base+int64(off)] = v // line 12
@@ -187,7 +187,7 @@ func visit(s *searchState, l Layout, v, u uint32, lvl int32) {
 	s.Pred[v] = u // line 17
 }
 
-// updateFrontier is the frontier update of seed 000 §3.5 on the CPU: one
+// updateFrontier is the frontier update of [1] §3.5 on the CPU: one
 // "thread" per received vertex (offsets within this rank's block, grouped by
 // sender: recv[segs[m]:segs[m+1]] came from grid column m). An unvisited
 // vertex gets its visited bit, its level, the sender's grid column as a

@@ -1,6 +1,6 @@
 package bfs2d
 
-// layout.go is the index arithmetic of seed 000 §2.2 and §3.1 for processor
+// layout.go is the index arithmetic of [1] §2.2 and §3.1 for processor
 // P(i,j) of an R×C grid: which global vertices a rank's local rows and
 // columns are, and the ROW2COL map of Algorithm 3.
 //
@@ -29,7 +29,7 @@ type Layout struct {
 }
 
 // NewLayout checks the grid and the vertex count and returns P(i,j)'s
-// layout. The local indices must fit in 32 bits (seed 000 §3: "32-bit data
+// layout. The local indices must fit in 32 bits ([1] §3: "32-bit data
 // structures ... the 32-bit representation is used to store local
 // partitions"), which bounds C·n and R·n below 2^31 (the top bit of a
 // predecessor entry is a flag, see pred.go).
@@ -50,7 +50,7 @@ func NewLayout(r, c, i, j int, n int64) (Layout, error) {
 }
 
 // LocalRows is C·n, the rows of the local matrix (level, predecessor and
-// bitmap length, seed 000 §3.1: N/R).
+// bitmap length, [1] §3.1: N/R).
 func (l Layout) LocalRows() int64 { return int64(l.C) * l.BlockN }
 
 // LocalCols is R·n, the columns of the local matrix (N/C).

@@ -1,8 +1,8 @@
 package bfs2d
 
 // message.go implements the vertex messages of the expand and fold
-// exchanges (seed 000 §3.3: 32-bit local indices only) and the bitmap
-// alternative of seed 000 §5: "when the size of vertices lists to be sent
+// exchanges ([1] §3.3: 32-bit local indices only) and the bitmap
+// alternative of [1] §5: "when the size of vertices lists to be sent
 // exceeds, in bits, the number of indices local to the receiving process,
 // then it is more convenient to send a bitmap with the bits corresponding to
 // the outgoing vertices set".

@@ -1,6 +1,6 @@
 package bfs2d
 
-// pred.go is the delayed predecessor exchange of seed 000 §3.5 (after ref
+// pred.go is the delayed predecessor exchange of [1] §3.5 (after ref
 // [9], and Satish et al., ref [11]): the fold exchange carries destination
 // vertices only (ref [12]), so a vertex that P(i,j) owns but P(i,m)
 // discovered first stores m as a temporary predecessor, while P(i,m) keeps

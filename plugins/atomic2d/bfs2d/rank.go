@@ -1,6 +1,6 @@
 package bfs2d
 
-// rank.go is Algorithm 2 of seed 000 (§3.2) for one processor P(i,j): the
+// rank.go is Algorithm 2 of [1] (§3.2, see doc.go) for one processor P(i,j): the
 // BFS loop of expand exchange (along the grid column), frontier expansion
 // (Algorithm 3), fold exchange (along the grid row) and frontier update
 // (§3.5), ended when every frontier is empty, followed by the delayed
@@ -46,26 +46,18 @@ const (
 	tagFold   = 2
 )
 
-// Visited-test modes (the visited_test parameter): the load that tests the
-// visited bitmap before the atomicOr in the CUDA kernels.
-const (
-	VisitedL1 = "l1" // a plain load (on sm_90 through L1: may be stale)
-	VisitedL2 = "l2" // __ldcg, from L2: sees bits set by earlier atomics
-)
-
 // Append modes (the append parameter): how the CUDA expansion reserves
-// output queue slots.
+// output queue slots (Algorithm 3 line 10).
 const (
-	AppendWarp  = "warp"  // one global atomic per warp and queue
-	AppendBlock = "block" // warps add in shared memory, one global atomic per block round and queue
+	AppendThread = "thread" // one atomic on dst_cnt per discovered vertex, as Algorithm 3 writes it
+	AppendBlock  = "block"  // warps add in shared memory, one global atomic per block round and queue
 )
 
 // Options are a rank's algorithm parameters.
 type Options struct {
 	EdgesPerThread int    // §3.4.1: 1..8
 	BitmapMessages string // §5: auto | off | on
-	VisitedTest    string // CUDA: l1 | l2 ("" means l1, the plugin default); the CPU backend ignores it
-	Append         string // CUDA: warp | block ("" means block, the plugin default); the CPU backend ignores it
+	Append         string // CUDA: thread | block ("" means block); the CPU backend appends per vertex
 	Workers        int    // CPU backend goroutines; ≤ 0 means GOMAXPROCS
 }
 
@@ -78,24 +70,16 @@ func (o Options) check() error {
 	default:
 		return fmt.Errorf("bitmap_messages %q: want auto, off or on", o.BitmapMessages)
 	}
-	switch o.VisitedTest {
-	case "", VisitedL1, VisitedL2:
-	default:
-		return fmt.Errorf("visited_test %q: want l1 or l2", o.VisitedTest)
-	}
 	switch o.Append {
-	case "", AppendWarp, AppendBlock:
+	case "", AppendThread, AppendBlock:
 	default:
-		return fmt.Errorf("append %q: want warp or block", o.Append)
+		return fmt.Errorf("append %q: want thread or block", o.Append)
 	}
 	return nil
 }
 
 // appendBlock reports whether the expansion reserves queue slots per block.
-func (o Options) appendBlock() bool { return o.Append != AppendWarp }
-
-// visitedL2 reports whether the bitmap test loads through L2 (__ldcg).
-func (o Options) visitedL2() bool { return o.VisitedTest == VisitedL2 }
+func (o Options) appendBlock() bool { return o.Append != AppendThread }
 
 // SearchResult is what one rank reports about a search.
 type SearchResult struct {
@@ -139,8 +123,7 @@ func newRank(g *comm.Grid, l Layout, eng engine, opt Options) (*Rank, error) {
 	if g.R != l.R || g.C != l.C || g.I != l.I || g.J != l.J {
 		return nil, fmt.Errorf("layout P(%d,%d) of %d×%d does not match grid P(%d,%d) of %d×%d", l.I, l.J, l.R, l.C, g.I, g.J, g.R, g.C)
 	}
-	// Buffers fit the longest message of any mode, so that SetOptions may
-	// switch modes between searches.
+	// Buffers fit the longest message of any mode.
 	maxWords := maxMessageWords(BitmapOff, int(l.BlockN))
 	rk := &Rank{grid: g, l: l, eng: eng, opt: opt,
 		expandMsgs: make([][]uint32, l.R), foldMsgs: make([][]uint32, l.C)}
@@ -186,26 +169,6 @@ func maxMessageWords(mode string, blockN int) int {
 	// auto: lists only while not longer than the bitmap; on: bitmaps (or
 	// the empty list).
 	return 1 + BitmapWords(blockN)
-}
-
-// SetOptions changes the algorithm parameters for the following searches
-// (parameter sweeps on one constructed graph). Every rank of the grid must
-// get the same options.
-func (rk *Rank) SetOptions(opt Options) error {
-	if err := opt.check(); err != nil {
-		return err
-	}
-	if err := rk.eng.SetEdgesPerThread(opt.EdgesPerThread); err != nil {
-		return err
-	}
-	if err := rk.eng.SetVisitedTest(opt.visitedL2()); err != nil {
-		return err
-	}
-	if err := rk.eng.SetAppend(opt.appendBlock()); err != nil {
-		return err
-	}
-	rk.opt = opt
-	return nil
 }
 
 // Layout is the rank's view of the partition.
@@ -254,7 +217,7 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 		}
 		t4 := time.Now()
 		// Line 19: stop when every frontier is empty. The allreduce is
-		// communication, counted with the fold exchange (seed 000 §4
+		// communication, counted with the fold exchange ([1] §4
 		// counts it among the transfers).
 		if frontier, err = comm.AllreduceInt64(rk.grid.World, int64(nf), comm.Sum); err != nil {
 			return SearchResult{}, fmt.Errorf("level %d: frontier allreduce: %w", lvl, err)

@@ -136,7 +136,6 @@ func TestBitmapMessagesModes(t *testing.T) {
 // values and the zero value (the plugin's default); anything else fails
 // with an error naming the option and the value.
 func TestOptionsCheckModes(t *testing.T) {
-	visited := func(m string) Options { return Options{VisitedTest: m} }
 	appendMode := func(m string) Options { return Options{Append: m} }
 	for _, tc := range []struct {
 		opt  Options
@@ -144,15 +143,10 @@ func TestOptionsCheckModes(t *testing.T) {
 		on   bool
 		want string // "" to pass, else a substring of the error
 	}{
-		{opt: visited(VisitedL1), get: Options.visitedL2, on: false},
-		{opt: visited(VisitedL2), get: Options.visitedL2, on: true},
-		{opt: visited(""), get: Options.visitedL2, on: false},
-		{opt: visited("L2"), want: `visited_test "L2": want l1 or l2`},
-		{opt: visited("ldcg"), want: `visited_test "ldcg"`},
-		{opt: appendMode(AppendWarp), get: Options.appendBlock, on: false},
+		{opt: appendMode(AppendThread), get: Options.appendBlock, on: false},
 		{opt: appendMode(AppendBlock), get: Options.appendBlock, on: true},
 		{opt: appendMode(""), get: Options.appendBlock, on: true},
-		{opt: appendMode("grid"), want: `append "grid": want warp or block`},
+		{opt: appendMode("warp"), want: `append "warp": want thread or block`},
 	} {
 		o := tc.opt
 		o.EdgesPerThread, o.BitmapMessages = 1, BitmapAuto

@@ -1,7 +1,14 @@
-// atomic2d.cu: the CUDA kernels of seed 000 (Bisson, Bernaschi and
-// Mastrostefano, "Parallel Distributed Breadth First Search on the Kepler
-// Architecture") for one rank of the 2D-partitioned search, and the C ABI
-// of atomic2d.h around them:
+// atomic2d.cu: the CUDA kernels of one rank of the 2D-partitioned search
+// of
+//
+//   [1] Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
+//       Distributed Breadth First Search on the Kepler Architecture", IEEE
+//       Transactions on Parallel and Distributed Systems 27(7), 2016
+//       (arXiv:1408.1605),
+//
+// and the C ABI of atomic2d.h around them. Comments name [1]'s steps by
+// Algorithm and line number and keep its names (cumul, bmap, dst_verts,
+// dst_cnt, all_front):
 //
 //   - expand_frontier (Algorithm 3, §3.4): cumulative degrees of all_front
 //     by an exclusive scan (CUB), then one thread per group of K consecutive
@@ -9,45 +16,41 @@
 //     the next ones by a linear advance; the K edges are processed
 //     interleaved (each step issued for all K before the next, so their
 //     loads are in flight together); test then atomicOr on the visited
-//     bitmap, an atomic increment of the per-column output counter, level
-//     and predecessor writes;
+//     bitmap, a slot in the per-column output queue, level and predecessor
+//     writes;
 //   - update_frontier (§3.5): one thread per vertex received in the fold
 //     exchange, the sender's grid column stored as a temporary predecessor;
 //   - bitmap messages (§5): packing a vertex list into a bitmap and a
-//     warp-centric unpacking kernel (popcount, shuffle scan);
+//     warp-centric unpacking kernel (popcount, warp scan);
 //   - the delayed predecessor exchange's device side (queries, lookups,
 //     final parents);
-//   - the test floor (FloorKernel, not in the paper): one balanced pass of
+//   - the test floor (FloorKernel, not in [1]): one balanced pass of
 //     row-index reads and bitmap tests over every local edge, the least
 //     that Algorithm 3's levels do together, to measure how far the
 //     expansion is from it.
 //
-// Choices the paper leaves open, made here:
-//   - The output counters are incremented with warp-aggregated atomicAdd
-//     (one atomic per warp and destination column, __match_any_sync) in
-//     place of one atomicInc per vertex: the same counters and slots, fewer
-//     atomics on one hot address (the paper targets Kepler, where this
-//     aggregation was not done for atomicInc).
-//   - With append = block (a2d_params.append_block), the warps reserve
-//     their slots in block-level counters in shared memory and one atomic
-//     per block and round reserves the block's slots in the global counter
-//     (ExpandKernel); append = warp is the warp aggregation alone.
+// The warp and block collectives (WarpAppend, WarpReserve, WarpSum,
+// BlockAppend) are the shared ones of harness/cuda/include/bfsb_warp.cuh.
+//
+// Choices [1] leaves open, made here:
+//   - The output queue slots of Algorithm 3 line 10 are reserved as the
+//     append option says (a2d_params.append_block): "thread" is line 10 as
+//     written, one atomic increment of dst_cnt[tgtj] per discovered vertex
+//     (the paper preset); "block" (the tuned preset) reserves them for a
+//     whole block at a time: the warps add their winners to counters in
+//     shared memory, one atomic per warp and destination column, and one
+//     atomic per block round and column reserves the block's slots in
+//     dst_cnt (bfsb::BlockAppend). On a 1×1 grid every winner goes to one
+//     counter, one L2 address whose atomics are served one at a time.
 //   - The expansion grid is persistent (as many blocks as fit on the GPU,
 //     striding over the edge groups), so that the host need not read the
 //     scan's total before the launch: one host synchronization per level,
 //     for the output counts.
-//   - The bitmap test before the atomicOr (ExpandKernel and UpdateKernel)
-//     is chosen by visited_test (a2d_params.visited_test_l2, a template
-//     parameter of both kernels). "l2" loads the word with
-//     __ldcg, which bypasses L1: it sees the bits that atomics (performed in
-//     L2) have already set, so an edge to a vertex claimed earlier in the
-//     same launch usually skips its atomicOr. "l1" is a plain load, which on sm_90 may
-//     be served from L1 and return a stale word for the rest of the kernel
-//     while the atomics update L2; it is the default, having measured slightly
-//     faster (H200, scale 24: 27.7 against 26.4 GTEPS; the bitmap test is
-//     not the bottleneck, the per-edge random loads are). Either is correct: a stale zero only
-//     costs an atomic (the atomicOr decides who wins), and bits never clear
-//     during a search.
+//   - The bitmap test before the atomicOr (Algorithm 3 line 6, and the
+//     update) is a plain load, which on sm_90 may be served from L1 and
+//     return a stale word while the atomics update L2. That is correct: a
+//     stale zero only costs an atomic (the atomicOr decides who wins), and
+//     bits never clear during a search.
 //   - Level and predecessor of a local row share one 64-bit word (level in
 //     the high half, predecessor in the low half) instead of two arrays, so
 //     that discovering a vertex is one 8-byte store: on HBM with ECC a
@@ -65,34 +68,16 @@
 #include "bfsb_check.cuh"
 #include "bfsb_scan.cuh"
 #include "bfsb_timer.cuh"
+#include "bfsb_warp.cuh"
 
 namespace {
 
 constexpr uint32_t kFull = 0xffffffffu;
 
+using bfsb::BlockAppend;
+using bfsb::WarpAppend;
+
 // ---------------------------------------------------------------- helpers
-
-__device__ __forceinline__ uint32_t LaneMaskLt() {
-  uint32_t m;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-  return m;
-}
-
-// WarpAppend reserves one slot of the output queue tgt (≥ 0) for each lane
-// that asks, with one atomicAdd per distinct tgt in the warp; lanes with tgt
-// < 0 ask for nothing. All 32 lanes of the warp must call it together.
-// single: every asking lane uses queue 0 (then a ballot groups them).
-__device__ __forceinline__ uint32_t WarpAppend(int tgt, uint32_t* cnt, bool single) {
-  const uint32_t want = __ballot_sync(kFull, tgt >= 0);
-  if (want == 0) return 0;
-  const uint32_t peers = single ? want : __match_any_sync(kFull, tgt);
-  const int lane = threadIdx.x & 31;
-  const int leader = __ffs(peers) - 1;
-  uint32_t base = 0;
-  if (tgt >= 0 && lane == leader) base = atomicAdd(&cnt[tgt], (uint32_t)__popc(peers));
-  base = __shfl_sync(kFull, base, leader);
-  return base + __popc(peers & LaneMaskLt());
-}
 
 // MaxLE is binsearch_maxle of Algorithm 3: the largest k in [0, n-1] with
 // a[k] ≤ x, for non-decreasing a with a[0] ≤ x.
@@ -107,18 +92,6 @@ __device__ __forceinline__ uint32_t MaxLE(const uint32_t* __restrict__ a, uint32
     }
   }
   return lo;
-}
-
-// TestWord is the visited-bitmap test load before an atomicOr: through L2
-// (__ldcg, current with the atomics already done) when L2, else a plain
-// load (possibly a stale L1 copy).
-template <bool L2>
-__device__ __forceinline__ uint32_t TestWord(const uint32_t* p) {
-  if constexpr (L2) {
-    return __ldcg(p);
-  } else {
-    return *p;
-  }
 }
 
 // ---------------------------------------------------------------- kernels
@@ -164,26 +137,15 @@ __global__ void PackKernel(const uint32_t* __restrict__ src, uint32_t n, uint32_
 }
 
 // UnpackKernel appends add+b for every set bit b of bm[0..nwords) to out at
-// *cursor (bitmap to list, §5): one word per lane, the warp's popcounts
-// scanned with shuffles, one atomicAdd per warp.
+// *cursor (bitmap to list, §5): one word per lane, the lanes' slots
+// reserved by popcount with one atomicAdd per warp (WarpReserve: a warp
+// scan of the popcounts).
 __global__ void UnpackKernel(const uint32_t* __restrict__ bm, uint32_t nwords, uint32_t* out,
                              uint32_t* cursor, uint32_t add) {
-  const int lane = threadIdx.x & 31;
   for (uint32_t base = blockIdx.x * blockDim.x; base < nwords; base += gridDim.x * blockDim.x) {
     const uint32_t i = base + threadIdx.x;
     uint32_t w = i < nwords ? bm[i] : 0;
-    const uint32_t c = __popc(w);
-    uint32_t incl = c;
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const uint32_t y = __shfl_up_sync(kFull, incl, off);
-      if (lane >= off) incl += y;
-    }
-    const uint32_t total = __shfl_sync(kFull, incl, 31);
-    uint32_t start = 0;
-    if (lane == 0 && total != 0) start = atomicAdd(cursor, total);
-    start = __shfl_sync(kFull, start, 0);
-    uint32_t pos = start + incl - c;
+    uint32_t pos = bfsb::WarpReserve(cursor, __popc(w));
     while (w != 0) {
       const int b = __ffs(w) - 1;
       w &= w - 1;
@@ -240,31 +202,26 @@ __device__ __forceinline__ Column LoadColumn(const ExpandArgs& a, uint32_t c) {
   return k;
 }
 
-// ExpandKernel is Algorithm 3 with K consecutive edges per thread (§3.4.1);
-// L2 selects the bitmap test load (TestWord). BLK (append = block) selects
-// how the output queue slots of lines 11 and 13 are reserved: without it,
-// each warp adds its winners to the queue's global counter (WarpAppend on
-// a.cnt); with it, the warps add to the block's counters in shared memory
-// and, once per round of the block, one thread per queue adds the block's
-// total to the global counter. On a 1×1 grid every winner of the GPU goes
-// to queue 0, whose counter is one L2 address: same-address atomics are
-// served one at a time, and with a warp's each the heavy levels queue on
-// it (our choice; the paper's atomicInc per vertex is the extreme case).
-template <int K, bool L2, bool BLK>
+// ExpandKernel is Algorithm 3 with K consecutive edges per thread
+// (§3.4.1). BLK (append = block) selects how the output queue slots of
+// line 10 are reserved: without it, line 10 as written, one atomicAdd on
+// dst_cnt[tgtj] per discovered vertex; with it, a bfsb::BlockAppend over
+// the C queues: the warps add their winners to the block's counters in
+// shared memory and, once per round of the block, one thread per queue
+// adds the block's total to dst_cnt.
+template <int K, bool BLK>
 __global__ void ExpandKernel(ExpandArgs a) {
-  extern __shared__ uint32_t blk[];  // BLK: C round counts, then C bases
-  if (BLK) {
-    for (uint32_t t = threadIdx.x; t < a.C; t += blockDim.x) blk[t] = 0;
-    __syncthreads();
-  }
+  extern __shared__ uint32_t shared[];  // BLK: BlockAppend::SharedWords(C)
+  BlockAppend block(shared, a.C);
+  if (BLK) block.Init();
   const uint32_t total = a.cumul[a.nfront];
   const uint64_t groups = ((uint64_t)total + K - 1) / K;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   const bool single = a.C == 1;
   // The loop bound is uniform across the block, so whole warps iterate
-  // together (WarpAppend needs all 32 lanes).
+  // together (BlockAppend needs all 32 lanes of a warp, and every warp).
   for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x; base < groups; base += stride) {
-    const uint64_t t = base + threadIdx.x;
+    const uint64_t t = base + threadIdx.x;  // line 1: gid, of the group's first edge
     uint32_t u[K], v[K];
     bool valid[K];
     if (t < groups) {
@@ -280,7 +237,7 @@ __global__ void ExpandKernel(ExpandArgs a) {
           while (e >= k.end) k = LoadColumn(a, k.c + 1);
         }
         u[i] = k.u;
-        v[i] = k.off + (e - k.start);  // position in row_idx
+        v[i] = k.off + (e - k.start);  // line 4: col[u] + gid - cumul[k]
       }
     } else {
 #pragma unroll
@@ -290,13 +247,13 @@ __global__ void ExpandKernel(ExpandArgs a) {
         v[i] = 0;
       }
     }
-    // Line 4, interleaved: K independent loads in flight.
+    // Line 4, interleaved: K independent loads of row[] in flight.
 #pragma unroll
     for (int i = 0; i < K; ++i) v[i] = valid[i] ? __ldg(&a.row_idx[v[i]]) : 0;
-    // Lines 5-6: test.
+    // Lines 5-6: the test (a plain load: see the header comment).
     uint32_t w[K];
 #pragma unroll
-    for (int i = 0; i < K; ++i) w[i] = valid[i] ? TestWord<L2>(&a.bmap[v[i] >> 5]) : kFull;
+    for (int i = 0; i < K; ++i) w[i] = valid[i] ? a.bmap[v[i] >> 5] : kFull;
     // Lines 7-8: atomicOr; only the thread that set the bit goes on.
     bool won[K];
 #pragma unroll
@@ -305,29 +262,29 @@ __global__ void ExpandKernel(ExpandArgs a) {
       won[i] = false;
       if (valid[i] && (w[i] & m) == 0) won[i] = (atomicOr(&a.bmap[v[i] >> 5], m) & m) == 0;
     }
-    // Lines 9-17.
+    // Line 9: tgtj, the grid column owning v; line 10: off, its slot in
+    // dst_verts[tgtj].
     int tgt[K];
     uint32_t slot[K];
 #pragma unroll
     for (int i = 0; i < K; ++i) {
       tgt[i] = won[i] ? (single ? 0 : (int)(v[i] / a.block_n)) : -1;
-      slot[i] = WarpAppend(tgt[i], BLK ? blk : a.cnt, single);
+      if (BLK) {
+        slot[i] = block.Warp(tgt[i], single);
+      } else {
+        slot[i] = won[i] ? atomicAdd(&a.cnt[tgt[i]], 1u) : 0;
+      }
     }
     if (BLK) {
-      // The block's slots of this round are [0, blk[q]) of queue q: reserve
-      // them in the global queue, then offset every slot by the base.
-      __syncthreads();
-      for (uint32_t q = threadIdx.x; q < a.C; q += blockDim.x) {
-        const uint32_t n = blk[q];
-        blk[a.C + q] = n != 0 ? atomicAdd(&a.cnt[q], n) : 0;
-        blk[q] = 0;
-      }
-      __syncthreads();
+      // The block's slots of this round are [0, n_q) of queue q: reserve
+      // them in dst_cnt, then offset every slot by the block's base.
+      block.Commit(a.cnt);
 #pragma unroll
       for (int i = 0; i < K; ++i) {
-        if (won[i]) slot[i] += blk[a.C + tgt[i]];
+        if (won[i]) slot[i] += block.Base(tgt[i]);
       }
     }
+    // Lines 11-17.
 #pragma unroll
     for (int i = 0; i < K; ++i) {
       if (won[i]) {
@@ -378,7 +335,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ row_idx, uint64_t nnz, 
       for (int i = 0; i < K; ++i) n += ((w[i] >> (v[i] & 31)) & 1) ^ 1;
     }
   }
-  for (int off = 16; off > 0; off >>= 1) n += __shfl_down_sync(kFull, n, off);
+  n = bfsb::WarpSum(n);
   if (lane == 0 && n != 0) atomicAdd(sink, (unsigned long long)n);
 }
 
@@ -397,8 +354,7 @@ struct UpdateArgs {
 };
 
 // UpdateKernel is the frontier update of §3.5: one thread per received
-// vertex; L2 selects the bitmap test load (TestWord).
-template <bool L2>
+// vertex, the bitmap tested with a plain load as in ExpandKernel.
 __global__ void UpdateKernel(UpdateArgs a) {
   const uint32_t stride = gridDim.x * blockDim.x;
   for (uint32_t base = blockIdx.x * blockDim.x; base < a.nrecv; base += stride) {
@@ -408,7 +364,7 @@ __global__ void UpdateKernel(UpdateArgs a) {
     if (t < a.nrecv) {
       v = a.row0 + a.recv[t];
       const uint32_t m = 1u << (v & 31);
-      if ((TestWord<L2>(&a.bmap[v >> 5]) & m) == 0) won = (atomicOr(&a.bmap[v >> 5], m) & m) == 0;
+      if ((a.bmap[v >> 5] & m) == 0) won = (atomicOr(&a.bmap[v >> 5], m) & m) == 0;
       if (won) {
         const uint32_t sender = MaxLE(a.segs, a.C, t);
         a.lp[v] = LP(a.lvl, A2D_PRED_REMOTE | sender);  // the sender holds the predecessor
@@ -549,33 +505,25 @@ int64_t DeviceBytes(const a2d_params* p) {
 // ExpandFn is one instance of ExpandKernel.
 using ExpandFn = void (*)(ExpandArgs);
 
-// ExpandKernelL2 is the instance for the handle's edges_per_thread and
-// visited_test, for one append mode. (A function-local table: CUDA 11.8's
-// nvcc emits no device code for kernels named only in a static constexpr
-// member of a class template, so the library would lack them.)
-template <bool BLK>
-ExpandFn ExpandKernelL2(const Handle* h) {
-  static const ExpandFn kKernels[2][8] = {
-      {ExpandKernel<1, false, BLK>, ExpandKernel<2, false, BLK>, ExpandKernel<3, false, BLK>,
-       ExpandKernel<4, false, BLK>, ExpandKernel<5, false, BLK>, ExpandKernel<6, false, BLK>,
-       ExpandKernel<7, false, BLK>, ExpandKernel<8, false, BLK>},
-      {ExpandKernel<1, true, BLK>, ExpandKernel<2, true, BLK>, ExpandKernel<3, true, BLK>,
-       ExpandKernel<4, true, BLK>, ExpandKernel<5, true, BLK>, ExpandKernel<6, true, BLK>,
-       ExpandKernel<7, true, BLK>, ExpandKernel<8, true, BLK>},
-  };
-  return kKernels[h->p.visited_test_l2 ? 1 : 0][h->p.edges_per_thread - 1];
-}
-
 // ExpandKernelFor is the instance for the handle's edges_per_thread (1..8,
-// checked by a2d_create and a2d_set_edges_per_thread), visited_test and
-// append mode.
+// checked by a2d_create) and append mode. (A function-local table: CUDA
+// 11.8's nvcc emits no device code for kernels named only in a static
+// constexpr member of a class template, so the library would lack them.)
 ExpandFn ExpandKernelFor(const Handle* h) {
-  return h->p.append_block ? ExpandKernelL2<true>(h) : ExpandKernelL2<false>(h);
+  static const ExpandFn kKernels[2][8] = {
+      {ExpandKernel<1, false>, ExpandKernel<2, false>, ExpandKernel<3, false>, ExpandKernel<4, false>,
+       ExpandKernel<5, false>, ExpandKernel<6, false>, ExpandKernel<7, false>, ExpandKernel<8, false>},
+      {ExpandKernel<1, true>, ExpandKernel<2, true>, ExpandKernel<3, true>, ExpandKernel<4, true>,
+       ExpandKernel<5, true>, ExpandKernel<6, true>, ExpandKernel<7, true>, ExpandKernel<8, true>},
+  };
+  return kKernels[h->p.append_block ? 1 : 0][h->p.edges_per_thread - 1];
 }
 
 // ExpandShared is the dynamic shared memory of the expansion: with append
-// = block, a round count and a base per output queue.
-size_t ExpandShared(const Handle* h) { return h->p.append_block ? 2 * sizeof(uint32_t) * h->p.C : 0; }
+// = block, BlockAppend's counters and bases per output queue.
+size_t ExpandShared(const Handle* h) {
+  return h->p.append_block ? BlockAppend::SharedWords((uint32_t)h->p.C) * sizeof(uint32_t) : 0;
+}
 
 cudaError_t LaunchExpand(Handle* h, const ExpandArgs& a) {
   ExpandKernelFor(h)<<<h->expand_blocks, h->tpb, ExpandShared(h), h->s>>>(a);
@@ -583,7 +531,7 @@ cudaError_t LaunchExpand(Handle* h, const ExpandArgs& a) {
 }
 
 // SetExpandBlocks sizes the persistent expansion grid for the kernel
-// instance the handle's options select (call after changing them).
+// instance the handle's options select.
 cudaError_t SetExpandBlocks(Handle* h) {
   int per_sm = 0;
   cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ExpandKernelFor(h), h->tpb,
@@ -671,9 +619,7 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
                (long long)p->edges_per_thread);
   BFSB_REQUIRE(p->threads_per_block >= 64 && p->threads_per_block <= 1024 && p->threads_per_block % 32 == 0,
                "threads_per_block %lld: want a multiple of 32 in [64, 1024]", (long long)p->threads_per_block);
-  BFSB_REQUIRE(p->visited_test_l2 == 0 || p->visited_test_l2 == 1, "visited_test_l2 %lld: want 0 (l1) or 1 (l2)",
-               (long long)p->visited_test_l2);
-  BFSB_REQUIRE(p->append_block == 0 || p->append_block == 1, "append_block %lld: want 0 (warp) or 1 (block)",
+  BFSB_REQUIRE(p->append_block == 0 || p->append_block == 1, "append_block %lld: want 0 (thread) or 1 (block)",
                (long long)p->append_block);
   BFSB_CHECK(cudaSetDevice((int)p->device));
   Handle* h = new (std::nothrow) Handle();
@@ -699,6 +645,9 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
     BFSB_CHECK(cudaMalloc(&h->segs, 4 * (p->C + 1)));
     BFSB_CHECK(cudaMalloc(&h->stage, 4 * h->bitmap_words()));
     BFSB_CHECK(cudaMalloc(&h->parents, 8 * (p->own_len > 0 ? p->own_len : 1)));
+    // A clear bitmap, so that a test floor timed before the first search
+    // reads defined memory.
+    BFSB_CHECK(cudaMemset(h->bmap, 0, 4 * ((p->local_rows + 31) / 32)));
     BFSB_CHECK(cudaMemcpy(h->col_off, col_off, 4 * (p->local_cols + 1), cudaMemcpyHostToDevice));
     if (p->nnz > 0) BFSB_CHECK(cudaMemcpy(h->row_idx, row_idx, 4 * p->nnz, cudaMemcpyHostToDevice));
     BFSB_CHECK(SetExpandBlocks(h));
@@ -714,42 +663,6 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
   }
   *out = h;
   return 0;
-}
-
-int32_t a2d_set_edges_per_thread(void* hv, int64_t k, char* err, int32_t errlen) {
-  Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr, "a2d_set_edges_per_thread: null handle");
-  BFSB_REQUIRE(k >= 1 && k <= 8, "edges_per_thread %lld outside 1..8", (long long)k);
-  BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  h->p.edges_per_thread = k;
-  BFSB_CHECK(SetExpandBlocks(h));
-  return 0;
-}
-
-namespace {
-
-// SetFlag sets one 0/1 field of the handle's params (fn and name for the
-// messages) and resizes the expansion grid for the kernel it selects.
-int32_t SetFlag(void* hv, const char* fn, const char* name, int64_t a2d_params::*field, int64_t v,
-                char* err, int32_t errlen) {
-  Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr, "%s: null handle", fn);
-  BFSB_REQUIRE(v == 0 || v == 1, "%s %lld: want 0 or 1", name, (long long)v);
-  BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  h->p.*field = v;
-  BFSB_CHECK(SetExpandBlocks(h));
-  return 0;
-}
-
-}  // namespace
-
-int32_t a2d_set_visited_test(void* hv, int64_t l2, char* err, int32_t errlen) {
-  return SetFlag(hv, "a2d_set_visited_test", "visited_test_l2", &a2d_params::visited_test_l2, l2, err,
-                 errlen);
-}
-
-int32_t a2d_set_append(void* hv, int64_t block, char* err, int32_t errlen) {
-  return SetFlag(hv, "a2d_set_append", "append_block", &a2d_params::append_block, block, err, errlen);
 }
 
 int32_t a2d_reset(void* hv, int64_t root_row, int64_t* nfront, char* err, int32_t errlen) {
@@ -884,11 +797,7 @@ int32_t a2d_update(void* hv, int32_t lvl, int64_t* nfront, char* err, int32_t er
     a.row0 = h->row0();
     a.col0 = h->col0();
     a.lvl = lvl;
-    if (h->p.visited_test_l2) {
-      UpdateKernel<true><<<GridFor(h, h->nrecv), h->tpb, 0, h->s>>>(a);
-    } else {
-      UpdateKernel<false><<<GridFor(h, h->nrecv), h->tpb, 0, h->s>>>(a);
-    }
+    UpdateKernel<<<GridFor(h, h->nrecv), h->tpb, 0, h->s>>>(a);
     BFSB_CHECK_LAUNCH("UpdateKernel");
     uint32_t nf = 0;
     BFSB_CHECK(cudaMemcpyAsync(&nf, h->cnt + h->p.J, 4, cudaMemcpyDeviceToHost, h->s));

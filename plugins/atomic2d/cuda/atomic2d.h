@@ -1,6 +1,9 @@
 /* atomic2d.h: the C ABI of libatomic2d.so, the CUDA backend of the atomic2d
- * variant (seed 000, Bisson, Bernaschi and Mastrostefano: 2D-partitioned
- * BFS with atomic-based frontier expansion). One handle is one rank's
+ * variant: the 2D-partitioned BFS with atomic-based frontier expansion of
+ * Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
+ * Distributed Breadth First Search on the Kepler Architecture", IEEE
+ * Transactions on Parallel and Distributed Systems 27(7), 2016
+ * (arXiv:1408.1605). One handle is one rank's
  * search state on one GPU: its local CSC block, the level and predecessor
  * (packed in one 64-bit word per local row) and the visited bitmap over every
  * local row (§3.1), the per-column output
@@ -27,7 +30,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 6
+#define A2D_ABI_VERSION 7
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -46,13 +49,11 @@ typedef struct a2d_params {
   int64_t nnz;               /* local CSC entries */
   int64_t edges_per_thread;  /* 1..8 (§3.4.1) */
   int64_t threads_per_block; /* multiple of 32 in [64, 1024] */
-  int64_t visited_test_l2;   /* bitmap test before the atomicOr: 1 = __ldcg
-                                (L2, sees bits set by earlier atomics),
-                                0 = plain load (may hit a stale L1 word) */
-  int64_t append_block;      /* output queue slots of the expansion: 1 = one
-                                atomic per block and round on the global
-                                counter (warps add in shared memory), 0 = one
-                                per warp */
+  int64_t append_block;      /* output queue slots of the expansion
+                                (Algorithm 3 line 10): 0 = one atomic on
+                                dst_cnt per discovered vertex, as written;
+                                1 = one per block round and queue (the warps
+                                add in shared memory) */
 } a2d_params;
 
 /* a2d_abi_version returns A2D_ABI_VERSION. */
@@ -66,17 +67,6 @@ int32_t a2d_device_bytes(const a2d_params* p, int64_t* bytes, char* err, int32_t
  * col_off[local_cols+1] offsets into row_idx[nnz] (local rows). */
 int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t* row_idx,
                    void** out, char* err, int32_t errlen);
-
-/* a2d_set_edges_per_thread changes the expansion's edges per thread (1..8)
- * for the following searches (parameter sweeps on one constructed graph). */
-int32_t a2d_set_edges_per_thread(void* h, int64_t k, char* err, int32_t errlen);
-
-/* a2d_set_visited_test changes visited_test_l2 (0 or 1) for the following
- * searches (parameter sweeps on one constructed graph). */
-int32_t a2d_set_visited_test(void* h, int64_t l2, char* err, int32_t errlen);
-
-/* a2d_set_append changes append_block for the following searches. */
-int32_t a2d_set_append(void* h, int64_t block, char* err, int32_t errlen);
 
 /* a2d_reset is Algorithm 2 lines 1-10: levels and predecessors set to -1 /
  * A2D_PRED_NONE, bitmap cleared; when root_row ≥ 0 (an own local row) the
@@ -159,7 +149,7 @@ int32_t a2d_host_alloc(void* h, int64_t words, uint32_t** ptr, char* err, int32_
 
 /* a2d_test_floor times one pass over all nnz local edges, in CSC order and
  * perfectly balanced, doing the least per edge that Algorithm 3 does: read
- * the row index (lines 4) and, but in A2D_FLOOR_STREAM, load the visited
+ * the row index (line 4) and, but in A2D_FLOOR_STREAM, load the visited
  * bitmap word of that row as the test of lines 5-6 does (a plain load; the
  * bitmap is left as the last search left it). No search, atomic or write:
  * a lower bound on the expansion time of one search, whose levels together

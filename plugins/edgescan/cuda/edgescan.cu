@@ -1,6 +1,11 @@
-// edgescan.cu: the CUDA kernels of the edgescan variant, after seed 002
-// ("BFS on the GPU", single GTX Titan article), section "The
-// implementation of the algorithm on the GPU".
+// edgescan.cu: the CUDA kernels of the edgescan variant.
+//
+// The paper: an untitled, unsigned web article (2014, read in English
+// translation) on parallelizing breadth-first search on one NVIDIA GTX Titan
+// (Kepler), a sequel to its author's article on single-source shortest
+// paths; its sections "The format of the data used", "The implementation
+// of the algorithm on the GPU" and "Analysis of the results" give the
+// kernel, its optimisations and their ablation. We call it "the article".
 //
 // The article's algorithm is Bellman-Ford-like: levels[] holds one uint8 per
 // vertex, 255 ("unvisited") everywhere but the root (0). Iteration `iter`
@@ -33,23 +38,24 @@
 // 4-byte store lands last is a valid BFS-tree parent (a benign race; aligned
 // 32-bit stores do not tear).
 //
-// Our own choices, beside the article:
+// Our own choices, beside the article (the "tuned" preset; the "paper"
+// preset turns them off):
 //   - edges_per_thread (1, 2, 4): a thread handles that many consecutive
 //     edges loaded as one vector (uint2/uint4), and issues all their level
 //     loads before any comparison, for more loads in flight; 1 is the
 //     article's one thread per edge. The arrays are padded with (0, 0)
 //     self-loops to a multiple of 4 edges; a self-loop never changes a level.
-//   - lazy_source: load levels[en] first and levels[st] only when en's level
+//   - source_loads: eager (the article) loads both ends' levels for every
+//     edge. lazy loads levels[en] first and levels[st] only when en's level
 //     is >= iter (in the frontier or unvisited); when en was visited before
-//     this iteration the edge cannot act in either direction. Same results,
-//     fewer random loads in the later iterations.
-//   - frontier_summary (implies lazy_source): a bitmap with one bit per
-//     group of 64 vertices marks the groups holding frontier vertices (32 KB
-//     at scale 24, so it stays in L1). When en is unvisited, the edge acts
-//     only if st is in the frontier: if st's group bit is clear, the random
-//     levels[st] load is skipped. It filters most edges in the iterations
-//     with a small frontier. The summary of the next frontier is built by
-//     the threads that write a level (atomicOr), and the two alternate.
+//     this iteration the edge cannot act in either direction. summary also
+//     keeps a frontier summary, a bitmap with one bit per group of 64
+//     vertices marking the groups holding frontier vertices (32 KB at scale
+//     24, so it stays in L1): when en is unvisited, the edge acts only if
+//     st is in the frontier, so if st's group bit is clear the random
+//     levels[st] load is skipped. The summary of the next frontier is built
+//     by the threads that write a level (atomicOr), and the summaries
+//     rotate. Same results, fewer random loads.
 //   - write_check: before writing a level and a parent, read the level
 //     again from L2 (__ldcg) and skip the writes when another thread has
 //     already claimed the vertex in this iteration. The article's kernel
@@ -71,18 +77,16 @@
 //     chunk copies the states of its tile's two vertex ranges into shared
 //     memory (128 KB) and streams the tile's edges, testing both ends
 //     there. A vertex is claimed once per block (an atomicAnd on its
-//     shared unvisited bit); dense_claim says how the claim reaches the
-//     other blocks (ProcessBatch): by default (publish) an atomicAnd
-//     without return clears the bit in the global states, which blocks
-//     starting later copy, the block writes the parent, and the next
-//     iteration's BuildState commits the claimed vertices' levels in one
-//     streaming pass instead of a random store each. With tile_pipeline a
-//     thread's next batch of edges loads while it tests the current one.
-//     Every iteration still reads the whole edge list, so the bound is the
-//     article's. The host runs the dense kernel while the frontier grows and
-//     while it holds at least dense_frontier of the vertices, the article's
-//     scan otherwise (it is faster for the first and the last, small
-//     frontiers: results/edgescan).
+//     shared unvisited bit); the claim reaches the other blocks through an
+//     atomicAnd without return on the global states, which blocks starting
+//     later copy; the block writes the parent, and the next iteration's
+//     BuildState commits the claimed vertices' levels in one streaming pass
+//     instead of a random store each. A thread's next batch of edges loads
+//     while it tests the current one. Every iteration still reads the whole
+//     edge list, so the bound is the article's. The host runs the dense
+//     kernel while the frontier grows and while it holds at least
+//     dense_frontier of the vertices, the article's scan otherwise (the
+//     scan is faster for the first and the last, small frontiers).
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -91,6 +95,7 @@
 #include "bfsb_abi.h"
 #include "bfsb_check.cuh"
 #include "bfsb_timer.cuh"
+#include "bfsb_warp.cuh"
 #include "edgescan.h"
 
 namespace {
@@ -124,13 +129,13 @@ __device__ __forceinline__ uint32_t LoadLevel(const uint8_t* __restrict__ levels
   return levels_nr[v];
 }
 
-// Modes of the source-side load (kernel template parameter).
-enum SourceMode {
-  kEager = 0,    // the article: load both ends' levels for every edge
-  kLazy = 1,     // lazy_source: load levels[st] only when levels[en] >= iter
-  kSummary = 2,  // lazy_source + frontier_summary: also skip levels[st] when en
-                 // is unvisited and st's group of 64 vertices has no frontier vertex
-};
+// Modes of the source-side load (source_loads; a kernel template
+// parameter): the values of EDGESCAN_SOURCE_* in edgescan.h.
+constexpr int kEager = EDGESCAN_SOURCE_EAGER;      // the article: load both ends' levels for every edge
+constexpr int kLazy = EDGESCAN_SOURCE_LAZY;        // load levels[st] only when levels[en] >= iter
+constexpr int kSummary = EDGESCAN_SOURCE_SUMMARY;  // lazy, and also skip levels[st] when en is
+                                                   // unvisited and st's group of 64 vertices has
+                                                   // no frontier vertex
 
 // Frontier summary: one bit per group of 2^kGroupShift vertices, set when
 // some vertex of the group is in the frontier. 32 KB at scale 24, so it
@@ -191,8 +196,8 @@ __device__ __forceinline__ void ClearNextCounts(uint32_t* modif, uint32_t iter) 
 // its claims to its block's counter with one atomic. Every lane of the warp
 // must call it.
 __device__ __forceinline__ void Report(uint32_t won, uint32_t* modif, uint32_t iter, bool count) {
-  won = __reduce_add_sync(0xffffffffu, won);
-  if ((threadIdx.x & 31) == 0 && won != 0) {
+  won = bfsb::WarpSum(won);
+  if (bfsb::LaneId() == 0 && won != 0) {
     modif[0] = iter;
     if (count) atomicAdd(&CountSet(modif, iter)[blockIdx.x % kCountSlots], won);
   }
@@ -288,11 +293,11 @@ __device__ __forceinline__ uint32_t StateOf(const uint32_t* s, uint32_t x) {
 // BuildState writes the 2-bit states of vertices [16w, 16w + 16) into
 // state[w] for w < nwords; vertices at or past nv (the last range's tail)
 // get state 0, so they are never claimed. With commit, it first writes the
-// claims of the previous, dense iteration into levels: with dense_claim
-// atomic or publish, the dense kernel records a claim only by clearing the
-// vertex's kU bit in state (and writing its parent), so a vertex still at
-// level 255 whose kU bit is clear was claimed and gets level iter. This
-// turns the claims' random level stores into this streaming pass.
+// claims of the previous, dense iteration into levels: the dense kernel
+// records a claim only by clearing the vertex's kU bit in state (and
+// writing its parent), so a vertex still at level 255 whose kU bit is
+// clear was claimed and gets level iter. This turns the claims' random
+// level stores into this streaming pass.
 __global__ void BuildState(uint8_t* __restrict__ levels, int64_t nv, uint32_t iter,
                            uint32_t* __restrict__ state, int64_t nwords, int commit) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -339,27 +344,27 @@ __global__ void BuildState(uint8_t* __restrict__ levels, int64_t nv, uint32_t it
 
 // ClearU clears local vertex l's kU bit in the shared state s and reports
 // whether this call cleared it: within a block each vertex is claimed at
-// most once. Blocks of other tiles may still race for it (the global claim
-// of ProcessBatch settles that).
+// most once. Blocks of other tiles may still claim it too (see
+// ProcessBatch).
 __device__ __forceinline__ bool ClearU(uint32_t* s, uint32_t l) {
   const uint32_t mask = kU << ((l & 15) * 2);
   return (atomicAnd(&s[l >> 4], ~mask) & mask) != 0;
 }
 
-// U (tile_unroll) is how many EPT-edge groups a dense-kernel thread has in
-// flight: with one 1024-thread block per SM (the shared state of
-// 2^18-vertex ranges takes 128 KB), U = 4 with 4 edges per thread keeps
-// 128 KB of edge loads in flight per SM.
+// kDenseUnroll is how many EPT-edge groups of a dense-kernel thread are in
+// one batch; with the next batch loading while one is tested, twice that
+// many are in flight.
+constexpr int kDenseUnroll = 2;
 
-// LoadBatch loads the U groups of a dense-kernel thread, g,
+// LoadBatch loads the kDenseUnroll groups of a dense-kernel thread, g,
 // g + blockDim.x, ...; a group at or past gend becomes self-loops.
-template <int EPT, int U>
+template <int EPT>
 __device__ __forceinline__ void LoadBatch(const uint32_t* __restrict__ src,
                                           const uint32_t* __restrict__ dst, int64_t g, int64_t gend,
-                                          uint32_t (&st)[U][EPT],
-                                          uint32_t (&en)[U][EPT]) {
+                                          uint32_t (&st)[kDenseUnroll][EPT],
+                                          uint32_t (&en)[kDenseUnroll][EPT]) {
 #pragma unroll
-  for (int u = 0; u < U; ++u) {
+  for (int u = 0; u < kDenseUnroll; ++u) {
     const int64_t gu = g + (int64_t)u * blockDim.x;
     if (gu < gend) {
       Load(src, gu, st[u]);
@@ -375,31 +380,26 @@ __device__ __forceinline__ void LoadBatch(const uint32_t* __restrict__ src,
 // and claims what they discover, in three passes so that the random global
 // accesses of all the batch's claims are in flight together: the tests and
 // shared-memory claims (each claim rewrites its edge in place as
-// (from, x)); the global claims; the writes of the vertices won.
+// (from, x)); the global claims; the parents' writes.
 //
-// The global claim (CLAIM, the dense_claim option): with ATOMIC, an
-// atomicAnd clears x's unvisited bit in the global state words gstate,
-// which blocks starting later in the iteration copy into shared memory, so
-// that they skip the vertices already claimed (a vertex with frontier
-// neighbours in many tiles is otherwise claimed once per tile); the
-// atomic's old value names exactly one winner per vertex, which writes the
-// parent. PUBLISH issues the same atomicAnd without waiting for its value
-// (a RED) and every claiming block writes the parent: blocks running at the
-// same time may both claim x and both write a valid parent (the benign race
-// of the header comment), and the count reported is of these claims, a
-// little above the frontier's size. With both, the level is not written
-// here: the next BuildState commits it from the cleared bits. With CHECK,
-// the write check reads levels[x] from L2 (__ldcg) and skips x when
-// another block has already written it; the winner writes level and parent.
-template <int EPT, int U, int CLAIM>
-__device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
-                                                 uint32_t (&en)[U][EPT], uint32_t* ss,
+// A global claim is an atomicAnd clearing x's unvisited bit in the global
+// state words gstate, issued without waiting for its old value (a RED):
+// blocks starting later in the iteration copy the states into shared
+// memory, so they skip the vertices already claimed (a vertex with
+// frontier neighbours in many tiles is otherwise claimed once per tile).
+// Every claiming block writes the parent: blocks running at the same time
+// may both claim x and both write a valid parent (the benign race of the
+// header comment), and the count reported is of these claims, a little
+// above the frontier's size. The level is not written here: the next
+// BuildState commits it from the cleared bits.
+template <int EPT>
+__device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[kDenseUnroll][EPT],
+                                                 uint32_t (&en)[kDenseUnroll][EPT], uint32_t* ss,
                                                  uint32_t* se, uint32_t sbase, uint32_t ebase,
-                                                 uint32_t* gstate, uint8_t* levels,
-                                                 int32_t* parents, uint32_t iter, bool wcheck) {
+                                                 uint32_t* gstate, int32_t* parents) {
   uint32_t claimed = 0;  // bit u * EPT + j: edge (u, j) claimed x = en[u][j] from st[u][j]
 #pragma unroll
-  for (int u = 0; u < U; ++u) {
+  for (int u = 0; u < kDenseUnroll; ++u) {
 #pragma unroll
     for (int j = 0; j < EPT; ++j) {
       const uint32_t a = st[u][j], b = en[u][j];
@@ -418,55 +418,38 @@ __device__ __forceinline__ uint32_t ProcessBatch(uint32_t (&st)[U][EPT],
     }
   }
   if (claimed == 0) return 0;
-  bool win[U][EPT];
 #pragma unroll
-  for (int u = 0; u < U; ++u) {
+  for (int u = 0; u < kDenseUnroll; ++u) {
 #pragma unroll
     for (int j = 0; j < EPT; ++j) {
       const uint32_t x = en[u][j];
-      const bool c = (claimed >> (u * EPT + j)) & 1u;
-      if (CLAIM == EDGESCAN_CLAIM_ATOMIC) {
-        const uint32_t mask = kU << ((x & 15) * 2);
-        win[u][j] = c && (atomicAnd(&gstate[x >> 4], ~mask) & mask) != 0;
-      } else if (CLAIM == EDGESCAN_CLAIM_PUBLISH) {
-        if (c) atomicAnd(&gstate[x >> 4], ~(kU << ((x & 15) * 2)));  // no return: a RED
-        win[u][j] = c;
-      } else {
-        win[u][j] = c && (!wcheck || __ldcg(levels + x) == kUnvisited);
-      }
+      if ((claimed >> (u * EPT + j)) & 1u) atomicAnd(&gstate[x >> 4], ~(kU << ((x & 15) * 2)));  // a RED
     }
   }
-  uint32_t won = 0;
 #pragma unroll
-  for (int u = 0; u < U; ++u) {
+  for (int u = 0; u < kDenseUnroll; ++u) {
 #pragma unroll
     for (int j = 0; j < EPT; ++j) {
-      if (win[u][j]) {
-        // With a global claim the level is committed by the next BuildState.
-        if (CLAIM == EDGESCAN_CLAIM_CHECK) levels[en[u][j]] = (uint8_t)(iter + 1);
-        parents[en[u][j]] = (int32_t)st[u][j];
-        ++won;
-      }
+      if ((claimed >> (u * EPT + j)) & 1u) parents[en[u][j]] = (int32_t)st[u][j];
     }
   }
-  return won;
+  return __popc(claimed);
 }
 
 // DenseKernel is one iteration over the tiled edge list: block b handles
 // chunk b (a part of one tile), its EPT-edge groups strided over the block.
 // The same test as ScanKernel (an edge acts when one end is in the frontier
 // and the other unvisited), with both states read from shared memory. The
-// states arrive by cp.async (16-byte copies are cp.async.cg: from L2, so
-// with ATOMIC a block sees the claims made before it started) while the
-// thread's first edges load. With PIPE (tile_pipeline) a thread loads its
-// next batch of edges before testing the current one (two register
-// buffers, the loop unrolled by two so that neither is copied), so its
-// edge loads stay in flight while it tests.
-template <int EPT, int U, int CLAIM, bool PIPE>
+// states arrive by cp.async (16-byte copies are cp.async.cg: from L2, so a
+// block sees the claims published before it started) while the thread's
+// first edges load. A thread loads its next batch of edges before testing
+// the current one (two register buffers, the loop unrolled by two so that
+// neither is copied), so its edge loads stay in flight while it tests.
+template <int EPT>
 __global__ void __launch_bounds__(1024)
     DenseKernel(const uint32_t* __restrict__ src, const uint32_t* __restrict__ dst,
                 const edgescan_chunk* __restrict__ chunks, int tile_bits, uint32_t* state,
-                uint8_t* levels, int32_t* parents, uint32_t* modif, uint32_t iter, int wcheck) {
+                int32_t* parents, uint32_t* modif, uint32_t iter) {
   extern __shared__ uint4 shared4[];
   uint32_t* sh = reinterpret_cast<uint32_t*>(shared4);
   ClearNextCounts(modif, iter);
@@ -488,80 +471,38 @@ __global__ void __launch_bounds__(1024)
   }
   const uint32_t sbase = c.si << tile_bits, ebase = c.ei << tile_bits;
   const int64_t gend = c.end / EPT;
-  const int64_t step = (int64_t)U * blockDim.x;
+  const int64_t step = (int64_t)kDenseUnroll * blockDim.x;
   int64_t g = c.begin / EPT + threadIdx.x;
-  uint32_t st[U][EPT], en[U][EPT];
-  LoadBatch<EPT, U>(src, dst, g, gend, st, en);
+  uint32_t st[kDenseUnroll][EPT], en[kDenseUnroll][EPT];
+  LoadBatch<EPT>(src, dst, g, gend, st, en);
   __pipeline_wait_prior(0);
   __syncthreads();
   uint32_t won = 0;
-  if (PIPE) {
-    uint32_t st2[U][EPT], en2[U][EPT];
-    while (g < gend) {
-      LoadBatch<EPT, U>(src, dst, g + step, gend, st2, en2);
-      won += ProcessBatch<EPT, U, CLAIM>(st, en, ss, se, sbase, ebase, state, levels, parents,
-                                          iter, wcheck);
-      g += step;
-      if (g >= gend) break;
-      LoadBatch<EPT, U>(src, dst, g + step, gend, st, en);
-      won += ProcessBatch<EPT, U, CLAIM>(st2, en2, ss, se, sbase, ebase, state, levels, parents,
-                                          iter, wcheck);
-      g += step;
-    }
-  } else {
-    while (g < gend) {
-      won += ProcessBatch<EPT, U, CLAIM>(st, en, ss, se, sbase, ebase, state, levels, parents,
-                                          iter, wcheck);
-      g += step;
-      LoadBatch<EPT, U>(src, dst, g, gend, st, en);
-    }
+  uint32_t st2[kDenseUnroll][EPT], en2[kDenseUnroll][EPT];
+  while (g < gend) {
+    LoadBatch<EPT>(src, dst, g + step, gend, st2, en2);
+    won += ProcessBatch<EPT>(st, en, ss, se, sbase, ebase, state, parents);
+    g += step;
+    if (g >= gend) break;
+    LoadBatch<EPT>(src, dst, g + step, gend, st, en);
+    won += ProcessBatch<EPT>(st2, en2, ss, se, sbase, ebase, state, parents);
+    g += step;
   }
   Report(won, modif, iter, true);
 }
 
 typedef void (*DenseFn)(const uint32_t*, const uint32_t*, const edgescan_chunk*, int, uint32_t*,
-                        uint8_t*, int32_t*, uint32_t*, uint32_t, int);
+                        int32_t*, uint32_t*, uint32_t);
 
 // PickDense returns the dense kernel instance for the options, or nullptr.
-template <int U, int CLAIM, bool PIPE>
-DenseFn PickDenseEPT(int ept) {
-  switch (ept) {
-    case 1:
-      return DenseKernel<1, U, CLAIM, PIPE>;
-    case 2:
-      return DenseKernel<2, U, CLAIM, PIPE>;
-    case 4:
-      return DenseKernel<4, U, CLAIM, PIPE>;
-  }
-  return nullptr;
-}
-
-template <int CLAIM, bool PIPE>
-DenseFn PickDenseU(const edgescan_options& o) {
-  switch (o.tile_unroll) {
-    case 1:
-      return PickDenseEPT<1, CLAIM, PIPE>(o.edges_per_thread);
-    case 2:
-      return PickDenseEPT<2, CLAIM, PIPE>(o.edges_per_thread);
-    case 4:
-      return PickDenseEPT<4, CLAIM, PIPE>(o.edges_per_thread);
-  }
-  return nullptr;
-}
-
-template <int CLAIM>
-DenseFn PickDenseP(const edgescan_options& o) {
-  return o.tile_pipeline ? PickDenseU<CLAIM, true>(o) : PickDenseU<CLAIM, false>(o);
-}
-
 DenseFn PickDense(const edgescan_options& o) {
-  switch (o.dense_claim) {
-    case EDGESCAN_CLAIM_CHECK:
-      return PickDenseP<EDGESCAN_CLAIM_CHECK>(o);
-    case EDGESCAN_CLAIM_ATOMIC:
-      return PickDenseP<EDGESCAN_CLAIM_ATOMIC>(o);
-    case EDGESCAN_CLAIM_PUBLISH:
-      return PickDenseP<EDGESCAN_CLAIM_PUBLISH>(o);
+  switch (o.edges_per_thread) {
+    case 1:
+      return DenseKernel<1>;
+    case 2:
+      return DenseKernel<2>;
+    case 4:
+      return DenseKernel<4>;
   }
   return nullptr;
 }
@@ -656,7 +597,7 @@ ScanFn PickFlags(bool packed, bool ro, int mode) {
 // Pick returns the kernel instance for the options, or nullptr.
 ScanFn Pick(const edgescan_options& o) {
   const bool p = o.packed16 != 0, r = o.restrict_loads != 0;
-  const int mode = o.frontier_summary ? kSummary : o.lazy_source ? kLazy : kEager;
+  const int mode = o.source_loads;
   switch (o.edges_per_thread) {
     case 1:
       return PickFlags<1>(p, r, mode);
@@ -727,6 +668,11 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
                    opt->threads_per_block % 32 == 0,
                "edgescan_create: threads_per_block = %d, want a multiple of 32 in [32, 1024]",
                (int)opt->threads_per_block);
+  BFSB_REQUIRE(opt->source_loads >= EDGESCAN_SOURCE_EAGER &&
+                   opt->source_loads <= EDGESCAN_SOURCE_SUMMARY,
+               "edgescan_create: source_loads = %d, want %d (eager), %d (lazy) or %d (summary)",
+               (int)opt->source_loads, EDGESCAN_SOURCE_EAGER, EDGESCAN_SOURCE_LAZY,
+               EDGESCAN_SOURCE_SUMMARY);
   ScanFn kernel = Pick(*opt);
   BFSB_REQUIRE(kernel != nullptr, "edgescan_create: edges_per_thread = %d, want 1, 2 or 4",
                (int)opt->edges_per_thread);
@@ -738,13 +684,6 @@ extern "C" int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int6
                                        opt->tile_threads % 32 == 0),
                "edgescan_create: tile_threads = %d, want a multiple of 32 in [32, 1024]",
                (int)opt->tile_threads);
-  BFSB_REQUIRE(opt->tile_bits == 0 || opt->tile_unroll == 1 || opt->tile_unroll == 2 ||
-                   opt->tile_unroll == 4,
-               "edgescan_create: tile_unroll = %d, want 1, 2 or 4", (int)opt->tile_unroll);
-  BFSB_REQUIRE(opt->dense_claim >= EDGESCAN_CLAIM_CHECK && opt->dense_claim <= EDGESCAN_CLAIM_PUBLISH,
-               "edgescan_create: dense_claim = %d, want %d (check), %d (atomic) or %d (publish)",
-               (int)opt->dense_claim, EDGESCAN_CLAIM_CHECK, EDGESCAN_CLAIM_ATOMIC,
-               EDGESCAN_CLAIM_PUBLISH);
   BFSB_REQUIRE(opt->dense_min_frontier >= 0, "edgescan_create: dense_min_frontier = %d, want >= 0",
                (int)opt->dense_min_frontier);
   BFSB_CHECK(cudaSetDevice(opt->device));
@@ -888,9 +827,9 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
         h->dense != nullptr && (frontier >= (uint32_t)h->opt.dense_min_frontier ||
                                 (h->opt.dense_growing && growing));
     dense[iter] = use_dense ? 1 : 0;
-    // After a dense iteration with a global claim, BuildState commits its
-    // claims to levels first, before either kernel reads them.
-    const bool commit = prev_dense && h->opt.dense_claim != EDGESCAN_CLAIM_CHECK;
+    // After a dense iteration, BuildState commits its claims to levels
+    // first, before either kernel reads them.
+    const bool commit = prev_dense;
     if (use_dense || commit) {
       const int64_t sb = (h->state_words + 255) / 256;
       BuildState<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, h->state,
@@ -900,14 +839,13 @@ extern "C" int32_t edgescan_bfs(void* hv, int64_t root, float* iter_ms, int32_t*
     if (use_dense) {
       if (h->nchunks > 0) {
         h->dense<<<(unsigned)h->nchunks, tt, DenseSharedBytes(h->opt.tile_bits), s>>>(
-            h->src, h->dst, h->chunks, h->opt.tile_bits, h->state, h->levels, h->parents, h->modif,
-            iter, h->opt.write_check);
+            h->src, h->dst, h->chunks, h->opt.tile_bits, h->state, h->parents, h->modif, iter);
         BFSB_CHECK_LAUNCH("DenseKernel");
       }
     } else {
       // The scan builds the next frontier's summary as it claims; the dense
       // kernel does not, so a scan after it rebuilds its own from levels.
-      if (prev_dense && h->opt.frontier_summary) {
+      if (prev_dense && h->opt.source_loads == EDGESCAN_SOURCE_SUMMARY) {
         const int64_t sb = (h->sum_words * 32 + 255) / 256;
         BuildSummary<<<(unsigned)min(sb, (int64_t)65535), 256, 0, s>>>(h->levels, h->nv, iter, cur,
                                                                        next, h->sum_words);

@@ -1,7 +1,9 @@
 /* edgescan.h: the C ABI of libedgescan.so, the CUDA backend of the edgescan
- * variant (seed 002: BFS by scanning the whole edge list every iteration,
- * Bellman-Ford style, on one GPU). The Go side (plugins/edgescan/gpu.go)
- * binds these symbols by name; the errors follow bfsb_abi.h (status return,
+ * variant: BFS by scanning the whole edge list every iteration, Bellman-Ford
+ * style, on one GPU, after an untitled, unsigned web article (2014, read in
+ * English translation) on parallelizing breadth-first search on one NVIDIA
+ * GTX Titan (see edgescan.cu). The Go side (plugins/edgescan/gpu.go) binds
+ * these symbols by name; the errors follow bfsb_abi.h (status return,
  * message in the caller's err buffer).
  *
  * Life of a handle: edgescan_create (allocates everything; the caller has
@@ -17,12 +19,21 @@
 extern "C" {
 #endif
 
-#define EDGESCAN_ABI_VERSION 4
+#define EDGESCAN_ABI_VERSION 5
 
 /* Most iterations a search may run: levels are uint8 and 255 means
  * unvisited, so the deepest level is 254, and iteration 254 may only
  * confirm that nothing is left (if it finds more, edgescan_bfs fails). */
 #define EDGESCAN_MAX_ITERS 255
+
+/* source_loads values: how the scan kernel loads the source's level. EAGER:
+ * both ends' levels for every edge (the article). LAZY: the source's only
+ * when the destination's level can make the edge act. SUMMARY: LAZY, and
+ * not when the destination is unvisited and no vertex of the source's group
+ * of 64 is in the frontier (a one-bit-per-group frontier summary). */
+#define EDGESCAN_SOURCE_EAGER 0
+#define EDGESCAN_SOURCE_LAZY 1
+#define EDGESCAN_SOURCE_SUMMARY 2
 
 /* Kernel options, all int32 so that the Go mirror needs no padding. */
 typedef struct edgescan_options {
@@ -31,31 +42,16 @@ typedef struct edgescan_options {
   int32_t packed16;          /* 1: edges arrive as one array of (dst << 16 | src) words */
   int32_t edges_per_thread;  /* 1, 2 or 4 consecutive edges per thread, loaded as one vector */
   int32_t threads_per_block; /* a multiple of 32 in [32, 1024] */
-  int32_t lazy_source;       /* 1: load the source's level only when the destination's can matter */
-  int32_t frontier_summary;  /* 1: skip the source's level when its group of 64 has no frontier vertex (implies lazy_source) */
+  int32_t source_loads;      /* EDGESCAN_SOURCE_EAGER, _LAZY or _SUMMARY */
   int32_t write_check;       /* 1: re-read a level from L2 before writing it, skip vertices already claimed */
   int32_t tile_bits;         /* 0: no tiles; else the edges come grouped in tiles of 2^tile_bits x 2^tile_bits
                                 vertices and the dense kernel may run (edgescan_upload_tiles) */
   int32_t tile_threads;      /* dense kernel: threads per block, a multiple of 32 in [32, 1024] */
-  int32_t tile_unroll;       /* dense kernel: edge groups per thread in flight, 1, 2 or 4 */
   int32_t dense_min_frontier;/* with tiles: an iteration whose frontier has at least this many vertices
                                 runs the dense kernel (0: every iteration) */
   int32_t dense_growing;     /* with tiles: 1: also run the dense kernel while the frontier grows
                                 (more than 1 vertex, more than in the previous iteration) */
-  int32_t dense_claim;       /* dense kernel: how a block's claim of a vertex is settled globally,
-                                EDGESCAN_CLAIM_CHECK or EDGESCAN_CLAIM_ATOMIC */
-  int32_t tile_pipeline;     /* dense kernel: 1: load the next batch of edges before testing the current one */
 } edgescan_options;
-
-/* dense_claim values. CHECK: the write check (write_check) re-reads the
- * level from L2 before writing. ATOMIC: an atomicAnd on the vertex's
- * unvisited bit in the global 2-bit states, which later blocks copy, decides
- * the one winner (write_check is then unused). */
-#define EDGESCAN_CLAIM_CHECK 0
-#define EDGESCAN_CLAIM_ATOMIC 1
-/* PUBLISH: as ATOMIC, but the atomicAnd's old value is not waited for:
- * every block that claims a vertex writes it (the benign race). */
-#define EDGESCAN_CLAIM_PUBLISH 2
 
 /* One tile chunk: edges [begin, end) of the arrays (begin and end multiples
  * of 4) all have src in vertex range si (src >> tile_bits == si) and dst in

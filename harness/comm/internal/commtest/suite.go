@@ -489,10 +489,10 @@ func pointToPoint(c comm.Comm) error {
 	return comm.WaitAll(sreqs)
 }
 
-// overlappedRounds is seed 000 §3.3's pattern: receives for round k+1 are
-// posted before round k's sends complete; each rank sends to its right
-// neighbour and receives from its left, over several rounds, with
-// messages of varying length (some empty).
+// overlappedRounds is the pattern of Bisson et al. (TPDS 2016) §3.3:
+// receives for round k+1 are posted before round k's sends complete; each
+// rank sends to its right neighbour and receives from its left, over
+// several rounds, with messages of varying length (some empty).
 func overlappedRounds(c comm.Comm) error {
 	n, me := c.Size(), c.Rank()
 	right, left := (me+1)%n, (me+n-1)%n

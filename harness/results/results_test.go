@@ -1,0 +1,66 @@
+package results
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestSearchJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   Search
+		json []string // substrings the JSON must hold
+		not  []string // and must not
+	}{
+		{"valid", Search{Root: 1, Validated: true, Valid: true}, []string{`"validated":true`, `"valid":true`}, nil},
+		{"invalid", Search{Root: 1, Validated: true, Error: "x"}, []string{`"validated":true`, `"valid":false`}, nil},
+		{"not validated", Search{Root: 1, NEdge: 5}, []string{`"validated":false`}, []string{`"valid"`}},
+	} {
+		b, err := json.Marshal(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.json {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s: %s lacks %s", tc.name, b, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(string(b), w) {
+				t.Errorf("%s: %s holds %s", tc.name, b, w)
+			}
+		}
+		var back Search
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.Validated != tc.in.Validated || back.Valid != tc.in.Valid || back.Root != tc.in.Root || back.NEdge != tc.in.NEdge {
+			t.Errorf("%s: round trip %+v -> %+v", tc.name, tc.in, back)
+		}
+	}
+}
+
+// TestLegacySearchJSON loads the two older forms: bfsbench run's, which
+// validated every search, and the old in-process GPU check's, which marked
+// searches it did not validate in the error.
+func TestLegacySearchJSON(t *testing.T) {
+	for _, tc := range []struct {
+		in               string
+		validated, valid bool
+		err              string
+	}{
+		{`{"root":1,"valid":true}`, true, true, ""},
+		{`{"root":1,"valid":false,"error":"bad tree"}`, true, false, "bad tree"},
+		{`{"root":1,"valid":false,"error":"not validated: edge count taken from an earlier search of this root"}`, false, false, ""},
+		{`{"root":1,"valid":false,"error":"not validated, and 5 levels where an earlier search of this root had 6"}`, false, false, "5 levels where an earlier search of this root had 6"},
+	} {
+		var s Search
+		if err := json.Unmarshal([]byte(tc.in), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Validated != tc.validated || s.Valid != tc.valid || s.Error != tc.err {
+			t.Errorf("%s: validated %v valid %v error %q", tc.in, s.Validated, s.Valid, s.Error)
+		}
+	}
+}
