@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-check.sh: the GPU machine's check, in one call. It
-#   1. unpacks carried binaries (.carry/bin.tar.zst or .carry/bin.tgz) when
+#   1. unpacks carried binaries (.carry/bin.tar.xz or .carry/bin.tgz) when
 #      bin/ is missing: the GPU machine has no Go, so build bin/ (and, with
 #      TESTS=1, the test binaries) here first: scripts/gpu-pack.sh;
 #   2. builds the CUDA libraries there (make -f mk/cuda.mk cuda, with
@@ -35,9 +35,9 @@ echo "== gpu-check $(date -u +%FT%TZ), out $out"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1 || true
 
 if [ ! -x "$BIN/bfsbench" ]; then
-  if [ -f .carry/bin.tar.zst ]; then
-    echo "== unpacking .carry/bin.tar.zst"
-    tar --zstd -xf .carry/bin.tar.zst || status=1
+  if [ -f .carry/bin.tar.xz ]; then
+    echo "== unpacking .carry/bin.tar.xz"
+    python3 -c 'import tarfile; tarfile.open(".carry/bin.tar.xz").extractall()' || status=1
   elif [ -f .carry/bin.tgz ]; then
     echo "== unpacking .carry/bin.tgz"
     tar xzf .carry/bin.tgz || status=1
@@ -46,7 +46,7 @@ fi
 
 echo "== build: make -f mk/cuda.mk cuda"
 t0=$(date +%s)
-if ! make --no-print-directory -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3; then
+if ! make --no-print-directory -k -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3; then
   echo "gpu-check: the CUDA build failed" >&2
   status=1
 fi

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # gpu-pack.sh: builds what the GPU machine cannot (it has no Go) into
 # .carry/, which git ignores: the bfsbench binaries (make build, with the
-# Open MPI binding when mpicc is present) as .carry/bin.tgz, and, with
-# TESTS=1, the test binaries of the packages whose tests need a GPU as
-# .carry/tests/<pkg path with / as _>.test. scripts/gpu-check.sh unpacks
-# and runs them there. Binaries are stripped (-s -w) to keep the carried
-# tree small.
+# Open MPI binding when mpicc is present) and, with TESTS=1, the test
+# binaries of the packages whose tests need a GPU
+# (.carry/tests/<pkg path with / as _>.test), in one xz tarball,
+# .carry/bin.tar.xz. scripts/gpu-check.sh unpacks and runs them there.
+# Binaries are stripped (-s -w) to keep the carried tree small.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TESTS=${TESTS:-0}
@@ -13,14 +13,22 @@ TEST_PKGS=${TEST_PKGS:-"harness/cuda plugins/edgescan plugins/atomic2d plugins/a
 
 make --no-print-directory build GOBUILD="go build -buildvcs=auto -ldflags=-s\ -w"
 mkdir -p .carry
-tar czf .carry/bin.tgz bin
-echo "gpu-pack: .carry/bin.tgz $(du -h .carry/bin.tgz | cut -f1)"
+rm -rf .carry/tests .carry/bin.tgz .carry/bin.tar.zst .carry/bin.tar.xz
 if [ "$TESTS" = 1 ]; then
-  rm -rf .carry/tests && mkdir -p .carry/tests
-  tags=$(command -v mpicc >/dev/null && echo "-tags mpi" || true)
+  mkdir -p .carry/tests
+  tags=
+  if command -v mpicc >/dev/null; then
+    tags="-tags mpi"
+    export CGO_CFLAGS="$(mpicc --showme:compile)" CGO_LDFLAGS="$(mpicc --showme:link)"
+  fi
   for p in $TEST_PKGS; do
     [ -d "$p" ] || continue
     go test $tags -c -ldflags="-s -w" -o ".carry/tests/${p//\//_}.test" "./$p"
   done
-  du -sh .carry/tests
 fi
+# One xz tarball (bin/ and .carry/tests/): the carried tree must stay
+# under 64 MiB, and the GPU machine unpacks xz with Python's lzma even
+# without an xz binary.
+tar -cf - bin $( [ -d .carry/tests ] && echo .carry/tests ) | xz -9 -T0 >.carry/bin.tar.xz
+rm -rf .carry/tests
+echo "gpu-pack: .carry/bin.tar.xz $(du -h .carry/bin.tar.xz | cut -f1)"

@@ -1,0 +1,739 @@
+// diropt.cu: the CUDA kernels of the diropt variant, after
+//
+//   [1] M. Krajecki, J. Loiseau, F. Alin, C. Jaillet, "BFS Traversal on
+//       Multi-GPU Cluster", IEEE CSE 2016 (§IV: Algorithms 2 and 3);
+//   [2] S. Beamer, K. Asanović, D. Patterson, "Direction-Optimizing
+//       Breadth-First Search", SC 2012;
+//   [3] F. Checconi, F. Petrini, J. Willcock, A. Lumsdaine, A. R.
+//       Choudhury, Y. Sabharwal, "Breaking the speed and scalability
+//       barriers for graph exploration on distributed-memory machines",
+//       SC 2012;
+//   [4] D. Merrill, M. Garland, A. Grimshaw, "Scalable GPU Graph
+//       Traversal", PPoPP 2012 (warp-based neighbour gathering).
+//
+// Data (one processor P(i,j) of the R×C grid, 32-bit local ids):
+//   td_off, td_adj   CSR: local column u -> its local rows (top-down)
+//   bu_off, bu_adj   CSC: local row v -> its local columns (bottom-up);
+//                    on a 1×1 grid the same arrays as the CSR
+//   in_queue         bitmap over local columns: the frontier
+//   out_queue        bitmap over local rows: the next frontier
+//   visited          bitmap over local rows, reset to `isolated` (rows
+//                    without neighbours, never scanned) plus the root
+//   pred             per local row: the local column it was found from
+//                    (valid where visited; the search's output on 1×1)
+//   parents          the own block's int64 parents (2D: WritePred's target;
+//                    1×1: made from pred and visited by dob_parents)
+//   ctr              two sets of counters, used by alternate levels: the
+//                    kernel of level L zeroes the set of level L+1, so no
+//                    launch is spent on zeroing
+//
+// Kernels:
+//   TopDownKernel      Algorithm 3 of [1]: a warp per 32-bit word of
+//                      in_queue, released by an empty word; the lanes with a
+//                      set bit publish their lists and the warp gathers them
+//                      one after the other ([4]'s warp gathering); the
+//                      visited test through the read-only path (__ldg); the
+//                      atomicOr on visited decides who writes the
+//                      predecessor, so predecessors are unique. Lists of at
+//                      least td_big entries are queued for
+//   TopDownBigKernel   which spreads each queued list over the whole grid.
+//   BottomUpKernel     a warp per 32-bit word of visited, a lane per vertex:
+//                      each unvisited vertex scans its CSC list for a
+//                      neighbour in in_queue and stops at the first; after
+//                      bu_serial entries alone, the rest of a long list is
+//                      scanned by the whole warp, 32 entries a step, stopping
+//                      at the first hit. The warp owns its words of visited
+//                      and out_queue, so it writes them without atomics.
+//   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
+//   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel.
+//
+// Launches and host round trips per level on a 1×1 grid (the level loop
+// runs in Go, dobfs/rank.go):
+//   top-down:  [one memset of out_queue, only after a bottom-up level]
+//              TopDownKernel, [TopDownBigKernel when td_big > 0],
+//              one 24-byte device->host copy of the counts into pinned
+//              memory, one stream synchronization;
+//   bottom-up: BottomUpKernel, the same copy and synchronization.
+// The queue swap is a pointer swap; a top-down level leaves its in_queue
+// empty (each warp clears the word it read), so the next top-down level
+// finds out_queue clean.
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <algorithm>
+#include <new>
+#include <vector>
+
+#include "bfsb_abi.h"
+#include "bfsb_check.cuh"
+#include "bfsb_timer.cuh"
+#include "diropt.h"
+
+namespace {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+// Counters of one level (one set of the two in ctr).
+struct Counters {
+  unsigned long long found;    // vertices put in out_queue
+  unsigned long long degrees;  // the sum of their CSC degrees
+  unsigned long long edges;    // adjacency entries read
+  unsigned long long nbig;     // lists queued for TopDownBigKernel
+};
+
+__device__ __forceinline__ unsigned long long WarpSum(unsigned long long x) {
+  for (int off = 16; off > 0; off >>= 1) x += __shfl_down_sync(kFull, x, off);
+  return x;
+}
+
+// AddCounts adds the warp's counts to c (lane 0, one atomic per counter)
+// and zeroes the next level's set (block 0, thread 0).
+__device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned long long f,
+                                          unsigned long long d, unsigned long long e) {
+  f = WarpSum(f);
+  d = WarpSum(d);
+  e = WarpSum(e);
+  if ((threadIdx.x & 31) == 0) {
+    if (f) atomicAdd(&c->found, f);
+    if (d) atomicAdd(&c->degrees, d);
+    if (e) atomicAdd(&c->edges, e);
+  }
+  if (next != nullptr && blockIdx.x == 0 && threadIdx.x == 0) {
+    next->found = next->degrees = next->edges = next->nbig = 0;
+  }
+}
+
+// Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
+// the visited test through the read-only path (a stale word only costs an
+// atomic: bits never clear during a search), then atomicOr on visited; the
+// thread whose atomicOr set the bit adds v to out_queue and writes its
+// predecessor.
+__device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
+                                      uint32_t* pred, const uint32_t* __restrict__ bu_off,
+                                      unsigned long long& found, unsigned long long& degrees) {
+  const uint32_t mask = 1u << (v & 31);
+  if (__ldg(&visited[v >> 5]) & mask) return;            // line 36
+  if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
+  atomicOr(&out_queue[v >> 5], mask);                   // line 38
+  pred[v] = u;
+  found += 1;
+  degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
+}
+
+// TopDownKernel is Algorithm 3: warp per word of in_queue (grid-stride).
+__global__ void TopDownKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
+                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
+                              uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t big_min,
+                              uint32_t* big_queue, Counters* ctr, Counters* next) {
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  unsigned long long found = 0, degrees = 0, edges = 0;
+  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < in_words; w += warps) {
+    const uint32_t word = __shfl_sync(kFull, lane == 0 ? in_queue[w] : 0u, 0);
+    if (word == 0) continue;  // lines 13-15: the warp is released
+    if (lane == 0) in_queue[w] = 0;  // leave in_queue empty for its use as out_queue
+    const uint32_t u = (uint32_t)(w * 32 + lane);  // line 17
+    uint32_t beg = 0, end = 0;
+    if ((word >> lane) & 1u) {  // lines 16-21: this lane's range
+      beg = td_off[u];
+      end = td_off[u + 1];
+      edges += end - beg;
+      if (big_min != 0 && end - beg >= big_min) {  // whole-grid gathering
+        big_queue[atomicAdd(&ctr->nbig, 1ull)] = u;
+        beg = end;
+      }
+    }
+    // Lines 22-42: while a lane has a list, the warp reads it together.
+    for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
+         pending = __ballot_sync(kFull, beg < end)) {
+      const int leader = __ffs(pending) - 1;  // lines 23-31
+      const uint32_t gb = __shfl_sync(kFull, beg, leader);
+      const uint32_t ge = __shfl_sync(kFull, end, leader);
+      const uint32_t gu = __shfl_sync(kFull, u, leader);
+      if (lane == leader) beg = end;
+      for (uint32_t e = gb + lane; e < ge; e += 32) {  // lines 32-41
+        Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+      }
+    }
+  }
+  AddCounts(ctr, next, found, degrees, edges);
+}
+
+// TopDownBigKernel gathers the lists TopDownKernel queued (at least td_big
+// entries each), each one spread over every thread of the grid.
+__global__ void TopDownBigKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
+                                 const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ big_queue,
+                                 uint32_t* visited, uint32_t* out_queue, uint32_t* pred, Counters* ctr) {
+  const unsigned long long nbig = *(volatile unsigned long long*)&ctr->nbig;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t threads = (int64_t)gridDim.x * blockDim.x;
+  unsigned long long found = 0, degrees = 0;
+  for (unsigned long long q = 0; q < nbig; ++q) {
+    const uint32_t u = big_queue[q];
+    const int64_t beg = td_off[u], end = td_off[u + 1];
+    for (int64_t e = beg + tid; e < end; e += threads) {
+      Visit(__ldg(&td_adj[e]), u, visited, out_queue, pred, bu_off, found, degrees);
+    }
+  }
+  AddCounts(ctr, nullptr, found, degrees, 0);
+}
+
+__device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, uint32_t u) {
+  return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
+}
+
+// BottomUpKernel is the CSC exploration: warp per word of visited
+// (grid-stride), lane per vertex.
+template <bool kWarpAssist>
+__global__ void BottomUpKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                               const uint32_t* __restrict__ in_queue, uint32_t* visited, uint32_t* out_queue,
+                               uint32_t* pred, int64_t row_words, uint32_t serial, Counters* ctr,
+                               Counters* next) {
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  unsigned long long found = 0, degrees = 0, edges = 0;
+  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < row_words; w += warps) {
+    const uint32_t vis = visited[w];
+    if (vis == kFull) {  // every vertex of the word visited (or isolated)
+      if (lane == 0) out_queue[w] = 0;
+      continue;
+    }
+    const uint32_t v = (uint32_t)(w * 32 + lane);
+    uint32_t beg = 0, end = 0;
+    if (!((vis >> lane) & 1u)) {
+      beg = bu_off[v];
+      end = bu_off[v + 1];
+    }
+    const uint32_t deg = end - beg;
+    bool hit = false;
+    uint32_t parent = 0;
+    // The lane alone: its whole list, or its first `serial` entries.
+    const uint32_t stop = kWarpAssist ? (uint32_t)min((uint64_t)end, (uint64_t)beg + serial) : end;
+    for (uint32_t e = beg; e < stop; ++e) {
+      const uint32_t u = __ldg(&bu_adj[e]);
+      ++edges;
+      if (InQueue(in_queue, u)) {
+        hit = true;
+        parent = u;
+        break;
+      }
+    }
+    if (kWarpAssist) {
+      beg = hit ? end : stop;
+      // The rest of each long list, the whole warp at a time.
+      for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
+           pending = __ballot_sync(kFull, beg < end)) {
+        const int leader = __ffs(pending) - 1;
+        const uint32_t gb = __shfl_sync(kFull, beg, leader);
+        const uint32_t ge = __shfl_sync(kFull, end, leader);
+        if (lane == leader) beg = end;
+        for (uint32_t e0 = gb; e0 < ge; e0 += 32) {
+          const uint32_t e = e0 + lane;
+          uint32_t u = 0;
+          bool h = false;
+          if (e < ge) {
+            u = __ldg(&bu_adj[e]);
+            ++edges;
+            h = InQueue(in_queue, u);
+          }
+          const unsigned hits = __ballot_sync(kFull, h);
+          if (hits != 0) {
+            const uint32_t first = __shfl_sync(kFull, u, __ffs(hits) - 1);
+            if (lane == leader) {
+              hit = true;
+              parent = first;
+            }
+            break;
+          }
+        }
+      }
+    }
+    const unsigned hits = __ballot_sync(kFull, hit);
+    if (hit) {
+      pred[v] = parent;
+      found += 1;
+      degrees += deg;
+    }
+    if (lane == 0) {
+      out_queue[w] = hits;
+      visited[w] = vis | hits;
+    }
+  }
+  AddCounts(ctr, next, found, degrees, edges);
+}
+
+// MergeKernel (2D, lines 17 and 23 of Algorithm 2): a thread per word.
+__global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32_t* __restrict__ prefix,
+                            const uint32_t* __restrict__ uni, const uint32_t* __restrict__ bu_off,
+                            uint32_t* level_assigned, uint32_t* all_assigned, uint32_t* visited,
+                            int64_t row_words, Counters* ctr) {
+  unsigned long long degrees = 0;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < row_words; w += stride) {
+    const uint32_t la = out_queue[w] & ~prefix[w];
+    level_assigned[w] = la;
+    all_assigned[w] |= la;
+    uint32_t u = uni[w];
+    visited[w] |= u;
+    for (; u != 0; u &= u - 1) {
+      const uint32_t v = (uint32_t)(w * 32 + __ffs(u) - 1);
+      degrees += bu_off[v + 1] - bu_off[v];
+    }
+  }
+  AddCounts(ctr, nullptr, 0, degrees, 0);
+}
+
+// ResetRootKernel is Algorithm 2 lines 3-5: the root's bits and parent.
+__global__ void ResetRootKernel(int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global,
+                                uint32_t* visited, uint32_t* in_queue, uint32_t* pred, int64_t* parents) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  if (root_row >= 0) {
+    visited[root_row >> 5] |= 1u << (root_row & 31);
+    pred[root_row] = (uint32_t)root_row;
+  }
+  if (root_col >= 0) in_queue[root_col >> 5] |= 1u << (root_col & 31);
+  if (root_own >= 0) parents[root_own] = root_global;
+}
+
+// ScatterParentsKernel is WritePred on the owner: parents[o] = p for each
+// (o, p) pair.
+__global__ void ScatterParentsKernel(const int64_t* __restrict__ pairs, int64_t npairs, int64_t own_len,
+                                     int64_t* parents, unsigned long long* bad) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < npairs; k += stride) {
+    const int64_t o = pairs[2 * k];
+    if (o < 0 || o >= own_len) {
+      atomicAdd(bad, 1ull);
+      continue;
+    }
+    parents[o] = pairs[2 * k + 1];
+  }
+}
+
+// ParentsKernel (1×1) makes the int64 parents from pred and visited: a
+// visited vertex that is not isolated (or is the root) has pred as parent.
+__global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t* __restrict__ visited,
+                              const uint32_t* __restrict__ isolated, int64_t n, int64_t root, int64_t* parents) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+    const uint32_t m = 1u << (v & 31);
+    const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || v == root);
+    parents[v] = reached ? (int64_t)pred[v] : -1;
+  }
+}
+
+// FloorKernel is the measured floor: the least work of a bottom-up search.
+// Every vertex with a neighbour must be given its parent, which takes at
+// least its CSC offsets and one list entry, and that entry's in_queue bit:
+// this pass does exactly that for every non-isolated vertex, once, in the
+// bottom-up kernel's mapping (warp per word of the isolated bitmap, lane per
+// vertex, words with no vertex to scan skipped), with no search, no atomics
+// and no writes but one per warp. A search does this work at least once over
+// its levels, so the pass bounds a search's time from below.
+__global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                            const uint32_t* __restrict__ in_queue, const uint32_t* __restrict__ isolated,
+                            int64_t row_words, unsigned long long* sink) {
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  uint32_t acc = 0;
+  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < row_words; w += warps) {
+    const uint32_t iso = isolated[w];
+    if (iso == kFull) continue;
+    const uint32_t v = (uint32_t)(w * 32 + lane);
+    if (!((iso >> lane) & 1u)) {
+      const uint32_t beg = bu_off[v], end = bu_off[v + 1];
+      const uint32_t u = __ldg(&bu_adj[beg]);
+      acc += (uint32_t)InQueue(in_queue, u) + (end - beg);
+    }
+  }
+  acc = (uint32_t)WarpSum(acc);
+  if (lane == 0 && acc == 0x9e3779b9u) atomicAdd(sink, 1ull);  // keeps the loads
+}
+
+struct Handle {
+  dob_params p{};
+  int sms = 0;
+  int tpb = 256;
+  int resident = 0;  // blocks of tpb threads that fit on the GPU at once
+  cudaStream_t s = nullptr;
+  uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
+  uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
+  uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
+  uint32_t* big_queue = nullptr;
+  int64_t* parents = nullptr;
+  int64_t* pairs = nullptr;
+  Counters* ctr = nullptr;   // two sets
+  Counters* hctr = nullptr;  // pinned readback
+  unsigned long long* sink = nullptr;
+  std::vector<void*> host;  // pinned host buffers (dob_host_alloc)
+  bfsb::EventPool ev;       // 0: search start, 1: search end, 2-3: floor
+  int level = 0;            // levels since the reset (picks the counter set)
+  bool out_clean = true;    // out_queue is all zero
+
+  int64_t row_words() const { return (p.local_rows + 31) / 32; }
+  int64_t col_words() const { return (p.local_cols + 31) / 32; }
+  int64_t big_cap() const { return p.td_big > 0 ? p.td_nnz / p.td_big + 1 : 1; }
+  int64_t parents_len() const { return p.own_len > 0 ? p.own_len : 1; }
+
+  ~Handle() {
+    cudaSetDevice((int)p.device);
+    void* ptrs[] = {td_off, td_adj, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+                    prefix, uni, big_queue, parents, pairs, ctr, sink};
+    for (void* q : ptrs) {
+      if (q != nullptr) cudaFree(q);
+    }
+    if (!p.shared) {
+      if (bu_off != nullptr) cudaFree(bu_off);
+      if (bu_adj != nullptr) cudaFree(bu_adj);
+    }
+    if (hctr != nullptr) cudaFreeHost(hctr);
+    for (void* q : host) {
+      if (q != nullptr) cudaFreeHost(q);
+    }
+    ev.Destroy();
+    if (s != nullptr) cudaStreamDestroy(s);
+  }
+
+  // Grid of a warp-per-word kernel over nwords words: one warp per word up
+  // to the resident grid, which then strides.
+  int WarpGrid(int64_t nwords) const {
+    const int64_t b = (nwords * 32 + tpb - 1) / tpb;
+    return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
+  }
+  // Grid of a thread-per-item kernel.
+  int ThreadGrid(int64_t n) const {
+    const int64_t b = (n + tpb - 1) / tpb;
+    return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
+  }
+  Counters* Cur() const { return ctr + (level & 1); }
+  Counters* Next() const { return ctr + ((level + 1) & 1); }
+};
+
+int64_t DeviceBytes(const dob_params* p) {
+  int64_t b = 0;
+  const int64_t rw = 4 * ((p->local_rows + 31) / 32), cw = 4 * ((p->local_cols + 31) / 32);
+  b += 4 * (p->local_cols + 1) + 4 * p->td_nnz;  // CSR
+  if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
+  b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
+  b += 4 * p->local_rows;                                        // pred
+  if (!p->single) b += 4 * rw + 16 * p->own_len;                 // assigned x2, prefix, union; pairs
+  b += 8 * (p->own_len > 0 ? p->own_len : 1);                    // parents
+  b += 4 * (p->td_big > 0 ? p->td_nnz / p->td_big + 1 : 1);      // big_queue
+  return b + 2 * sizeof(Counters) + 8;
+}
+
+int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
+  BFSB_REQUIRE(p->local_rows >= 1 && p->local_cols >= 1 && p->local_rows < (1ll << 32) - 1 &&
+                   p->local_cols < (1ll << 32) - 1,
+               "dob: bad shape (%lld local rows, %lld local columns)", (long long)p->local_rows,
+               (long long)p->local_cols);
+  BFSB_REQUIRE(p->td_nnz >= 0 && p->td_nnz < (1ll << 32) && p->bu_nnz >= 0 && p->bu_nnz < (1ll << 32),
+               "dob: %lld / %lld local edges exceed 32-bit offsets", (long long)p->td_nnz, (long long)p->bu_nnz);
+  BFSB_REQUIRE(!p->shared || (p->local_rows == p->local_cols && p->td_nnz == p->bu_nnz),
+               "dob: a shared CSR/CSC needs a square block");
+  BFSB_REQUIRE(p->threads_per_block >= 64 && p->threads_per_block <= 1024 && p->threads_per_block % 32 == 0,
+               "threads_per_block %lld: want a multiple of 32 in [64, 1024]", (long long)p->threads_per_block);
+  BFSB_REQUIRE(p->td_big == 0 || p->td_big >= 32, "td_big %lld: want 0 or at least 32", (long long)p->td_big);
+  BFSB_REQUIRE(p->bu_serial >= 0 && p->bu_serial < (1ll << 31), "bu_serial %lld out of range",
+               (long long)p->bu_serial);
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t dob_abi_version(void) { return DOB_ABI_VERSION; }
+
+int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t errlen) {
+  BFSB_REQUIRE(p != nullptr && bytes != nullptr, "dob_device_bytes: null argument");
+  *bytes = DeviceBytes(p);
+  return 0;
+}
+
+int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj, const uint32_t* bu_off,
+                   const uint32_t* bu_adj, const uint32_t* isolated, void** out, char* err, int32_t errlen) {
+  BFSB_REQUIRE(p != nullptr && out != nullptr && td_off != nullptr && isolated != nullptr,
+               "dob_create: null argument");
+  BFSB_REQUIRE(p->shared || bu_off != nullptr, "dob_create: no CSC offsets");
+  if (int32_t st = CheckParams(p, err, errlen)) return st;
+  BFSB_CHECK(cudaSetDevice((int)p->device));
+  Handle* h = new (std::nothrow) Handle();
+  BFSB_REQUIRE(h != nullptr, "dob_create: host allocation failed");
+  h->p = *p;
+  h->tpb = (int)p->threads_per_block;
+  int32_t st = [&]() -> int32_t {
+    BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
+    int per_sm = 0;
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true>, h->tpb, 0));
+    h->resident = std::max(1, per_sm) * h->sms;
+    BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
+    BFSB_CHECK(h->ev.Create(4));
+    const int64_t rw = h->row_words(), cw = h->col_words();
+    BFSB_CHECK(cudaMalloc(&h->td_off, 4 * (p->local_cols + 1)));
+    BFSB_CHECK(cudaMalloc(&h->td_adj, 4 * std::max<int64_t>(p->td_nnz, 1)));
+    BFSB_CHECK(cudaMemcpy(h->td_off, td_off, 4 * (p->local_cols + 1), cudaMemcpyHostToDevice));
+    if (p->td_nnz > 0) BFSB_CHECK(cudaMemcpy(h->td_adj, td_adj, 4 * p->td_nnz, cudaMemcpyHostToDevice));
+    if (p->shared) {
+      h->bu_off = h->td_off;
+      h->bu_adj = h->td_adj;
+    } else {
+      BFSB_CHECK(cudaMalloc(&h->bu_off, 4 * (p->local_rows + 1)));
+      BFSB_CHECK(cudaMalloc(&h->bu_adj, 4 * std::max<int64_t>(p->bu_nnz, 1)));
+      BFSB_CHECK(cudaMemcpy(h->bu_off, bu_off, 4 * (p->local_rows + 1), cudaMemcpyHostToDevice));
+      if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
+    }
+    BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
+    BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
+    BFSB_CHECK(cudaMalloc(&h->visited, 4 * rw));
+    BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
+    BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
+    BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
+    if (!p->single) {
+      BFSB_CHECK(cudaMalloc(&h->level_assigned, 4 * rw));
+      BFSB_CHECK(cudaMalloc(&h->all_assigned, 4 * rw));
+      BFSB_CHECK(cudaMalloc(&h->prefix, 4 * rw));
+      BFSB_CHECK(cudaMalloc(&h->uni, 4 * rw));
+      BFSB_CHECK(cudaMalloc(&h->pairs, 16 * h->parents_len()));
+    }
+    BFSB_CHECK(cudaMalloc(&h->parents, 8 * h->parents_len()));
+    BFSB_CHECK(cudaMalloc(&h->big_queue, 4 * h->big_cap()));
+    BFSB_CHECK(cudaMalloc(&h->ctr, 2 * sizeof(Counters)));
+    BFSB_CHECK(cudaMalloc(&h->sink, 8));
+    BFSB_CHECK(cudaMallocHost(&h->hctr, sizeof(Counters)));
+    BFSB_CHECK(cudaMemset(h->sink, 0, 8));
+    return 0;
+  }();
+  if (st != 0) {
+    delete h;
+    return st;
+  }
+  *out = h;
+  return 0;
+}
+
+int32_t dob_set_tuning(void* hv, int64_t td_big, int64_t bu_serial, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "dob_set_tuning: null handle");
+  BFSB_REQUIRE(td_big == 0 || td_big >= 32, "td_big %lld: want 0 or at least 32", (long long)td_big);
+  BFSB_REQUIRE(td_big == 0 || h->p.td_nnz / td_big + 1 <= h->big_cap(),
+               "td_big %lld below the %lld the handle was created with", (long long)td_big,
+               (long long)h->p.td_big);
+  BFSB_REQUIRE(bu_serial >= 0 && bu_serial < (1ll << 31), "bu_serial %lld out of range", (long long)bu_serial);
+  h->p.td_big = td_big;
+  h->p.bu_serial = bu_serial;
+  return 0;
+}
+
+int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, char* err,
+                  int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "dob_reset: null handle");
+  BFSB_REQUIRE(root_row < h->p.local_rows && root_col < h->p.local_cols && root_own < h->p.own_len,
+               "dob_reset: root (row %lld, column %lld, own %lld) outside the block", (long long)root_row,
+               (long long)root_col, (long long)root_own);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words(), cw = h->col_words();
+  BFSB_CHECK(h->ev.Record(0, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->visited, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice, h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->in_q, 0, 4 * std::max(rw, cw), h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * std::max(rw, cw), h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->ctr, 0, 2 * sizeof(Counters), h->s));
+  if (!h->p.single) {
+    BFSB_CHECK(cudaMemsetAsync(h->all_assigned, 0, 4 * rw, h->s));
+    BFSB_CHECK(cudaMemsetAsync(h->parents, 0xff, 8 * h->parents_len(), h->s));  // -1
+  }
+  ResetRootKernel<<<1, 32, 0, h->s>>>(root_row, root_col, root_own, root_global, h->visited, h->in_q, h->pred,
+                                      h->parents);
+  BFSB_CHECK_LAUNCH("ResetRootKernel");
+  h->level = 0;
+  h->out_clean = true;
+  return 0;
+}
+
+int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && counts != nullptr, "dob_explore: null argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words(), cw = h->col_words();
+  if (bottom_up) {
+    if (h->p.bu_serial > 0) {
+      BottomUpKernel<true><<<h->WarpGrid(rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
+                                                                 h->out_q, h->pred, rw, (uint32_t)h->p.bu_serial,
+                                                                 h->Cur(), h->Next());
+    } else {
+      BottomUpKernel<false><<<h->WarpGrid(rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
+                                                                  h->out_q, h->pred, rw, 0, h->Cur(), h->Next());
+    }
+    BFSB_CHECK_LAUNCH("BottomUpKernel");
+    h->out_clean = false;  // the in_queue it read becomes out_queue after the swap
+  } else {
+    if (!h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
+    TopDownKernel<<<h->WarpGrid(cw), h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->in_q, cw, h->visited,
+                                                         h->out_q, h->pred, (uint32_t)h->p.td_big, h->big_queue,
+                                                         h->Cur(), h->Next());
+    BFSB_CHECK_LAUNCH("TopDownKernel");
+    if (h->p.td_big > 0) {
+      TopDownBigKernel<<<h->resident, h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->big_queue, h->visited,
+                                                          h->out_q, h->pred, h->Cur());
+      BFSB_CHECK_LAUNCH("TopDownBigKernel");
+    }
+    // On 1×1 the in_queue, cleared word by word, is the next out_queue; on
+    // 2D grids out_queue keeps this level's vertices (dob_merge reads it).
+    h->out_clean = h->p.single != 0;
+  }
+  BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->Cur(), sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  counts[0] = (int64_t)h->hctr->found;
+  counts[1] = (int64_t)h->hctr->degrees;
+  counts[2] = (int64_t)h->hctr->edges;
+  h->level++;
+  return 0;
+}
+
+int32_t dob_swap(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "dob_swap: null handle");
+  BFSB_REQUIRE(h->p.single, "dob_swap: only on a 1×1 grid");
+  std::swap(h->in_q, h->out_q);
+  return 0;
+}
+
+int32_t dob_finish(void* hv, double* seconds, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && seconds != nullptr, "dob_finish: null argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(h->ev.Record(1, h->s));
+  BFSB_CHECK(h->ev.Synchronize(1));
+  float ms = 0;
+  BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
+  *seconds = ms / 1e3;
+  return 0;
+}
+
+int32_t dob_stage_out(void* hv, uint32_t* dst, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && dst != nullptr, "dob_stage_out: null argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemcpyAsync(dst, h->out_q, 4 * h->row_words(), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+int32_t dob_merge(void* hv, const uint32_t* prefix, const uint32_t* uni, int64_t* mf, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && prefix != nullptr && uni != nullptr && mf != nullptr, "dob_merge: null argument");
+  BFSB_REQUIRE(!h->p.single, "dob_merge: only on a 2D grid");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words();
+  BFSB_CHECK(cudaMemcpyAsync(h->prefix, prefix, 4 * rw, cudaMemcpyHostToDevice, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->uni, uni, 4 * rw, cudaMemcpyHostToDevice, h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->Cur(), 0, sizeof(Counters), h->s));
+  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, h->prefix, h->uni, h->bu_off, h->level_assigned,
+                                                       h->all_assigned, h->visited, rw, h->Cur());
+  BFSB_CHECK_LAUNCH("MergeKernel");
+  BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->Cur(), sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  *mf = (int64_t)h->hctr->degrees;
+  // The next level's kernel uses set `level`; it was zeroed by this level's
+  // exploration, and is zeroed again here since the merge used it.
+  BFSB_CHECK(cudaMemsetAsync(h->Cur(), 0, sizeof(Counters), h->s));
+  h->out_clean = false;
+  return 0;
+}
+
+int32_t dob_load_in(void* hv, const uint32_t* src, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && src != nullptr, "dob_load_in: null argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemcpyAsync(h->in_q, src, 4 * h->col_words(), cudaMemcpyHostToDevice, h->s));
+  return 0;
+}
+
+int32_t dob_assigned(void* hv, int32_t all, uint32_t* bitmap, uint32_t* pred, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && bitmap != nullptr && pred != nullptr, "dob_assigned: null argument");
+  BFSB_REQUIRE(!h->p.single, "dob_assigned: only on a 2D grid");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemcpyAsync(bitmap, all ? h->all_assigned : h->level_assigned, 4 * h->row_words(),
+                             cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(pred, h->pred, 4 * h->p.local_rows, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+int32_t dob_write_parents(void* hv, const int64_t* pairs, int64_t npairs, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && (pairs != nullptr || npairs == 0), "dob_write_parents: null argument");
+  BFSB_REQUIRE(!h->p.single, "dob_write_parents: only on a 2D grid");
+  BFSB_REQUIRE(npairs >= 0 && npairs <= h->parents_len(), "dob_write_parents: %lld pairs for a block of %lld",
+               (long long)npairs, (long long)h->p.own_len);
+  if (npairs == 0) return 0;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemcpyAsync(h->pairs, pairs, 16 * npairs, cudaMemcpyHostToDevice, h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->sink, 0, 8, h->s));
+  ScatterParentsKernel<<<h->ThreadGrid(npairs), h->tpb, 0, h->s>>>(h->pairs, npairs, h->p.own_len, h->parents,
+                                                                    h->sink);
+  BFSB_CHECK_LAUNCH("ScatterParentsKernel");
+  unsigned long long bad = 0;
+  BFSB_CHECK(cudaMemcpyAsync(&bad, h->sink, 8, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  BFSB_REQUIRE(bad == 0, "dob_write_parents: %llu pairs name an offset outside the own block", bad);
+  return 0;
+}
+
+int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && (dst != nullptr || h->p.own_len == 0), "dob_parents: null argument");
+  if (h->p.own_len == 0) return 0;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (h->p.single) {
+    ParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(h->pred, h->visited, h->isolated,
+                                                                     h->p.own_len, root, h->parents);
+    BFSB_CHECK_LAUNCH("ParentsKernel");
+  }
+  BFSB_CHECK(cudaMemcpyAsync(dst, h->parents, 8 * h->p.own_len, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && seconds != nullptr && sink != nullptr, "dob_floor: null argument");
+  BFSB_REQUIRE(reps >= 1 && reps <= 1000, "dob_floor: reps %d outside 1..1000", reps);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words();
+  std::vector<float> ms;
+  for (int r = -1; r < reps; ++r) {
+    BFSB_CHECK(h->ev.Record(2, h->s));
+    FloorKernel<<<h->WarpGrid(rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->isolated, rw, h->sink);
+    BFSB_CHECK_LAUNCH("FloorKernel");
+    BFSB_CHECK(h->ev.Record(3, h->s));
+    BFSB_CHECK(h->ev.Synchronize(3));
+    float t = 0;
+    BFSB_CHECK(h->ev.ElapsedMs(2, 3, &t));
+    if (r >= 0) ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  *seconds = ms[ms.size() / 2] / 1e3;
+  unsigned long long s = 0;
+  BFSB_CHECK(cudaMemcpy(&s, h->sink, 8, cudaMemcpyDeviceToHost));
+  *sink = s;
+  return 0;
+}
+
+int32_t dob_host_alloc(void* hv, int64_t bytes, void** ptr, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && ptr != nullptr && bytes >= 0, "dob_host_alloc: bad argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  void* q = nullptr;
+  BFSB_CHECK(cudaMallocHost(&q, bytes > 0 ? bytes : 4));
+  h->host.push_back(q);
+  *ptr = q;
+  return 0;
+}
+
+void dob_destroy(void* hv) { delete (Handle*)hv; }
+
+}  // extern "C"

@@ -1,0 +1,141 @@
+/* diropt.h: the C ABI of libdiropt.so, the CUDA backend of the diropt
+ * variant: the direction-optimizing BFS of Krajecki, Loiseau, Alin and
+ * Jaillet, "BFS Traversal on Multi-GPU Cluster" (IEEE CSE 2016): Algorithm 2 (the 2D
+ * BFS of Checconi et al., SC 2012) with ExploreFrontier top-down (Algorithm
+ * 3, CSR) or bottom-up (CSC) after Beamer, Asanović and Patterson,
+ * "Direction-Optimizing Breadth-First Search" (SC 2012).
+ *
+ * One handle is one processor P(i,j)'s search state on one GPU: its block
+ * in CSR (local column -> local rows) and CSC (local row -> local columns),
+ * the bitmaps in_queue (local columns), out_queue and visited (local rows),
+ * a 32-bit predecessor per local row (the local column it was found from)
+ * and, on 2D grids, the own block's 64-bit parents. The level loop runs in
+ * Go (plugins/diropt/dobfs/rank.go); the exchanges of 2D grids are staged
+ * through host buffers (dob_stage_out, dob_merge, dob_load_in).
+ *
+ * Errors follow bfsb_abi.h: an int32 status (0 = success) and a message in
+ * the caller's buffer (err, errlen), always the last two arguments. Every
+ * function selects the handle's device first, so a handle may be used from
+ * any host thread (one at a time). */
+#ifndef BFSBENCH_DIROPT_H
+#define BFSBENCH_DIROPT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DOB_ABI_VERSION 1
+
+/* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
+typedef struct dob_params {
+  int64_t device;            /* CUDA device ordinal */
+  int64_t local_rows;        /* C·B: visited, out_queue, predecessors */
+  int64_t local_cols;        /* R·B: in_queue */
+  int64_t td_nnz;            /* CSR entries */
+  int64_t bu_nnz;            /* CSC entries */
+  int64_t shared;            /* 1: the CSC is the CSR (a 1×1 grid's symmetric
+                                block): bu_off and bu_adj are not uploaded */
+  int64_t single;            /* 1: a 1×1 grid (parents read from the
+                                predecessors and visited) */
+  int64_t own_len;           /* vertices of the own block (2D parents) */
+  int64_t threads_per_block; /* multiple of 32 in [64, 1024] */
+  int64_t td_big;            /* top-down: lists of at least td_big entries are
+                                gathered by the whole grid in a second kernel
+                                (0: every list by its word's warp, as
+                                Algorithm 3) */
+  int64_t bu_serial;         /* bottom-up: entries a lane scans alone before
+                                its warp scans the rest of its list together
+                                (0: each lane scans its whole list) */
+} dob_params;
+
+/* dob_abi_version returns DOB_ABI_VERSION. */
+int32_t dob_abi_version(void);
+
+/* dob_device_bytes stores in *bytes the device memory a handle with these
+ * params allocates. */
+int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t errlen);
+
+/* dob_create allocates a handle and uploads the block: td_off[local_cols+1]
+ * into td_adj[td_nnz] (local rows), bu_off[local_rows+1] into
+ * bu_adj[bu_nnz] (local columns; ignored when shared), isolated: a bitmap
+ * over local rows of the rows with no neighbour (marked visited by every
+ * reset, so that no kernel scans them). */
+int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj,
+                   const uint32_t* bu_off, const uint32_t* bu_adj, const uint32_t* isolated,
+                   void** out, char* err, int32_t errlen);
+
+/* dob_set_tuning changes td_big and bu_serial for the following searches. */
+int32_t dob_set_tuning(void* h, int64_t td_big, int64_t bu_serial, char* err, int32_t errlen);
+
+/* dob_reset is Algorithm 2 lines 1-5 and starts the search's clock (a CUDA
+ * event): visited <- isolated, queues emptied, the root's bits set (row
+ * root_row of visited, column root_col of in_queue, each when >= 0), its
+ * predecessor set to itself, and on 2D grids the own parents set to -1 but
+ * the root's (offset root_own when >= 0) to root_global. */
+int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
+                  int64_t root_global, char* err, int32_t errlen);
+
+/* dob_explore is ExploreFrontier for one level, top-down (bottom_up = 0) or
+ * bottom-up, then one readback: counts[0] the vertices put in out_queue,
+ * counts[1] the sum of their CSC degrees, counts[2] the adjacency entries
+ * read. */
+int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen);
+
+/* dob_swap is in_queue <- out_queue on a 1×1 grid (a pointer swap). */
+int32_t dob_swap(void* h, char* err, int32_t errlen);
+
+/* dob_finish stops the search's clock and stores the seconds since
+ * dob_reset in *seconds, once the device work is complete. */
+int32_t dob_finish(void* h, double* seconds, char* err, int32_t errlen);
+
+/* dob_stage_out copies out_queue to host dst (⌈local_rows/32⌉ words). */
+int32_t dob_stage_out(void* h, uint32_t* dst, char* err, int32_t errlen);
+
+/* dob_merge (2D, after the row exchange): the rows of out_queue not in
+ * prefix are assigned to this rank, visited |= uni; *mf receives the sum of
+ * the CSC degrees of uni's rows. prefix and uni are host bitmaps over local
+ * rows. */
+int32_t dob_merge(void* h, const uint32_t* prefix, const uint32_t* uni, int64_t* mf, char* err,
+                  int32_t errlen);
+
+/* dob_load_in copies host src (⌈local_cols/32⌉ words) into in_queue. */
+int32_t dob_load_in(void* h, const uint32_t* src, char* err, int32_t errlen);
+
+/* dob_assigned copies to host the bitmap of the rows assigned by the last
+ * dob_merge (all = 0) or by every merge since the reset (all = 1), and the
+ * predecessors of every local row (pred: local_rows words). */
+int32_t dob_assigned(void* h, int32_t all, uint32_t* bitmap, uint32_t* pred, char* err,
+                     int32_t errlen);
+
+/* dob_write_parents is WritePred on the owner: npairs (offset in the own
+ * block, global parent) pairs from host memory are written to the parents. */
+int32_t dob_write_parents(void* h, const int64_t* pairs, int64_t npairs, char* err,
+                          int32_t errlen);
+
+/* dob_parents copies the own block's parents to host dst (own_len int64,
+ * -1 for unreached vertices). On a 1×1 grid they are made on the device
+ * from the predecessors and visited first (visited rows but the isolated
+ * ones, and the root). */
+int32_t dob_parents(void* h, int64_t root, int64_t* dst, char* err, int32_t errlen);
+
+/* dob_floor times the measured floor: one pass doing the least work of a
+ * bottom-up search (see FloorKernel), *seconds the median of reps timed
+ * passes (CUDA events, after one warm-up), *sink a value computed from the
+ * loads so that they are kept. */
+int32_t dob_floor(void* h, int32_t reps, double* seconds, uint64_t* sink, char* err,
+                  int32_t errlen);
+
+/* dob_host_alloc allocates bytes of pinned host memory into *ptr, freed by
+ * dob_destroy (the staging buffers of the 2D exchanges). */
+int32_t dob_host_alloc(void* h, int64_t bytes, void** ptr, char* err, int32_t errlen);
+
+/* dob_destroy frees everything the handle holds. NULL is allowed. */
+void dob_destroy(void* h);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BFSBENCH_DIROPT_H */

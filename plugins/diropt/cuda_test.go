@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
+)
+
+// TestMain points the CUDA loader at the repository's lib/ (where `make
+// cuda` puts libdiropt.so) unless BFSBENCH_LIB_DIR says otherwise: a test
+// binary runs from a temporary directory.
+func TestMain(m *testing.M) {
+	if os.Getenv(cuda.LibDirEnv) == "" {
+		if dir, err := filepath.Abs(filepath.Join("..", "..", "lib")); err == nil {
+			os.Setenv(cuda.LibDirEnv, dir)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// needCUDA skips the test where the CUDA backend cannot run.
+func needCUDA(t *testing.T) {
+	t.Helper()
+	n, err := dobfs.DeviceCount()
+	if err == nil && n < 1 {
+		err = fmt.Errorf("the runtime found no device")
+	}
+	if err != nil {
+		if os.Getenv("BFSBENCH_REQUIRE") != "" {
+			t.Fatalf("CUDA backend required: %v", err)
+		}
+		t.Skip("no CUDA device or no lib/libdiropt.so: ", err)
+	}
+}
+
+// levelShape is one search's level structure: per level the frontier size
+// and the direction.
+func levelShape(s sdk.Search) []string {
+	var out []string
+	for _, ph := range s.Phases {
+		if ph.Frontier == 0 {
+			continue // the WritePred entry after the levels
+		}
+		dir := dobfs.PhaseExploreTD
+		if _, ok := ph.Times[dobfs.PhaseExploreBU]; ok {
+			dir = dobfs.PhaseExploreBU
+		}
+		out = append(out, fmt.Sprintf("%d:%s", ph.Frontier, dir))
+	}
+	return out
+}
+
+// TestCUDAMatchesCPU checks that the CUDA backend's searches validate and
+// have the CPU backend's level structure (levels, vertices per level and,
+// since the switching rule sees the same counts, the same directions).
+func TestCUDAMatchesCPU(t *testing.T) {
+	needCUDA(t)
+	for _, grid := range [][2]int{{1, 1}, {2, 2}} {
+		for _, params := range []map[string]any{
+			{}, {pPreset: presetPaper}, {pMode: dobfs.ModeTopDown}, {pMode: dobfs.ModeBottomUp},
+			{pBUSerial: int64(1), pTDBig: int64(32), pWritePred: dobfs.WritePredLevel},
+		} {
+			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
+				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
+				t.Run(name, func(t *testing.T) {
+					g := newTestGraph(t, sc[0], sc[1], 4)
+					full, err := plugin{}.Info().CheckParams(params)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cfg := sdk.Config{Params: full, Ranks: grid[0] * grid[1], Grid: grid}
+					cfg.Backend = sdk.BackendCPU
+					cpu := searchAll(t, cfg, g)
+					cfg.Backend = sdk.BackendCUDA
+					gpu := searchAll(t, cfg, g)
+					for k := range cpu {
+						a, b := levelShape(cpu[k]), levelShape(gpu[k])
+						if fmt.Sprint(a) != fmt.Sprint(b) {
+							t.Errorf("search %d: CPU levels %v, CUDA levels %v", k, a, b)
+						}
+						if grid == [2]int{1, 1} && gpu[k].TimeS <= 0 {
+							t.Errorf("search %d: CUDA time %v, want the events' time", k, gpu[k].TimeS)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestCUDACaseInfo checks the bandwidth and the measured floor.
+func TestCUDACaseInfo(t *testing.T) {
+	needCUDA(t)
+	g := newTestGraph(t, 16, 16, 1)
+	full, _ := plugin{}.Info().CheckParams(nil)
+	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.Construct(g.workload()); err != nil {
+		t.Fatal(err)
+	}
+	info := v.(sdk.Informer).CaseInfo()
+	bw, _ := info[sdk.InfoCopyBandwidthGBs].(float64)
+	fl, _ := info[sdk.InfoFloorTimeS].(float64)
+	if bw <= 0 || fl <= 0 {
+		t.Fatalf("copy bandwidth %v GB/s, floor %v s: %v", bw, fl, info)
+	}
+	t.Logf("copy %.0f GB/s, floor %.3g ms, devices %v", bw, fl*1e3, v.(sdk.Devicer).Devices())
+}

@@ -1,0 +1,43 @@
+package dobfs
+
+// api.go: building a Rank on either backend.
+
+import (
+	"fmt"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+)
+
+// NewCPURank builds a rank on the CPU backend (workers goroutines, ≤ 0:
+// GOMAXPROCS). Collective over the grid.
+func NewCPURank(g *comm.Grid, b *Block, opt Options, workers int) (*Rank, error) {
+	eng, err := newCPUEngine(b, workers)
+	if err := comm.Agree(g.World, err); err != nil {
+		return nil, err
+	}
+	return newRank(g, b, eng, opt)
+}
+
+// NewCUDARank builds a rank on the CUDA backend. Collective over the grid:
+// when any rank fails to set up its GPU, every rank returns an error before
+// the first exchange. It returns the device's description ("cuda:N name").
+func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, string, error) {
+	var desc string
+	eng, err := newCUDAEngine(b, co)
+	if err == nil {
+		d := eng.dev
+		desc = fmt.Sprintf("cuda:%d %s", d.Ordinal, d.Name)
+	}
+	if err := comm.Agree(g.World, err); err != nil {
+		if eng != nil {
+			eng.Close()
+		}
+		return nil, "", err
+	}
+	rk, err := newRank(g, b, eng, opt)
+	if err != nil {
+		eng.Close()
+		return nil, "", err
+	}
+	return rk, desc, nil
+}

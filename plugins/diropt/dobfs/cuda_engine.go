@@ -1,0 +1,304 @@
+package dobfs
+
+// cuda_engine.go is the CUDA backend: the engine of engine.go over one GPU,
+// calling the kernels of ../cuda/diropt.cu through libdiropt.so (C ABI in
+// ../cuda/diropt.h, loaded at run time by harness/cuda). The search data
+// never leaves the device. On a 1×1 grid a level is one dob_explore call
+// (its kernels and one readback of three counts into pinned memory) and a
+// pointer swap; on 2D grids the exchanged bitmaps are staged through pinned
+// host buffers (dob_host_alloc).
+
+import (
+	"fmt"
+	"math/bits"
+	"unsafe"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
+)
+
+// libName is the variant's CUDA library: lib/libdiropt.so.
+const libName = "diropt"
+
+// dobABIVersion is DOB_ABI_VERSION of diropt.h.
+const dobABIVersion = 1
+
+// dobParams mirrors struct dob_params (all int64: no padding).
+type dobParams struct {
+	Device, LocalRows, LocalCols, TDNNZ, BUNNZ int64
+	Shared, Single, OwnLen, ThreadsPerBlock    int64
+	TDBig, BUSerial                            int64
+}
+
+var _ [88 - unsafe.Sizeof(dobParams{})]struct{} // 11 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 88]struct{}
+
+type errBuf = *byte
+
+// dobFuncs are the functions of diropt.h, bound by dobBindings.
+type dobFuncs struct {
+	deviceBytes  func(p *dobParams, bytes *int64, e errBuf, n int32) int32
+	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated *uint32, out *uintptr, e errBuf, n int32) int32
+	setTuning    func(h uintptr, tdBig, buSerial int64, e errBuf, n int32) int32
+	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
+	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
+	swap         func(h uintptr, e errBuf, n int32) int32
+	finish       func(h uintptr, seconds *float64, e errBuf, n int32) int32
+	stageOut     func(h uintptr, dst *uint32, e errBuf, n int32) int32
+	merge        func(h uintptr, prefix, uni *uint32, mf *int64, e errBuf, n int32) int32
+	loadIn       func(h uintptr, src *uint32, e errBuf, n int32) int32
+	assigned     func(h uintptr, all int32, bitmap, pred *uint32, e errBuf, n int32) int32
+	writeParents func(h uintptr, pairs *int64, npairs int64, e errBuf, n int32) int32
+	parents      func(h uintptr, root int64, dst *int64, e errBuf, n int32) int32
+	floor        func(h uintptr, reps int32, seconds *float64, sink *uint64, e errBuf, n int32) int32
+	hostAlloc    func(h uintptr, bytes int64, ptr *unsafe.Pointer, e errBuf, n int32) int32
+	destroy      func(h uintptr)
+}
+
+// dobBindings loads libdiropt.so once per process (every rank of an
+// in-process run shares it), binds diropt.h and checks its ABI version.
+var dobBindings = cuda.Bindings[dobFuncs]{
+	Name: libName,
+	ABI:  cuda.ABI{Symbol: "dob_abi_version", Version: dobABIVersion},
+	Syms: func(f *dobFuncs) []cuda.Sym {
+		return []cuda.Sym{
+			{Name: "dob_device_bytes", Fn: &f.deviceBytes}, {Name: "dob_create", Fn: &f.create},
+			{Name: "dob_set_tuning", Fn: &f.setTuning}, {Name: "dob_reset", Fn: &f.reset},
+			{Name: "dob_explore", Fn: &f.explore}, {Name: "dob_swap", Fn: &f.swap},
+			{Name: "dob_finish", Fn: &f.finish}, {Name: "dob_stage_out", Fn: &f.stageOut},
+			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
+			{Name: "dob_assigned", Fn: &f.assigned}, {Name: "dob_write_parents", Fn: &f.writeParents},
+			{Name: "dob_parents", Fn: &f.parents}, {Name: "dob_floor", Fn: &f.floor},
+			{Name: "dob_host_alloc", Fn: &f.hostAlloc}, {Name: "dob_destroy", Fn: &f.destroy},
+		}
+	},
+}
+
+// dobLib is the loaded library and its bound functions.
+type dobLib struct {
+	lib *cuda.Library
+	*dobFuncs
+}
+
+func loadLib() (*dobLib, error) {
+	l, f, err := dobBindings.Load()
+	if err != nil {
+		return nil, err
+	}
+	return &dobLib{lib: l, dobFuncs: f}, nil
+}
+
+// DeviceCount returns the number of CUDA devices libdiropt.so sees.
+func DeviceCount() (int, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return 0, err
+	}
+	return lib.lib.DeviceCount()
+}
+
+// CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
+func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return cuda.Bandwidth{}, err
+	}
+	return lib.lib.CopyBandwidth(device, bytes, reps)
+}
+
+// CUDAOptions are the CUDA backend's settings.
+type CUDAOptions struct {
+	Device          int   // CUDA device ordinal
+	ThreadsPerBlock int   // multiple of 32 in [64, 1024]
+	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
+	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
+}
+
+// cudaEngine is one rank's CUDA backend.
+type cudaEngine struct {
+	lib    *dobLib
+	h      uintptr
+	dev    cuda.Device
+	single bool
+	buOff  []uint32 // the CSC offsets, kept on the host for the root's degree
+	root   int64
+	st     *Staging
+	// 2D: pinned buffers for dob_assigned.
+	assignedBits, pred []uint32
+	counts             [3]int64
+}
+
+func ptr32(s []uint32) *uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
+func (e *cudaEngine) call(fn string, f func(eb *byte, n int32) int32) error {
+	return e.lib.lib.Call(fn, f)
+}
+
+func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
+	lib, err := loadLib()
+	if err != nil {
+		return nil, err
+	}
+	dev, err := lib.lib.Device(co.Device)
+	if err != nil {
+		return nil, err
+	}
+	l := b.L
+	single := l.R*l.C == 1
+	p := dobParams{Device: int64(co.Device), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
+		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
+		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial}
+	var need int64
+	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
+		return nil, err
+	}
+	if err := dev.Need(need, fmt.Sprintf("diropt rank P(%d,%d) (%d CSR + %d CSC entries)", b.I, b.J, len(b.TD.Adj), len(b.BU.Adj))); err != nil {
+		return nil, err
+	}
+	e := &cudaEngine{lib: lib, dev: dev, single: single, buOff: b.BU.Off}
+	if err := e.call("dob_create", func(eb *byte, n int32) int32 {
+		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), &e.h, eb, n)
+	}); err != nil {
+		return nil, err
+	}
+	if !single {
+		alloc := func(n int64) ([]uint32, error) { return e.hostAlloc(n) }
+		if e.st, err = newStaging(b, alloc); err != nil {
+			e.Close()
+			return nil, err
+		}
+		if e.assignedBits, err = alloc(words(l.LocalRows())); err == nil {
+			e.pred, err = alloc(l.LocalRows())
+		}
+		if err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+func b64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// hostAlloc returns n words of pinned host memory, freed by Close.
+func (e *cudaEngine) hostAlloc(n int64) ([]uint32, error) {
+	var p unsafe.Pointer
+	if err := e.call("dob_host_alloc", func(eb *byte, k int32) int32 { return e.lib.hostAlloc(e.h, 4*n, &p, eb, k) }); err != nil {
+		return nil, err
+	}
+	return unsafe.Slice((*uint32)(p), max(n, 1))[:n], nil
+}
+
+// SetTuning changes td_big and bu_serial for the following searches.
+func (e *cudaEngine) SetTuning(tdBig, buSerial int64) error {
+	return e.call("dob_set_tuning", func(eb *byte, n int32) int32 { return e.lib.setTuning(e.h, tdBig, buSerial, eb, n) })
+}
+
+func (e *cudaEngine) Reset(r RootPos) (int64, error) {
+	e.root = r.Global
+	var deg int64
+	if r.Row >= 0 {
+		deg = int64(e.buOff[r.Row+1] - e.buOff[r.Row])
+	}
+	return deg, e.call("dob_reset", func(eb *byte, n int32) int32 { return e.lib.reset(e.h, r.Row, r.Col, r.Own, r.Global, eb, n) })
+}
+
+func (e *cudaEngine) Explore(d Dir) (Explored, error) {
+	bu := int32(0)
+	if d == BottomUp {
+		bu = 1
+	}
+	err := e.call("dob_explore", func(eb *byte, n int32) int32 { return e.lib.explore(e.h, bu, &e.counts[0], eb, n) })
+	return Explored{Found: e.counts[0], Degrees: e.counts[1], Edges: e.counts[2]}, err
+}
+
+func (e *cudaEngine) Swap() error {
+	return e.call("dob_swap", func(eb *byte, n int32) int32 { return e.lib.swap(e.h, eb, n) })
+}
+
+func (e *cudaEngine) Finish() (float64, error) {
+	var s float64
+	err := e.call("dob_finish", func(eb *byte, n int32) int32 { return e.lib.finish(e.h, &s, eb, n) })
+	if !e.single {
+		s = 0 // 2D searches are timed by the host clock around the exchanges
+	}
+	return s, err
+}
+
+func (e *cudaEngine) Staging() *Staging { return e.st }
+
+func (e *cudaEngine) StageOut() error {
+	return e.call("dob_stage_out", func(eb *byte, n int32) int32 { return e.lib.stageOut(e.h, ptr32(e.st.Out), eb, n) })
+}
+
+func (e *cudaEngine) Merge() (int64, error) {
+	var mf int64
+	err := e.call("dob_merge", func(eb *byte, n int32) int32 {
+		return e.lib.merge(e.h, ptr32(e.st.Prefix), ptr32(e.st.Union), &mf, eb, n)
+	})
+	return mf, err
+}
+
+func (e *cudaEngine) LoadIn() error {
+	return e.call("dob_load_in", func(eb *byte, n int32) int32 { return e.lib.loadIn(e.h, ptr32(e.st.In), eb, n) })
+}
+
+func (e *cudaEngine) Assigned(all bool, f func(row, col uint32)) error {
+	a := int32(0)
+	if all {
+		a = 1
+	}
+	if err := e.call("dob_assigned", func(eb *byte, n int32) int32 {
+		return e.lib.assigned(e.h, a, ptr32(e.assignedBits), ptr32(e.pred), eb, n)
+	}); err != nil {
+		return err
+	}
+	for w, x := range e.assignedBits {
+		for ; x != 0; x &= x - 1 {
+			v := uint32(w)*32 + uint32(bits.TrailingZeros32(x))
+			f(v, e.pred[v])
+		}
+	}
+	return nil
+}
+
+func (e *cudaEngine) WriteParents(pairs []int64) error {
+	var p *int64
+	if len(pairs) > 0 {
+		p = &pairs[0]
+	}
+	return e.call("dob_write_parents", func(eb *byte, n int32) int32 { return e.lib.writeParents(e.h, p, int64(len(pairs)/2), eb, n) })
+}
+
+func (e *cudaEngine) Parents(dst []int64) error {
+	var p *int64
+	if len(dst) > 0 {
+		p = &dst[0]
+	}
+	return e.call("dob_parents", func(eb *byte, n int32) int32 { return e.lib.parents(e.h, e.root, p, eb, n) })
+}
+
+// Floor times the measured floor (dob_floor: FloorKernel in ../cuda/diropt.cu).
+func (e *cudaEngine) Floor(reps int) (float64, error) {
+	var s float64
+	var sink uint64
+	err := e.call("dob_floor", func(eb *byte, n int32) int32 { return e.lib.floor(e.h, int32(reps), &s, &sink, eb, n) })
+	return s, err
+}
+
+func (e *cudaEngine) Close() error {
+	if e.h != 0 {
+		e.lib.destroy(e.h)
+		e.h = 0
+	}
+	return nil
+}

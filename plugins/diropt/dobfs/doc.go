@@ -1,0 +1,20 @@
+// Package dobfs is the algorithm of the diropt variant: the
+// direction-optimizing BFS of Krajecki, Loiseau, Alin and Jaillet, "BFS
+// Traversal on Multi-GPU Cluster" (IEEE CSE 2016), which runs the 2D parallel BFS of
+// Checconi, Petrini, Willcock, Lumsdaine, Choudhury and Sabharwal,
+// "Breaking the speed and scalability barriers for graph exploration on
+// distributed-memory machines" (SC 2012) with the direction switching of
+// Beamer, Asanović and Patterson, "Direction-Optimizing Breadth-First
+// Search" (SC 2012; Scientific Programming 21(3-4), 2013), keeping each
+// block in both CSR and CSC and the queues as bitmaps.
+//
+//   - graph.go: a processor's block in CSR (top-down) and CSC (bottom-up),
+//     duplicates removed, lists optionally ordered by neighbour degree;
+//   - bits.go: the in_queue, out_queue and visited bitmaps;
+//   - rank.go: the level loop (Algorithm 2 with Beamer's switching rule),
+//     its exchanges over harness/comm and the per-level report;
+//   - engine.go: the backend interface the loop drives;
+//   - cpu_engine.go: the CPU backend (Algorithm 3 and the bottom-up step
+//     in Go);
+//   - cuda_engine.go: the CUDA backend over ../cuda/diropt.cu.
+package dobfs

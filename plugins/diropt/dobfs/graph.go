@@ -1,0 +1,209 @@
+package dobfs
+
+// graph.go builds processor P(i,j)'s block of the adjacency matrix in the
+// two representations of the seed's §IV-C ("storing both the CSC and CSR
+// representations"): the top-down lists (CSR: a frontier vertex's
+// neighbours, Algorithm 3's R and C arrays) and the bottom-up lists (CSC: an
+// unvisited vertex's neighbours).
+//
+// Index spaces (harness/partition's Layout2D, shared with atomic2d): P(i,j)
+// holds the edges from column block j (R·B vertices, its local columns) to
+// the row blocks mR+i, m = 0..C-1 (C·B vertices, its local rows). in_queue is
+// a bitmap over local columns; out_queue and visited are bitmaps over local
+// rows. All local ids and offsets are 32-bit.
+//
+// Choices (Graph500 allows them; the paper does not say):
+//   - self-loops are dropped (harness/partition) and duplicate edges removed
+//     here: a BFS never needs either, and removing them shortens every list
+//     a search reads;
+//   - on a 1×1 grid the block is the whole symmetric matrix, whose CSR and
+//     CSC are the same arrays: they are stored once (Shared);
+//   - with Order "degree" every bottom-up list is sorted by decreasing
+//     degree of the neighbour (ties by id): hubs are the vertices most
+//     likely to be in the frontier, so the scan that stops at the first
+//     frontier neighbour stops sooner. In 2D the key is the neighbour's
+//     degree within the block. With Order "id" lists are sorted by id.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/bfsbench/bfsbench/harness/partition"
+)
+
+// Adjacency orders (the order parameter).
+const (
+	OrderID     = "id"
+	OrderDegree = "degree"
+)
+
+// Adj is one compressed representation: vertex k's neighbours are
+// Adj[Off[k]:Off[k+1]].
+type Adj struct {
+	Off []uint32
+	Adj []uint32
+}
+
+// Deg is vertex k's degree in a.
+func (a Adj) Deg(k uint32) uint32 { return a.Off[k+1] - a.Off[k] }
+
+// List is vertex k's neighbours.
+func (a Adj) List(k uint32) []uint32 { return a.Adj[a.Off[k]:a.Off[k+1]] }
+
+// Block is P(i,j)'s share of the graph.
+type Block struct {
+	L      partition.Layout2D
+	I, J   int
+	TD     Adj  // CSR: local column → local rows (top-down)
+	BU     Adj  // CSC: local row → local columns (bottom-up)
+	Shared bool // TD and BU are the same arrays (1×1)
+	// Isolated is a bitmap over local rows: the rows with no neighbour in
+	// this block (vertices of degree 0, the padding past N). A search
+	// starts with them marked visited, so that no kernel ever scans them.
+	Isolated []uint32
+}
+
+// OwnRow0 is the first local row of the rank's own vertex block (J·B).
+func (b *Block) OwnRow0() int64 { return int64(b.J) * b.L.B }
+
+// OwnLen is the number of vertices of the own block (B, or fewer for the
+// last blocks).
+func (b *Block) OwnLen() int64 {
+	lo, hi := b.L.BlockRange(b.J*b.L.R + b.I)
+	return hi - lo
+}
+
+// BuildBlock turns P(i,j)'s share of harness/partition's 2D partition into
+// a Block (consuming p: its arrays are released). workers ≤ 0 means
+// GOMAXPROCS.
+func BuildBlock(p *partition.Part2D, order string, workers int) (*Block, error) {
+	if order != OrderID && order != OrderDegree {
+		return nil, fmt.Errorf("adjacency order %q: want %q or %q", order, OrderID, OrderDegree)
+	}
+	l := p.Layout
+	if l.LocalRows() >= math.MaxUint32 || l.LocalCols() >= math.MaxUint32 {
+		return nil, fmt.Errorf("P(%d,%d): %d local rows, %d local columns: beyond 32-bit ids", p.I, p.J, l.LocalRows(), l.LocalCols())
+	}
+	b := &Block{L: l, I: p.I, J: p.J}
+	var err error
+	if b.TD, err = dedup(p.ColPtr, p.RowIdx, workers); err != nil {
+		return nil, fmt.Errorf("P(%d,%d): %w", p.I, p.J, err)
+	}
+	p.ColPtr, p.RowIdx = nil, nil
+	if l.R == 1 && l.C == 1 {
+		b.BU, b.Shared = b.TD, true
+	} else {
+		b.BU = transpose(b.TD, l.LocalRows(), workers)
+	}
+	if order == OrderDegree {
+		sortByDegree(b.BU, b.TD, workers)
+	}
+	b.Isolated = make([]uint32, words(l.LocalRows()))
+	forChunks(int64(len(b.Isolated)), 1, workers, func(lo, hi int64) {
+		for w := lo; w < hi; w++ {
+			var x uint32
+			for k := int64(0); k < 32; k++ {
+				v := 32*w + k
+				if v >= l.LocalRows() || b.BU.Off[v+1] == b.BU.Off[v] {
+					x |= 1 << k
+				}
+			}
+			b.Isolated[w] = x
+		}
+	})
+	return b, nil
+}
+
+// dedup removes repeated entries from sorted lists (int64 offsets) and
+// narrows the offsets to 32 bits.
+func dedup(off []int64, adj []uint32, workers int) (Adj, error) {
+	n := int64(len(off) - 1)
+	cnt := make([]uint32, n+1)
+	forChunks(n, 1, workers, func(lo, hi int64) {
+		for k := lo; k < hi; k++ {
+			c := uint32(0)
+			for e := off[k]; e < off[k+1]; e++ {
+				if e == off[k] || adj[e] != adj[e-1] {
+					c++
+				}
+			}
+			cnt[k+1] = c
+		}
+	})
+	var total uint64
+	for k := int64(1); k <= n; k++ {
+		total += uint64(cnt[k])
+		if total > math.MaxUint32 {
+			return Adj{}, fmt.Errorf("more than 2^32-1 local edges: beyond 32-bit offsets, use a larger grid")
+		}
+		cnt[k] = uint32(total)
+	}
+	out := make([]uint32, total)
+	forChunks(n, 1, workers, func(lo, hi int64) {
+		for k := lo; k < hi; k++ {
+			at := cnt[k]
+			for e := off[k]; e < off[k+1]; e++ {
+				if e == off[k] || adj[e] != adj[e-1] {
+					out[at] = adj[e]
+					at++
+				}
+			}
+		}
+	})
+	return Adj{Off: cnt, Adj: out}, nil
+}
+
+// transpose returns the lists of a's transpose over nrows rows, each
+// sorted by id.
+func transpose(a Adj, nrows int64, workers int) Adj {
+	ncols := int64(len(a.Off) - 1)
+	off := make([]uint32, nrows+1)
+	forChunks(int64(len(a.Adj)), 1, workers, func(lo, hi int64) {
+		for e := lo; e < hi; e++ {
+			atomic.AddUint32(&off[a.Adj[e]+1], 1)
+		}
+	})
+	for k := int64(1); k <= nrows; k++ {
+		off[k] += off[k-1]
+	}
+	next := slices.Clone(off[:nrows])
+	adj := make([]uint32, len(a.Adj))
+	forChunks(ncols, 1, workers, func(lo, hi int64) {
+		for u := lo; u < hi; u++ {
+			for _, v := range a.List(uint32(u)) {
+				adj[atomic.AddUint32(&next[v], 1)-1] = uint32(u)
+			}
+		}
+	})
+	forChunks(nrows, 1, workers, func(lo, hi int64) {
+		for v := lo; v < hi; v++ {
+			slices.Sort(adj[off[v]:off[v+1]])
+		}
+	})
+	return Adj{Off: off, Adj: adj}
+}
+
+// sortByDegree sorts every list of a by decreasing degree in deg of the
+// neighbour, ties by increasing id (one 64-bit key per entry: the
+// complemented degree above the id, sorted as integers).
+func sortByDegree(a, deg Adj, workers int) {
+	forChunks(int64(len(a.Off)-1), 1, workers, func(lo, hi int64) {
+		var keys []uint64
+		for k := lo; k < hi; k++ {
+			list := a.List(uint32(k))
+			if len(list) < 2 {
+				continue
+			}
+			keys = keys[:0]
+			for _, u := range list {
+				keys = append(keys, uint64(^deg.Deg(u))<<32|uint64(u))
+			}
+			slices.Sort(keys)
+			for x, key := range keys {
+				list[x] = uint32(key)
+			}
+		}
+	})
+}

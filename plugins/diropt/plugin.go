@@ -1,0 +1,316 @@
+package main
+
+// plugin.go: the diropt plugin's description (sdk.Info), its parameters
+// (the paper's knobs, two presets) and its per-rank variant over
+// sdk.NewDistributed.
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/partition"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
+)
+
+// plugin is the sdk.Plugin of diropt.
+type plugin struct{}
+
+// Parameter names.
+const (
+	pPreset    = "preset"
+	pMode      = "mode"
+	pAlpha     = "alpha"
+	pBeta      = "beta"
+	pWritePred = "writepred"
+	pOrder     = "order"
+	pTDBig     = "td_big"
+	pBUSerial  = "bu_serial"
+	pThreads   = "threads_per_block"
+	pWorkers   = "workers"
+)
+
+// Presets.
+const (
+	presetTuned = "tuned"
+	presetPaper = "paper"
+	fromPreset  = "preset" // the order parameter's "take the preset's"
+)
+
+// preset is the configuration a preset stands for; parameters left at
+// their "from the preset" value take it.
+type preset struct {
+	alpha, beta     float64
+	order           string
+	tdBig, buSerial int64
+}
+
+var presets = map[string]preset{
+	// The published configuration: Beamer et al.'s alpha = 14, beta = 24;
+	// Algorithm 3 as printed (every list gathered by its word's warp); a
+	// bottom-up step in which each thread scans its vertex's list alone;
+	// lists in id order.
+	presetPaper: {alpha: 14, beta: 24, order: dobfs.OrderID, tdBig: 0, buSerial: 0},
+	// Our configuration: long top-down lists spread over the whole grid,
+	// the warp helping with long bottom-up lists, lists ordered by
+	// decreasing neighbour degree.
+	presetTuned: {alpha: 14, beta: 24, order: dobfs.OrderDegree, tdBig: 2048, buSerial: 16},
+}
+
+// Info implements sdk.Plugin.
+func (plugin) Info() sdk.Info {
+	return sdk.Info{
+		Name:     "diropt",
+		Paper:    "Krajecki, Loiseau, Alin, Jaillet, BFS Traversal on Multi-GPU Cluster, IEEE CSE 2016, §IV (Algorithms 2 and 3); Beamer, Asanović, Patterson, Direction-Optimizing Breadth-First Search, SC 2012; Checconi et al., SC 2012",
+		Summary:  "direction-optimizing BFS: CSR and CSC per block, bitmap in_queue/out_queue/visited, top-down with a warp per in_queue word (Algorithm 3), bottom-up stopping at the first frontier neighbour, Beamer's alpha/beta switching; 2D R×C grid after Checconi et al. (row prefix chain for unique parents, row broadcast, column exchange)",
+		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
+		Params: []sdk.Param{
+			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
+				Help: "paper: the published configuration (alpha 14, beta 24; every top-down list gathered by its word's warp as Algorithm 3; each bottom-up thread scans its list alone; lists in id order); tuned: long top-down lists spread over the grid, warp help on long bottom-up lists, lists ordered by neighbour degree. Parameters left at their 'preset' value take the preset's"},
+			{Name: pMode, Type: sdk.TypeString, Default: dobfs.ModeHybrid, Choices: []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp},
+				Help: "direction of each level: hybrid (Beamer et al.'s switching with alpha and beta), topdown (every level from in_queue, CSR) or bottomup (every level from the unvisited vertices, CSC)"},
+			{Name: pAlpha, Type: sdk.TypeFloat, Default: 0.0, Min: sdk.Bound(0),
+				Help: "hybrid: switch top-down to bottom-up when the frontier's edges m_f exceed the unexplored edges m_u / alpha while the frontier grows (0: the preset's, 14 as in Beamer et al.; the GAP benchmark suite uses 15)"},
+			{Name: pBeta, Type: sdk.TypeFloat, Default: 0.0, Min: sdk.Bound(0),
+				Help: "hybrid: switch bottom-up to top-down when the frontier's vertices n_f fall below n / beta while the frontier shrinks (0: the preset's, 24 as in Beamer et al.; the GAP benchmark suite uses 18)"},
+			{Name: pWritePred, Type: sdk.TypeString, Default: dobfs.WritePredEnd, Choices: []string{dobfs.WritePredEnd, dobfs.WritePredLevel},
+				Help: "2D grids: when WritePred sends the predecessors of the vertices a rank assigned to their owners along the grid row: end (once, after the last level) or level (after every level's row exchange). Ignored on 1×1"},
+			{Name: pOrder, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, dobfs.OrderID, dobfs.OrderDegree},
+				Help: "order of each bottom-up (CSC) list: id, or degree (neighbours of higher degree first, which are likelier to be in the frontier, so the scan stops sooner; in 2D the degree within the block); preset: the preset's (paper: id, tuned: degree)"},
+			{Name: pTDBig, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
+				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32; -1: the preset's, paper 0, tuned 2048). The CPU backend ignores it"},
+			{Name: pBUSerial, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
+				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone; -1: the preset's, paper 0, tuned 16). The CPU backend ignores it"},
+			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
+				Help: "CUDA: threads per block (a multiple of 32)"},
+			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
+				Help: "CPU: goroutines per rank running ExploreFrontier and the construction (0: GOMAXPROCS divided among the in-process ranks)"},
+		},
+		MultiRank: true,
+	}
+}
+
+// options are one case's resolved parameters.
+type options struct {
+	dobfs.Options
+	Order    string
+	TDBig    int64
+	BUSerial int64
+	Threads  int
+	Workers  int
+}
+
+func parseOptions(cfg sdk.Config) (options, error) {
+	params, err := plugin{}.Info().CheckParams(cfg.Params)
+	if err != nil {
+		return options{}, err
+	}
+	cfg.Params = params
+	ps := presets[cfg.String(pPreset)]
+	o := options{
+		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
+			WritePred: cfg.String(pWritePred)},
+		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial),
+		Threads: int(cfg.Int(pThreads)), Workers: int(cfg.Int(pWorkers)),
+	}
+	if o.Alpha == 0 {
+		o.Alpha = ps.alpha
+	}
+	if o.Beta == 0 {
+		o.Beta = ps.beta
+	}
+	if o.Order == fromPreset {
+		o.Order = ps.order
+	}
+	if o.TDBig < 0 {
+		o.TDBig = ps.tdBig
+	}
+	if o.BUSerial < 0 {
+		o.BUSerial = ps.buSerial
+	}
+	if o.TDBig > 0 && o.TDBig < 32 {
+		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
+	}
+	if o.Threads%32 != 0 {
+		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
+	}
+	return o, nil
+}
+
+// gridShape is cfg.Grid, or for an unset grid the R×C with R ≤ C closest
+// to square.
+func gridShape(cfg sdk.Config) (r, c int, err error) {
+	ranks := max(cfg.Ranks, 1)
+	if cfg.Grid != [2]int{0, 0} {
+		r, c = cfg.Grid[0], cfg.Grid[1]
+		if r < 1 || c < 1 || r*c != ranks {
+			return 0, 0, fmt.Errorf("grid %d×%d does not match %d ranks", r, c, ranks)
+		}
+		return r, c, nil
+	}
+	r = int(math.Sqrt(float64(ranks)))
+	for ranks%r != 0 {
+		r--
+	}
+	return r, ranks / r, nil
+}
+
+// New implements sdk.Plugin: every grid, 1×1 included, runs through
+// sdk.NewDistributed (goroutine ranks, or one rank per MPI process); the
+// level loop takes its no-exchange path on 1×1.
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	o, err := parseOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := gridShape(cfg); err != nil {
+		return nil, err
+	}
+	switch cfg.Backend {
+	case sdk.BackendCPU, sdk.BackendCUDA:
+	default:
+		return nil, fmt.Errorf("diropt has no backend %q (it has cpu, cuda)", cfg.Backend)
+	}
+	return sdk.NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
+		return newRankVariant(c, cfg, o)
+	})
+}
+
+// rankVariant is one rank's sdk.RankVariant.
+type rankVariant struct {
+	cfg    sdk.Config
+	opt    options
+	grid   *comm.Grid
+	rank   *dobfs.Rank
+	n      int64
+	device string
+	devOrd int
+	info   map[string]any
+}
+
+func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
+	r, cc, err := gridShape(cfg)
+	if err != nil {
+		return nil, err
+	}
+	g, err := comm.NewGrid(c, r, cc)
+	if err != nil {
+		return nil, err
+	}
+	if o.Workers == 0 && cfg.Launcher != sdk.LauncherMPIRun {
+		// In-process ranks share the machine's cores.
+		o.Workers = max(1, runtime.GOMAXPROCS(0)/(r*cc))
+	}
+	return &rankVariant{cfg: cfg, opt: o, grid: g}, nil
+}
+
+// Construct builds the rank's block through the shared 2D partition, in CSR
+// and CSC, and sets up its backend (Graph500 kernel 1).
+func (v *rankVariant) Construct(w *sdk.Workload) error {
+	part, err := partition.Build2D(v.grid, w.NVertices, w.Edges)
+	if err != nil {
+		return err
+	}
+	b, err := dobfs.BuildBlock(part, v.opt.Order, v.opt.Workers)
+	if err := comm.Agree(v.grid.World, err); err != nil {
+		return err
+	}
+	part = nil
+	v.n = w.NVertices
+	if v.cfg.Backend == sdk.BackendCUDA {
+		dev, err := cudaDeviceFor(v.grid.World.Rank())
+		if err := comm.Agree(v.grid.World, err); err != nil {
+			return err
+		}
+		v.devOrd = dev
+		v.rank, v.device, err = dobfs.NewCUDARank(v.grid, b, v.opt.Options, dobfs.CUDAOptions{
+			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial})
+		if err != nil {
+			return err
+		}
+	} else if v.rank, err = dobfs.NewCPURank(v.grid, b, v.opt.Options, v.opt.Workers); err != nil {
+		return err
+	}
+	v.info, err = caseInfo(v.grid, b, v.rank.Edges(), w.NEdges)
+	return err
+}
+
+// cudaDeviceFor is one rank per GPU where there are enough GPUs: world rank
+// r uses device r mod the device count.
+func cudaDeviceFor(rank int) (int, error) {
+	n, err := dobfs.DeviceCount()
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("no CUDA device")
+	}
+	return rank % n, nil
+}
+
+// BFS implements sdk.RankVariant.
+func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
+	if v.rank == nil {
+		return sdk.Search{}, fmt.Errorf("bfs before construct")
+	}
+	res, err := v.rank.BFS(root)
+	if err != nil {
+		return sdk.Search{}, err
+	}
+	return sdk.Search{TimeS: res.TimeS, Levels: res.Levels, Phases: res.Phases,
+		BoundBytes: searchBoundBytes(res.Reached, v.n)}, nil
+}
+
+// Parents implements sdk.RankVariant.
+func (v *rankVariant) Parents(dst []int64) error {
+	if v.rank == nil {
+		return fmt.Errorf("parents before construct")
+	}
+	return v.rank.Parents(dst)
+}
+
+// Close implements sdk.RankVariant.
+func (v *rankVariant) Close() error {
+	var err error
+	if v.rank != nil {
+		err = v.rank.Close()
+		v.rank = nil
+	}
+	if v.grid != nil {
+		if e := v.grid.Close(); err == nil {
+			err = e
+		}
+		v.grid = nil
+	}
+	return err
+}
+
+// Devices implements sdk.Devicer.
+func (v *rankVariant) Devices() []string {
+	if v.device == "" {
+		return nil
+	}
+	return []string{v.device}
+}
+
+// CaseInfo implements sdk.Informer. For the CUDA backend it adds, measured
+// here (after the timed construction), the device's copy bandwidth and the
+// measured floor (floorReps passes of FloorKernel, the median).
+func (v *rankVariant) CaseInfo() map[string]any {
+	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
+		if bw, err := dobfs.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
+			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
+		} else {
+			v.info["device_copy_error"] = err.Error()
+		}
+		if s, err := v.rank.Floor(floorReps); err == nil {
+			v.info[sdk.InfoFloorTimeS] = s
+			v.info["floor_formula"] = floorFormula
+		} else {
+			v.info["floor_error"] = err.Error()
+		}
+	}
+	return v.info
+}

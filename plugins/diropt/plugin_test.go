@@ -1,0 +1,234 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
+)
+
+// testGraph is one generated workload with its validator and keys.
+type testGraph struct {
+	scale, ef int
+	edges     []graph500.Edge
+	n         int64
+	keys      []int64
+	val       *graph500.Validator
+}
+
+func newTestGraph(t *testing.T, scale, ef, roots int) *testGraph {
+	t.Helper()
+	seed := [2]uint64{2, 3}
+	edges := graph500.Generate(scale, ef, seed)
+	n := graph500.NVertices(scale)
+	keys, err := graph500.SearchKeys(edges, n, roots, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testGraph{scale: scale, ef: ef, edges: edges, n: n, keys: keys, val: graph500.NewValidator(edges, n)}
+}
+
+func (g *testGraph) workload() *sdk.Workload {
+	return &sdk.Workload{NVertices: g.n, NEdges: int64(len(g.edges)), Edges: g.edges,
+		Graph: results.Graph{Scale: g.scale, EdgeFactor: g.ef, NVertices: g.n, NEdges: int64(len(g.edges))}}
+}
+
+// searchAll constructs g on cfg and validates a search from every key and
+// the first key again (state left by earlier searches), with the parent
+// buffer poisoned before each Parents call. It returns the searches.
+func searchAll(t *testing.T, cfg sdk.Config, g *testGraph) []sdk.Search {
+	t.Helper()
+	v, err := plugin{}.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.Construct(g.workload()); err != nil {
+		t.Fatal(err)
+	}
+	parents := make([]int64, g.n)
+	var out []sdk.Search
+	for i, root := range append(slices.Clone(g.keys), g.keys[0]) {
+		s, err := v.BFS(root)
+		if err != nil {
+			t.Fatalf("search %d from %d: %v", i, root, err)
+		}
+		for k := range parents {
+			parents[k] = -2
+		}
+		if err := v.Parents(parents); err != nil {
+			t.Fatalf("parents of search %d: %v", i, err)
+		}
+		res, err := g.val.Validate(root, parents)
+		if err != nil {
+			t.Fatalf("search %d from %d (params %v): %v", i, root, cfg.Params, err)
+		}
+		if s.Levels != res.Levels {
+			t.Errorf("root %d: %d levels reported, the tree has %d", root, s.Levels, res.Levels)
+		}
+		checkPhases(t, s, cfg)
+		out = append(out, s)
+	}
+	return out
+}
+
+// checkPhases checks the per-level report: one entry per level, its
+// direction as the explore phase's name, the frontier sizes summing to the
+// reached vertices, and the 2D phases on 2D grids.
+func checkPhases(t *testing.T, s sdk.Search, cfg sdk.Config) {
+	t.Helper()
+	twoD := cfg.Ranks > 1
+	levels := s.Phases
+	if twoD && cfg.Params[pWritePred] != dobfs.WritePredLevel {
+		last := levels[len(levels)-1]
+		if _, ok := last.Times[dobfs.PhaseWritePred]; !ok || last.Level != s.Levels {
+			t.Fatalf("no WritePred entry after the levels: %+v", last)
+		}
+		levels = levels[:len(levels)-1]
+	}
+	if len(levels) != s.Levels {
+		t.Fatalf("%d level entries for %d levels", len(levels), s.Levels)
+	}
+	for k, ph := range levels {
+		_, td := ph.Times[dobfs.PhaseExploreTD]
+		_, bu := ph.Times[dobfs.PhaseExploreBU]
+		if td == bu {
+			t.Fatalf("level %d: want exactly one of explore_td, explore_bu: %v", k, ph.Times)
+		}
+		mode, _ := cfg.Params[pMode].(string)
+		if (mode == dobfs.ModeTopDown && bu) || (mode == dobfs.ModeBottomUp && td) {
+			t.Fatalf("level %d: direction does not follow mode %s", k, mode)
+		}
+		if _, ok := ph.Bytes[dobfs.CountEdgesExamined]; !ok {
+			t.Fatalf("level %d: no %s", k, dobfs.CountEdgesExamined)
+		}
+		if ph.Frontier <= 0 {
+			t.Fatalf("level %d: frontier %d", k, ph.Frontier)
+		}
+		if twoD {
+			for _, key := range []string{dobfs.PhaseRowExchange, dobfs.PhaseColumnExchange, dobfs.PhaseWritePred} {
+				if _, ok := ph.Times[key]; !ok {
+					t.Fatalf("level %d: no %s time", k, key)
+				}
+			}
+		}
+	}
+	if s.BoundBytes <= 0 {
+		t.Errorf("bound bytes %d", s.BoundBytes)
+	}
+}
+
+// TestCPU covers the CPU backend over grids, modes, scales and edge
+// factors, validating every search.
+func TestCPU(t *testing.T) {
+	type tc struct {
+		grid      [2]int
+		scale, ef int
+		params    map[string]any
+	}
+	var cases []tc
+	for _, grid := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}} {
+		for _, mode := range []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp} {
+			cases = append(cases, tc{grid, 10, 16, map[string]any{pMode: mode}})
+		}
+		cases = append(cases,
+			tc{grid, 8, 4, nil},
+			tc{grid, 12, 4, map[string]any{pPreset: presetPaper}},
+			tc{grid, 12, 16, map[string]any{pWritePred: dobfs.WritePredLevel, pOrder: dobfs.OrderID}},
+		)
+	}
+	cases = append(cases,
+		tc{[2]int{1, 1}, 14, 16, nil},
+		tc{[2]int{2, 2}, 14, 16, map[string]any{pWritePred: dobfs.WritePredLevel}},
+		tc{[2]int{1, 3}, 9, 8, nil}, // blocks not a multiple of 32 vertices
+		tc{[2]int{3, 1}, 9, 8, map[string]any{pMode: dobfs.ModeBottomUp}},
+	)
+	graphs := map[[2]int]*testGraph{}
+	for _, c := range cases {
+		name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", c.grid[0], c.grid[1], c.scale, c.ef, c.params)
+		t.Run(strings.ReplaceAll(name, " ", ","), func(t *testing.T) {
+			g := graphs[[2]int{c.scale, c.ef}]
+			if g == nil {
+				g = newTestGraph(t, c.scale, c.ef, 4)
+				graphs[[2]int{c.scale, c.ef}] = g
+			}
+			params, err := plugin{}.Info().CheckParams(c.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: c.grid[0] * c.grid[1], Grid: c.grid}
+			searchAll(t, cfg, g)
+		})
+	}
+}
+
+// TestHybridSwitches checks that the hybrid mode runs both directions on a
+// Kronecker graph (top-down first, bottom-up in the middle) and examines
+// fewer edges than top-down alone.
+func TestHybridSwitches(t *testing.T) {
+	g := newTestGraph(t, 14, 16, 2)
+	examined := func(mode string) (int64, []string) {
+		params, _ := plugin{}.Info().CheckParams(map[string]any{pMode: mode})
+		ss := searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 1}, g)
+		var total int64
+		var dirs []string
+		for _, ph := range ss[0].Phases {
+			total += ph.Bytes[dobfs.CountEdgesExamined]
+			if _, ok := ph.Times[dobfs.PhaseExploreBU]; ok {
+				dirs = append(dirs, "bu")
+			} else {
+				dirs = append(dirs, "td")
+			}
+		}
+		return total, dirs
+	}
+	hy, dirs := examined(dobfs.ModeHybrid)
+	td, _ := examined(dobfs.ModeTopDown)
+	if dirs[0] != "td" || !slices.Contains(dirs, "bu") {
+		t.Errorf("hybrid directions %v: want top-down first and some bottom-up", dirs)
+	}
+	if hy >= td {
+		t.Errorf("hybrid examined %d edges, top-down %d", hy, td)
+	}
+	t.Logf("directions %v; edges examined: hybrid %d, top-down %d", dirs, hy, td)
+}
+
+func TestRejectsBadConfigs(t *testing.T) {
+	for name, cfg := range map[string]sdk.Config{
+		"grid mismatch": {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}},
+		"bad backend":   {Backend: "opencl", Ranks: 1},
+		"bad mode":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
+		"bad td_big":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
+		"bad threads":   {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
+		"bad preset":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
+	} {
+		if v, err := (plugin{}).New(cfg); err == nil {
+			v.Close()
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestPresets(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]any
+		want   options
+	}{
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 2048, BUSerial: 16, Threads: 256}},
+		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", Threads: 256}},
+		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, Threads: 256}},
+	} {
+		got, err := parseOptions(sdk.Config{Params: tc.params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%v: got %+v, want %+v", tc.params, got, tc.want)
+		}
+	}
+}
