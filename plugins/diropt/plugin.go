@@ -53,10 +53,12 @@ var presets = map[string]preset{
 	// bottom-up step in which each thread scans its vertex's list alone;
 	// lists in id order.
 	presetPaper: {alpha: 14, beta: 24, order: dobfs.OrderID, tdBig: 0, buSerial: 0},
-	// Our configuration: long top-down lists spread over the whole grid,
-	// the warp helping with long bottom-up lists, lists ordered by
-	// decreasing neighbour degree.
-	presetTuned: {alpha: 14, beta: 24, order: dobfs.OrderDegree, tdBig: 2048, buSerial: 16},
+	// Our configuration: top-down lists of 1024 entries or more cut in
+	// chunks for whole blocks, the warp taking over a bottom-up list after
+	// its lane's first 4 entries, lists ordered by decreasing neighbour
+	// degree (chosen on an H200 at scale 25 among td_big 64..2048,
+	// bu_serial 4..64 and alpha 14..120).
+	presetTuned: {alpha: 14, beta: 24, order: dobfs.OrderDegree, tdBig: 1024, buSerial: 4},
 }
 
 // Info implements sdk.Plugin.

@@ -29,15 +29,21 @@
 //
 // Kernels:
 //   TopDownKernel      Algorithm 3 of [1]: a warp per 32-bit word of
-//                      in_queue, released by an empty word; the lanes with a
+//                      in_queue (a warp reads 32 words in one load and takes
+//                      the non-empty ones in turn), released by an empty
+//                      word; the lanes with a
 //                      set bit publish their lists and the warp gathers them
 //                      one after the other ([4]'s warp gathering); the
-//                      visited test through the read-only path (__ldg); the
+//                      visited test from L2 (the paper's texture read, made
+//                      coherent: see Visit); the
 //                      atomicOr on visited decides who writes the
 //                      predecessor, so predecessors are unique. Lists of at
-//                      least td_big entries are queued for
-//   TopDownBigKernel   which spreads each queued list over the whole grid.
-//   BottomUpKernel     a warp per 32-bit word of visited, a lane per vertex:
+//                      least td_big entries are cut in chunks of kBigChunk
+//                      and queued for
+//   TopDownBigKernel   a block per chunk (CTA gathering).
+//   BottomUpKernel     a warp per 32-bit word of visited, a lane per vertex
+//                      (kBuWords words a warp at a time, their loads issued
+//                      together):
 //                      each unvisited vertex scans its CSC list for a
 //                      neighbour in in_queue and stops at the first; after
 //                      bu_serial entries alone, the rest of a long list is
@@ -105,15 +111,19 @@ __device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned 
 }
 
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
-// the visited test through the read-only path (a stale word only costs an
-// atomic: bits never clear during a search), then atomicOr on visited; the
+// the visited test (a stale word only costs an atomic: bits never clear
+// during a search), then atomicOr on visited; the
 // thread whose atomicOr set the bit adds v to out_queue and writes its
 // predecessor.
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
                                       uint32_t* pred, const uint32_t* __restrict__ bu_off,
                                       unsigned long long& found, unsigned long long& degrees) {
   const uint32_t mask = 1u << (v & 31);
-  if (__ldg(&visited[v >> 5]) & mask) return;            // line 36
+  // Line 36's test reads the word from L2 (ld.global.cg), not through the
+  // read-only path: a copy cached in L1 misses the bits other blocks set in
+  // this level, and on a large top-down level (a few hubs reaching millions
+  // of vertices) each such stale test costs a contended atomic.
+  if (__ldcg(&visited[v >> 5]) & mask) return;          // line 36
   if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
   atomicOr(&out_queue[v >> 5], mask);                   // line 38
   pred[v] = u;
@@ -121,59 +131,90 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
 }
 
-// TopDownKernel is Algorithm 3: warp per word of in_queue (grid-stride).
+// kBigChunk is the most entries of one queued chunk of a long list: a
+// block's share of a hub's list.
+constexpr uint32_t kBigChunk = 1024;
+
+// BigItem is one chunk of a long list queued for TopDownBigKernel: list u's
+// entries [td_off[u] + k*kBigChunk, min(td_off[u] + (k+1)*kBigChunk,
+// td_off[u+1])).
+struct BigItem {
+  uint32_t u, k;
+};
+
+// BigCap bounds the chunks TopDownKernel can queue in one level.
+int64_t BigCap(int64_t td_nnz, int64_t td_big) {
+  return td_big > 0 ? td_nnz / kBigChunk + td_nnz / td_big + 1 : 1;
+}
+
+// TopDownKernel is Algorithm 3: a warp per word of in_queue. Each warp
+// reads 32 consecutive words at once (a lane a word, one coalesced load)
+// and takes the non-empty ones in turn, so empty words (lines 13-15) cost a
+// 32nd of a load each instead of a load and a shuffle each; the warp clears
+// the words it read (in_queue becomes the next out_queue). Lists of at
+// least big_min entries are cut in chunks of kBigChunk and queued for
+// TopDownBigKernel, which spreads them over whole blocks: a warp would read
+// such a list alone, 32 entries a step, while the warps with short lists
+// finish.
 __global__ void TopDownKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                               const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
                               uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t big_min,
-                              uint32_t* big_queue, Counters* ctr, Counters* next) {
+                              BigItem* big_queue, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
-  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < in_words; w += warps) {
-    const uint32_t word = __shfl_sync(kFull, lane == 0 ? in_queue[w] : 0u, 0);
-    if (word == 0) continue;  // lines 13-15: the warp is released
-    if (lane == 0) in_queue[w] = 0;  // leave in_queue empty for its use as out_queue
-    const uint32_t u = (uint32_t)(w * 32 + lane);  // line 17
-    uint32_t beg = 0, end = 0;
-    if ((word >> lane) & 1u) {  // lines 16-21: this lane's range
-      beg = td_off[u];
-      end = td_off[u + 1];
-      edges += end - beg;
-      if (big_min != 0 && end - beg >= big_min) {  // whole-grid gathering
-        big_queue[atomicAdd(&ctr->nbig, 1ull)] = u;
-        beg = end;
+  for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32; w0 < in_words;
+       w0 += warps * 32) {
+    const uint32_t mine = w0 + lane < in_words ? in_queue[w0 + lane] : 0u;
+    if (mine != 0) in_queue[w0 + lane] = 0;
+    for (unsigned nonempty = __ballot_sync(kFull, mine != 0); nonempty != 0; nonempty &= nonempty - 1) {
+      const int64_t w = w0 + __ffs(nonempty) - 1;
+      const uint32_t word = __shfl_sync(kFull, mine, __ffs(nonempty) - 1);
+      const uint32_t u = (uint32_t)(w * 32 + lane);  // line 17
+      uint32_t beg = 0, end = 0;
+      if ((word >> lane) & 1u) {  // lines 16-21: this lane's range
+        beg = td_off[u];
+        end = td_off[u + 1];
+        edges += end - beg;
+        if (big_min != 0 && end - beg >= big_min) {  // whole-block gathering, chunk by chunk
+          const uint32_t chunks = (end - beg + kBigChunk - 1) / kBigChunk;
+          const unsigned long long at = atomicAdd(&ctr->nbig, (unsigned long long)chunks);
+          for (uint32_t k = 0; k < chunks; ++k) big_queue[at + k] = BigItem{u, k};
+          beg = end;
+        }
       }
-    }
-    // Lines 22-42: while a lane has a list, the warp reads it together.
-    for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
-         pending = __ballot_sync(kFull, beg < end)) {
-      const int leader = __ffs(pending) - 1;  // lines 23-31
-      const uint32_t gb = __shfl_sync(kFull, beg, leader);
-      const uint32_t ge = __shfl_sync(kFull, end, leader);
-      const uint32_t gu = __shfl_sync(kFull, u, leader);
-      if (lane == leader) beg = end;
-      for (uint32_t e = gb + lane; e < ge; e += 32) {  // lines 32-41
-        Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+      // Lines 22-42: while a lane has a list, the warp reads it together.
+      for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
+           pending = __ballot_sync(kFull, beg < end)) {
+        const int leader = __ffs(pending) - 1;  // lines 23-31
+        const uint32_t gb = __shfl_sync(kFull, beg, leader);
+        const uint32_t ge = __shfl_sync(kFull, end, leader);
+        const uint32_t gu = __shfl_sync(kFull, u, leader);
+        if (lane == leader) beg = end;
+        for (uint32_t e = gb + lane; e < ge; e += 32) {  // lines 32-41
+          Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+        }
       }
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
 }
 
-// TopDownBigKernel gathers the lists TopDownKernel queued (at least td_big
-// entries each), each one spread over every thread of the grid.
+// TopDownBigKernel gathers the chunks TopDownKernel queued: a block per
+// chunk (grid-stride over the queue), its threads over the chunk's entries
+// (Merrill et al.'s CTA gathering, with the list cut in chunks so that a
+// hub's list is spread over many blocks).
 __global__ void TopDownBigKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
-                                 const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ big_queue,
+                                 const uint32_t* __restrict__ bu_off, const BigItem* __restrict__ big_queue,
                                  uint32_t* visited, uint32_t* out_queue, uint32_t* pred, Counters* ctr) {
   const unsigned long long nbig = *(volatile unsigned long long*)&ctr->nbig;
-  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const int64_t threads = (int64_t)gridDim.x * blockDim.x;
   unsigned long long found = 0, degrees = 0;
-  for (unsigned long long q = 0; q < nbig; ++q) {
-    const uint32_t u = big_queue[q];
-    const int64_t beg = td_off[u], end = td_off[u + 1];
-    for (int64_t e = beg + tid; e < end; e += threads) {
-      Visit(__ldg(&td_adj[e]), u, visited, out_queue, pred, bu_off, found, degrees);
+  for (unsigned long long q = blockIdx.x; q < nbig; q += gridDim.x) {
+    const BigItem it = big_queue[q];
+    const uint32_t beg = td_off[it.u] + it.k * kBigChunk;
+    const uint32_t end = min(beg + kBigChunk, td_off[it.u + 1]);
+    for (uint32_t e = beg + threadIdx.x; e < end; e += blockDim.x) {
+      Visit(__ldg(&td_adj[e]), it.u, visited, out_queue, pred, bu_off, found, degrees);
     }
   }
   AddCounts(ctr, nullptr, found, degrees, 0);
@@ -183,8 +224,20 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
   return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// BottomUpKernel is the CSC exploration: warp per word of visited
-// (grid-stride), lane per vertex.
+// kBuWords is how many words of visited a bottom-up warp takes at once:
+// their loads (visited, CSC offsets, first list entries, their in_queue
+// bits) are issued together, so kBuWords memory round trips overlap where a
+// word at a time would wait for each.
+constexpr int kBuWords = 4;
+
+// BottomUpKernel is the CSC exploration: a warp per word of visited, a
+// lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
+// for the kBuWords words together: each unvisited vertex reads its CSC
+// range and its first entry and tests that entry's in_queue bit (with the
+// lists ordered by degree most vertices of a large level stop here). Step
+// 2, word by word: the rest of the lists that did not hit, the lane alone
+// for `serial` entries and then, with kWarpAssist, the whole warp 32
+// entries a step, stopping at the first hit.
 template <bool kWarpAssist>
 __global__ void BottomUpKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                const uint32_t* __restrict__ in_queue, uint32_t* visited, uint32_t* out_queue,
@@ -193,71 +246,89 @@ __global__ void BottomUpKernel(const uint32_t* __restrict__ bu_off, const uint32
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
-  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < row_words; w += warps) {
-    const uint32_t vis = visited[w];
-    if (vis == kFull) {  // every vertex of the word visited (or isolated)
-      if (lane == 0) out_queue[w] = 0;
-      continue;
-    }
-    const uint32_t v = (uint32_t)(w * 32 + lane);
-    uint32_t beg = 0, end = 0;
-    if (!((vis >> lane) & 1u)) {
-      beg = bu_off[v];
-      end = bu_off[v + 1];
-    }
-    const uint32_t deg = end - beg;
-    bool hit = false;
-    uint32_t parent = 0;
-    // The lane alone: its whole list, or its first `serial` entries.
-    const uint32_t stop = kWarpAssist ? (uint32_t)min((uint64_t)end, (uint64_t)beg + serial) : end;
-    for (uint32_t e = beg; e < stop; ++e) {
-      const uint32_t u = __ldg(&bu_adj[e]);
-      ++edges;
-      if (InQueue(in_queue, u)) {
-        hit = true;
-        parent = u;
-        break;
+  for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * kBuWords; w0 < row_words;
+       w0 += warps * kBuWords) {
+    uint32_t vis[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
+    bool hit[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
+      beg[j] = end[j] = 0;
+      if (!((vis[j] >> lane) & 1u)) {
+        beg[j] = bu_off[v];
+        end[j] = bu_off[v + 1];
       }
     }
-    if (kWarpAssist) {
-      beg = hit ? end : stop;
-      // The rest of each long list, the whole warp at a time.
-      for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
-           pending = __ballot_sync(kFull, beg < end)) {
-        const int leader = __ffs(pending) - 1;
-        const uint32_t gb = __shfl_sync(kFull, beg, leader);
-        const uint32_t ge = __shfl_sync(kFull, end, leader);
-        if (lane == leader) beg = end;
-        for (uint32_t e0 = gb; e0 < ge; e0 += 32) {
-          const uint32_t e = e0 + lane;
-          uint32_t u = 0;
-          bool h = false;
-          if (e < ge) {
-            u = __ldg(&bu_adj[e]);
-            ++edges;
-            h = InQueue(in_queue, u);
-          }
-          const unsigned hits = __ballot_sync(kFull, h);
-          if (hits != 0) {
-            const uint32_t first = __shfl_sync(kFull, u, __ffs(hits) - 1);
-            if (lane == leader) {
-              hit = true;
-              parent = first;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+      edges += beg[j] < end[j];
+    }
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
+        if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+        continue;
+      }
+      const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
+      const uint32_t deg = end[j] - beg[j];
+      uint32_t b = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+      const uint32_t e1 = end[j];
+      // The lane alone: the rest of its list, or up to `serial` entries.
+      const uint32_t stop = kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+      for (; b < stop; ++b) {
+        const uint32_t u = __ldg(&bu_adj[b]);
+        ++edges;
+        if (InQueue(in_queue, u)) {
+          hit[j] = true;
+          parent[j] = u;
+          b = e1;
+          break;
+        }
+      }
+      if (kWarpAssist) {
+        // The rest of each long list, the whole warp at a time.
+        for (unsigned pending = __ballot_sync(kFull, b < e1); pending != 0;
+             pending = __ballot_sync(kFull, b < e1)) {
+          const int leader = __ffs(pending) - 1;
+          const uint32_t gb = __shfl_sync(kFull, b, leader);
+          const uint32_t ge = __shfl_sync(kFull, e1, leader);
+          if (lane == leader) b = e1;
+          for (uint32_t e0 = gb; e0 < ge; e0 += 32) {
+            const uint32_t e = e0 + lane;
+            uint32_t u = 0;
+            bool h = false;
+            if (e < ge) {
+              u = __ldg(&bu_adj[e]);
+              ++edges;
+              h = InQueue(in_queue, u);
             }
-            break;
+            const unsigned hits = __ballot_sync(kFull, h);
+            if (hits != 0) {
+              const uint32_t first = __shfl_sync(kFull, u, __ffs(hits) - 1);
+              if (lane == leader) {
+                hit[j] = true;
+                parent[j] = first;
+              }
+              break;
+            }
           }
         }
       }
-    }
-    const unsigned hits = __ballot_sync(kFull, hit);
-    if (hit) {
-      pred[v] = parent;
-      found += 1;
-      degrees += deg;
-    }
-    if (lane == 0) {
-      out_queue[w] = hits;
-      visited[w] = vis | hits;
+      const unsigned hits = __ballot_sync(kFull, hit[j]);
+      if (hit[j]) {
+        pred[v] = parent[j];
+        found += 1;
+        degrees += deg;
+      }
+      if (lane == 0) {
+        out_queue[w0 + j] = hits;
+        visited[w0 + j] = vis[j] | hits;
+      }
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
@@ -328,7 +399,8 @@ __global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t*
 // least its CSC offsets and one list entry, and that entry's in_queue bit:
 // this pass does exactly that for every non-isolated vertex, once, in the
 // bottom-up kernel's mapping (warp per word of the isolated bitmap, lane per
-// vertex, words with no vertex to scan skipped), with no search, no atomics
+// vertex, kBuWords words a warp at a time, words with no vertex to scan
+// skipped), with no search, no atomics
 // and no writes but one per warp. A search does this work at least once over
 // its levels, so the pass bounds a search's time from below.
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
@@ -337,14 +409,25 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   uint32_t acc = 0;
-  for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < row_words; w += warps) {
-    const uint32_t iso = isolated[w];
-    if (iso == kFull) continue;
-    const uint32_t v = (uint32_t)(w * 32 + lane);
-    if (!((iso >> lane) & 1u)) {
-      const uint32_t beg = bu_off[v], end = bu_off[v + 1];
-      const uint32_t u = __ldg(&bu_adj[beg]);
-      acc += (uint32_t)InQueue(in_queue, u) + (end - beg);
+  for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * kBuWords; w0 < row_words;
+       w0 += warps * kBuWords) {
+    uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? isolated[w0 + j] : kFull;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
+      beg[j] = end[j] = 0;
+      if (!((iso[j] >> lane) & 1u)) {
+        beg[j] = bu_off[v];
+        end[j] = bu_off[v + 1];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
     }
   }
   acc = (uint32_t)WarpSum(acc);
@@ -360,7 +443,7 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
-  uint32_t* big_queue = nullptr;
+  BigItem* big_queue = nullptr;
   int64_t* parents = nullptr;
   int64_t* pairs = nullptr;
   Counters* ctr = nullptr;   // two sets
@@ -369,11 +452,18 @@ struct Handle {
   std::vector<void*> host;  // pinned host buffers (dob_host_alloc)
   bfsb::EventPool ev;       // 0: search start, 1: search end, 2-3: floor
   int level = 0;            // levels since the reset (picks the counter set)
+  // frontier_degrees is the degree sum of the frontier the next top-down
+  // level expands, where known (a 1×1 grid, after a level); below td_big,
+  // no list can be queued and TopDownBigKernel is not launched.
+  int64_t frontier_degrees = INT64_MAX;
   bool out_clean = true;    // out_queue is all zero
 
   int64_t row_words() const { return (p.local_rows + 31) / 32; }
   int64_t col_words() const { return (p.local_cols + 31) / 32; }
-  int64_t big_cap() const { return p.td_big > 0 ? p.td_nnz / p.td_big + 1 : 1; }
+  // Chunks of kBigChunk entries, over lists of at least td_big entries: a
+  // list of d >= td_big entries makes ceil(d / kBigChunk) <= d / kBigChunk
+  // + 1 chunks, and at most td_nnz / td_big lists are that long.
+  int64_t big_cap() const { return BigCap(p.td_nnz, p.td_big); }
   int64_t parents_len() const { return p.own_len > 0 ? p.own_len : 1; }
 
   ~Handle() {
@@ -397,6 +487,8 @@ struct Handle {
 
   // Grid of a warp-per-word kernel over nwords words: one warp per word up
   // to the resident grid, which then strides.
+  // WarpGrid is the grid of a warp per unit of work (a word, or a group of
+  // words), capped at what is resident at once (grid-stride beyond).
   int WarpGrid(int64_t nwords) const {
     const int64_t b = (nwords * 32 + tpb - 1) / tpb;
     return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
@@ -419,7 +511,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 4 * p->local_rows;                                        // pred
   if (!p->single) b += 4 * rw + 16 * p->own_len;                 // assigned x2, prefix, union; pairs
   b += 8 * (p->own_len > 0 ? p->own_len : 1);                    // parents
-  b += 4 * (p->td_big > 0 ? p->td_nnz / p->td_big + 1 : 1);      // big_queue
+  b += 8 * BigCap(p->td_nnz, p->td_big);                          // big_queue
   return b + 2 * sizeof(Counters) + 8;
 }
 
@@ -498,7 +590,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->pairs, 16 * h->parents_len()));
     }
     BFSB_CHECK(cudaMalloc(&h->parents, 8 * h->parents_len()));
-    BFSB_CHECK(cudaMalloc(&h->big_queue, 4 * h->big_cap()));
+    BFSB_CHECK(cudaMalloc(&h->big_queue, sizeof(BigItem) * h->big_cap()));
     BFSB_CHECK(cudaMalloc(&h->ctr, 2 * sizeof(Counters)));
     BFSB_CHECK(cudaMalloc(&h->sink, 8));
     BFSB_CHECK(cudaMallocHost(&h->hctr, sizeof(Counters)));
@@ -517,7 +609,7 @@ int32_t dob_set_tuning(void* hv, int64_t td_big, int64_t bu_serial, char* err, i
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr, "dob_set_tuning: null handle");
   BFSB_REQUIRE(td_big == 0 || td_big >= 32, "td_big %lld: want 0 or at least 32", (long long)td_big);
-  BFSB_REQUIRE(td_big == 0 || h->p.td_nnz / td_big + 1 <= h->big_cap(),
+  BFSB_REQUIRE(td_big == 0 || BigCap(h->p.td_nnz, td_big) <= h->big_cap(),
                "td_big %lld below the %lld the handle was created with", (long long)td_big,
                (long long)h->p.td_big);
   BFSB_REQUIRE(bu_serial >= 0 && bu_serial < (1ll << 31), "bu_serial %lld out of range", (long long)bu_serial);
@@ -549,6 +641,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   BFSB_CHECK_LAUNCH("ResetRootKernel");
   h->level = 0;
   h->out_clean = true;
+  h->frontier_degrees = INT64_MAX;
   return 0;
 }
 
@@ -559,24 +652,24 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   const int64_t rw = h->row_words(), cw = h->col_words();
   if (bottom_up) {
     if (h->p.bu_serial > 0) {
-      BottomUpKernel<true><<<h->WarpGrid(rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
+      BottomUpKernel<true><<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
                                                                  h->out_q, h->pred, rw, (uint32_t)h->p.bu_serial,
                                                                  h->Cur(), h->Next());
     } else {
-      BottomUpKernel<false><<<h->WarpGrid(rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
+      BottomUpKernel<false><<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
                                                                   h->out_q, h->pred, rw, 0, h->Cur(), h->Next());
     }
     BFSB_CHECK_LAUNCH("BottomUpKernel");
     h->out_clean = false;  // the in_queue it read becomes out_queue after the swap
   } else {
     if (!h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
-    TopDownKernel<<<h->WarpGrid(cw), h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->in_q, cw, h->visited,
+    TopDownKernel<<<h->WarpGrid((cw + 31) / 32), h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->in_q, cw, h->visited,
                                                          h->out_q, h->pred, (uint32_t)h->p.td_big, h->big_queue,
                                                          h->Cur(), h->Next());
     BFSB_CHECK_LAUNCH("TopDownKernel");
-    if (h->p.td_big > 0) {
-      TopDownBigKernel<<<h->resident, h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->big_queue, h->visited,
-                                                          h->out_q, h->pred, h->Cur());
+    if (h->p.td_big > 0 && h->frontier_degrees >= h->p.td_big) {
+      TopDownBigKernel<<<h->resident, h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->big_queue,
+                                                          h->visited, h->out_q, h->pred, h->Cur());
       BFSB_CHECK_LAUNCH("TopDownBigKernel");
     }
     // On 1×1 the in_queue, cleared word by word, is the next out_queue; on
@@ -588,6 +681,7 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   counts[0] = (int64_t)h->hctr->found;
   counts[1] = (int64_t)h->hctr->degrees;
   counts[2] = (int64_t)h->hctr->edges;
+  h->frontier_degrees = h->p.single ? (int64_t)h->hctr->degrees : INT64_MAX;
   h->level++;
   return 0;
 }
@@ -707,7 +801,7 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   std::vector<float> ms;
   for (int r = -1; r < reps; ++r) {
     BFSB_CHECK(h->ev.Record(2, h->s));
-    FloorKernel<<<h->WarpGrid(rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->isolated, rw, h->sink);
+    FloorKernel<<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->isolated, rw, h->sink);
     BFSB_CHECK_LAUNCH("FloorKernel");
     BFSB_CHECK(h->ev.Record(3, h->s));
     BFSB_CHECK(h->ev.Synchronize(3));
