@@ -11,7 +11,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
+	"strconv"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/partition"
@@ -35,6 +37,7 @@ const (
 	pThreads        = "threads_per_block"
 	pFloorReps      = "floor_reps"
 	pWorkers        = "workers"
+	pExchange       = "exchange"
 )
 
 // Presets, and the value that leaves a parameter to the preset.
@@ -77,6 +80,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA: after construction, time the test floor this many times (after a warm-up) on each rank, one rank at a time: one balanced pass over every local edge reading its row index and testing its visited bit, the least per-edge work of Algorithm 3 over a search; the case info gets floor_time_s (the median of the faster of the two testing orders, the slowest rank's) and the medians of each pass kind (test_floor_*_ms); the passes add to the construction time; 0: not measured"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CPU: goroutines per rank running the kernels (0: GOMAXPROCS / ranks)"},
+			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
+				Help: comm.ExchangeHelp + " (the CPU backend always exchanges through the host)"},
 		},
 		MultiRank: true,
 	}
@@ -86,6 +91,7 @@ func (plugin) Info() sdk.Info {
 type options struct {
 	bfs2d.Options
 	Preset    string
+	Exchange  string // the exchange parameter, before SelectExchange
 	Threads   int
 	FloorReps int
 	resolved  []string // every parameter as it ran, "name=value", sorted
@@ -111,6 +117,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Workers:        int(cfg.Int(pWorkers)),
 		},
 		Preset:    preset,
+		Exchange:  cfg.String(pExchange),
 		Threads:   int(cfg.Int(pThreads)),
 		FloorReps: int(cfg.Int(pFloorReps)),
 		resolved:  resolvedParams(params),
@@ -217,10 +224,20 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 			return err
 		}
 		v.devOrd = dev
-		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options, bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads})
+		xch, why, err := v.selectExchange()
 		if err != nil {
 			return err
 		}
+		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options,
+			bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if v.info != nil {
+				v.info["exchange"], v.info["exchange_reason"] = xch, why
+			}
+		}()
 	} else {
 		if v.rank, err = bfs2d.NewCPURank(v.grid, l, csc, v.opt.Options); err != nil {
 			return err
@@ -234,6 +251,36 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		return v.measureFloor()
 	}
 	return nil
+}
+
+// selectExchange resolves the exchange parameter (comm.SelectExchange) on
+// every rank and makes them agree: the device path only where every rank
+// can take it. Collective.
+func (v *rankVariant) selectExchange() (mode, why string, err error) {
+	w := v.grid.World
+	local := w.Size() // ranks in this process
+	if v.cfg.Launcher == sdk.LauncherMPIRun {
+		local = 1
+		if n, e := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_LOCAL_SIZE")); e == nil && n > 0 {
+			local = n
+		}
+	}
+	mode, why, err = comm.SelectExchange(v.opt.Exchange, true, w.Size(), local)
+	if err := comm.Agree(w, err); err != nil {
+		return "", "", err
+	}
+	device := int64(0)
+	if mode == comm.ExchangeDevice {
+		device = 1
+	}
+	all, err := comm.AllreduceInt64(w, device, comm.Min)
+	if err != nil {
+		return "", "", err
+	}
+	if all == 0 && mode == comm.ExchangeDevice {
+		mode, why = comm.ExchangeHost, "another rank cannot take the device path"
+	}
+	return mode, why, nil
 }
 
 // floorModes are the test floor's passes, as measureFloor records them.

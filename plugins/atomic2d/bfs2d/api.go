@@ -46,7 +46,8 @@ func NewCPURank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options) (*Rank, erro
 	return newRank(g, l, eng, opt)
 }
 
-// NewCUDARank builds a rank on the CUDA backend (device co.Device).
+// NewCUDARank builds a rank on the CUDA backend (device co.Device), with
+// the device path of the exchanges when co.Exchange says so.
 // Collective over the grid: when any rank fails to set up its GPU, every
 // rank returns an error before the first exchange.
 func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOptions) (*Rank, string, error) {
@@ -66,6 +67,12 @@ func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOpti
 	if err != nil {
 		eng.Close()
 		return nil, "", err
+	}
+	if co.Exchange == comm.ExchangeDevice {
+		if rk.dx, err = newDeviceExchange(g, l, eng, opt.BitmapMessages); err != nil {
+			rk.Close()
+			return nil, "", err
+		}
 	}
 	return rk, desc, nil
 }

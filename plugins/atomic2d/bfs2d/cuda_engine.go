@@ -16,7 +16,7 @@ import (
 )
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 7
+const a2dABIVersion = 8
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
@@ -49,6 +49,7 @@ type a2dFuncs struct {
 	levels          func(h uintptr, dst *int32, err *byte, errlen int32) int32
 	testFloor       func(h uintptr, mode, reps int32, ms *float32, unvisited *uint64, err *byte, errlen int32) int32
 	hostAlloc       func(h uintptr, words int64, ptr **uint32, err *byte, errlen int32) int32
+	stream          func(h uintptr, s *uintptr, err *byte, errlen int32) int32
 	destroy         func(h uintptr)
 }
 
@@ -77,6 +78,7 @@ var a2dLib = cuda.Bindings[a2dFuncs]{
 			{Name: "a2d_levels", Fn: &f.levels},
 			{Name: "a2d_test_floor", Fn: &f.testFloor},
 			{Name: "a2d_host_alloc", Fn: &f.hostAlloc},
+			{Name: "a2d_stream", Fn: &f.stream},
 			{Name: "a2d_destroy", Fn: &f.destroy},
 		}
 	},
@@ -123,6 +125,10 @@ func (e *cudaEngine) HostAlloc(words int) ([]uint32, error) {
 type CUDAOptions struct {
 	Device          int // CUDA device ordinal
 	ThreadsPerBlock int
+	// Exchange is comm.ExchangeDevice for the device path of the
+	// exchanges (NCCL, device_exchange.go), anything else for the host
+	// path; resolve the parameter with comm.SelectExchange first.
+	Exchange string
 }
 
 // DeviceCount returns the number of CUDA devices libatomic2d.so sees.
@@ -187,6 +193,14 @@ func newCUDAEngine(l Layout, g *LocalCSC, edgesPerThread int, appendBlock bool, 
 		return nil, err
 	}
 	return e, nil
+}
+
+// Stream is the handle's cudaStream_t (a2d_stream): every call enqueues
+// its work there.
+func (e *cudaEngine) Stream() (uintptr, error) {
+	var s uintptr
+	err := e.call("a2d_stream", func(eb *byte, n int32) int32 { return e.fn.stream(e.h, &s, eb, n) })
+	return s, err
 }
 
 // Device is the GPU this engine runs on.

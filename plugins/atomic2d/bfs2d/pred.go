@@ -34,6 +34,9 @@ func (rk *Rank) resolvePredecessors(times map[string]float64) (int64, error) {
 		lap(PhasePredFinalize)
 		return 0, err
 	}
+	if rk.dx != nil {
+		return rk.dx.preds(lap)
+	}
 	if rk.predQueries == nil {
 		var err error
 		if rk.predQueries, err = rk.alloc(int(maxPredQueries(l))); err != nil {

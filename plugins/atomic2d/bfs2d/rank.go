@@ -5,9 +5,12 @@ package bfs2d
 // (Algorithm 3), fold exchange (along the grid row) and frontier update
 // (§3.5), ended when every frontier is empty, followed by the delayed
 // predecessor exchange (§3.5, ref [9]/[11]). The compute steps run on an
-// engine (CPU or CUDA); the exchanges are host-staged over comm.
+// engine (CPU or CUDA); the exchanges are host-staged over comm, or, for
+// the CUDA engine with exchange = device, go device to device over NCCL
+// (device_exchange.go).
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -95,8 +98,9 @@ type Rank struct {
 	opt  Options
 
 	colX, rowX *exchanger
-	frontBuf   []uint32   // this rank's expand message
-	foldBufs   [][]uint32 // fold messages, one per grid column
+	dx         *deviceExchange // the device path of the exchanges, nil for the host path
+	frontBuf   []uint32        // this rank's expand message
+	foldBufs   [][]uint32      // fold messages, one per grid column
 	expandMsgs [][]uint32
 	foldMsgs   [][]uint32
 	// The predecessor exchange's receive buffers (the peers' queries, the
@@ -262,6 +266,9 @@ func (rk *Rank) expandExchange(nf int) (int64, error) {
 	if rk.l.R == 1 {
 		return 0, rk.eng.LoadFrontier(nil)
 	}
+	if rk.dx != nil {
+		return rk.dx.expand(nf)
+	}
 	msg, err := rk.eng.FrontierMessage(rk.opt.BitmapMessages, rk.frontBuf)
 	if err != nil {
 		return 0, fmt.Errorf("expand message: %w", err)
@@ -284,6 +291,9 @@ func (rk *Rank) expandExchange(nf int) (int64, error) {
 func (rk *Rank) foldExchange() (int64, error) {
 	if rk.l.C == 1 {
 		return 0, nil
+	}
+	if rk.dx != nil {
+		return rk.dx.fold()
 	}
 	for m := range rk.foldMsgs {
 		rk.foldMsgs[m] = nil
@@ -357,6 +367,10 @@ func (rk *Rank) TestFloor(mode FloorMode, reps int) (float64, uint64, error) {
 func (rk *Rank) Close() error {
 	err1 := rk.colX.close()
 	err2 := rk.rowX.close()
+	if rk.dx != nil {
+		err2 = errors.Join(err2, rk.dx.close())
+		rk.dx = nil
+	}
 	err3 := rk.eng.Close()
 	if err1 != nil {
 		return err1

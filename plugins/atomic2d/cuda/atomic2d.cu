@@ -541,43 +541,44 @@ cudaError_t SetExpandBlocks(Handle* h) {
   return cudaSuccess;
 }
 
-// Payload writes count vertices of src (device), minus sub, to host dst as
-// a list or a bitmap of block_n bits.
+// Payload writes count vertices of src (device), minus sub, to dst (pinned
+// host or device memory: the copy's direction follows from the address)
+// as a list or a bitmap of block_n bits.
 int32_t Payload(Handle* h, const uint32_t* src, int64_t count, uint32_t sub, int32_t bitmap,
                 uint32_t* dst, char* err, int32_t errlen) {
   if (!bitmap) {
     if (count == 0) return 0;
     SubCopyKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(h->cumul, src, (uint32_t)count, sub);
     BFSB_CHECK_LAUNCH("SubCopyKernel");
-    BFSB_CHECK(cudaMemcpyAsync(dst, h->cumul, 4 * count, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(dst, h->cumul, 4 * count, cudaMemcpyDefault, h->s));
   } else {
     BFSB_CHECK(cudaMemsetAsync(h->stage, 0, 4 * h->bitmap_words(), h->s));
     if (count > 0) {
       PackKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(src, (uint32_t)count, sub, h->stage);
       BFSB_CHECK_LAUNCH("PackKernel");
     }
-    BFSB_CHECK(cudaMemcpyAsync(dst, h->stage, 4 * h->bitmap_words(), cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(dst, h->stage, 4 * h->bitmap_words(), cudaMemcpyDefault, h->s));
   }
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   return 0;
 }
 
-// Append copies a received payload to dst+*n (device) as vertices
-// (offset + add) and advances *n by count.
+// Append copies a received payload (pinned host or device memory) to
+// dst+*n (device) as vertices (offset + add) and advances *n by count.
 int32_t Append(Handle* h, uint32_t* dst, int64_t* n, int64_t cap, int32_t bitmap,
                const uint32_t* payload, int64_t count, uint32_t add, char* err, int32_t errlen) {
   BFSB_REQUIRE(count >= 0 && *n + count <= cap, "received %lld vertices, %lld already held, room for %lld",
                (long long)count, (long long)*n, (long long)cap);
   if (count == 0) return 0;
   if (!bitmap) {
-    BFSB_CHECK(cudaMemcpyAsync(dst + *n, payload, 4 * count, cudaMemcpyHostToDevice, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(dst + *n, payload, 4 * count, cudaMemcpyDefault, h->s));
     if (add != 0) {
       AddKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(dst + *n, (uint32_t)count, add);
       BFSB_CHECK_LAUNCH("AddKernel");
     }
   } else {
     const int64_t nw = h->bitmap_words();
-    BFSB_CHECK(cudaMemcpyAsync(h->stage, payload, 4 * nw, cudaMemcpyHostToDevice, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(h->stage, payload, 4 * nw, cudaMemcpyDefault, h->s));
     BFSB_CHECK(cudaMemsetAsync(h->cursor(), 0, 4, h->s));
     UnpackKernel<<<GridFor(h, nw), h->tpb, 0, h->s>>>(h->stage, (uint32_t)nw, dst + *n, h->cursor(), add);
     BFSB_CHECK_LAUNCH("UnpackKernel");
@@ -823,7 +824,7 @@ int32_t a2d_remote_queries(void* hv, uint32_t* counts, uint32_t* rows, char* err
   for (int64_t m = 0; m < h->p.C; ++m) {
     const int64_t c = h->hqcounts[m];
     if (c > 0) {
-      BFSB_CHECK(cudaMemcpyAsync(rows + off, h->out + m * h->p.block_n, 4 * c, cudaMemcpyDeviceToHost, h->s));
+      BFSB_CHECK(cudaMemcpyAsync(rows + off, h->out + m * h->p.block_n, 4 * c, cudaMemcpyDefault, h->s));
     }
     off += c;
   }
@@ -838,18 +839,24 @@ int32_t a2d_lookup_preds(void* hv, const uint32_t* rows, int64_t n, uint32_t* ou
                (long long)h->recv_cap());
   if (n == 0) return 0;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  BFSB_CHECK(cudaMemcpyAsync(h->recv, rows, 4 * n, cudaMemcpyHostToDevice, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->recv, rows, 4 * n, cudaMemcpyDefault, h->s));
   BFSB_CHECK(cudaMemsetAsync(h->cursor(), 0xff, 4, h->s));
   LookupKernel<<<GridFor(h, n), h->tpb, 0, h->s>>>(h->recv, (uint32_t)n, h->lp, (uint32_t)h->p.local_rows,
                                                   h->cursor());
   BFSB_CHECK_LAUNCH("LookupKernel");
-  BFSB_CHECK(cudaMemcpyAsync(out, h->recv, 4 * n, cudaMemcpyDeviceToHost, h->s));
   uint32_t bad = 0;
   BFSB_CHECK(cudaMemcpyAsync(&bad, h->cursor(), 4, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
-  BFSB_REQUIRE(bad == 0xffffffffu, "predecessor query %u of %lld, for local row %u of %lld: %s", bad, (long long)n,
-               rows[bad], (long long)h->p.local_rows,
-               rows[bad] >= h->p.local_rows ? "no such row" : "a vertex this rank did not discover");
+  if (bad != 0xffffffffu) {
+    // rows may be device memory: read the offending query from there.
+    uint32_t row = 0;
+    BFSB_CHECK(cudaMemcpy(&row, rows + bad, 4, cudaMemcpyDefault));
+    BFSB_REQUIRE(false, "predecessor query %u of %lld, for local row %u of %lld: %s", bad, (long long)n, row,
+                 (long long)h->p.local_rows,
+                 row >= h->p.local_rows ? "no such row" : "a vertex this rank did not discover");
+  }
+  BFSB_CHECK(cudaMemcpyAsync(out, h->recv, 4 * n, cudaMemcpyDefault, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
   return 0;
 }
 
@@ -883,7 +890,7 @@ int32_t a2d_finalize(void* hv, const uint32_t* answers, int64_t n, char* err, in
   for (int64_t m = 0; m < h->p.C; ++m) want += h->hqcounts[m];
   BFSB_REQUIRE(n == want, "%lld predecessor answers for %lld queries", (long long)n, (long long)want);
   if (n > 0) {
-    BFSB_CHECK(cudaMemcpyAsync(h->all_front, answers, 4 * n, cudaMemcpyHostToDevice, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(h->all_front, answers, 4 * n, cudaMemcpyDefault, h->s));
     int64_t off = 0;
     for (int64_t m = 0; m < h->p.C; ++m) {
       const int64_t c = h->hqcounts[m];
@@ -958,6 +965,13 @@ int32_t a2d_test_floor(void* hv, int32_t mode, int32_t reps, float* ms, uint64_t
   std::sort(runs.begin(), runs.end());
   *ms = runs[runs.size() / 2];
   *unvisited = n;
+  return 0;
+}
+
+int32_t a2d_stream(void* hv, uintptr_t* stream, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && stream != nullptr, "a2d_stream: null argument");
+  *stream = (uintptr_t)h->s;
   return 0;
 }
 

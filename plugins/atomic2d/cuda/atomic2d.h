@@ -9,9 +9,12 @@
  * local row (§3.1), the per-column output
  * queues of Algorithm 3 and the scratch for exclusive scans and message
  * packing. The Go side (plugins/atomic2d/bfs2d/cuda_engine.go) binds these
- * symbols by name and runs Algorithm 2 over them, staging the expand and
- * fold messages through host memory. Errors follow bfsb_abi.h (status
- * return, message in the caller's err buffer).
+ * symbols by name and runs Algorithm 2 over them, exchanging the expand
+ * and fold messages through pinned host memory (the host path) or device
+ * buffers (the device path, NCCL). Every message, query and answer buffer
+ * argument below may be pinned host or device memory (the copies use
+ * cudaMemcpyDefault). Errors follow bfsb_abi.h (status return, message in
+ * the caller's err buffer).
  *
  * Messages: the wire format of bfs2d/message.go — one header word (count,
  * or 0x80000000|count for a bitmap) then the payload (offsets within the
@@ -30,7 +33,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 7
+#define A2D_ABI_VERSION 8
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -74,7 +77,7 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
 int32_t a2d_reset(void* h, int64_t root_row, int64_t* nfront, char* err, int32_t errlen);
 
 /* a2d_frontier_payload writes the own frontier (nfront vertices, as offsets
- * from the own first column) to host dst, as a list (bitmap = 0; dst holds
+ * from the own first column) to dst, as a list (bitmap = 0; dst holds
  * nfront words) or as a bitmap of block_n bits (bitmap = 1; dst holds
  * ⌈block_n/32⌉ words). */
 int32_t a2d_frontier_payload(void* h, int32_t bitmap, uint32_t* dst, char* err, int32_t errlen);
@@ -96,7 +99,7 @@ int32_t a2d_expand(void* h, int32_t lvl, uint32_t* counts, int64_t* edges, char*
                    int32_t errlen);
 
 /* a2d_fold_payload writes dst_verts[m] (counts[m] local rows of block m, as
- * offsets from m·n) to host dst as a list or a bitmap (see
+ * offsets from m·n) to dst as a list or a bitmap (see
  * a2d_frontier_payload). */
 int32_t a2d_fold_payload(void* h, int64_t m, int32_t bitmap, uint32_t* dst, char* err,
                          int32_t errlen);
@@ -114,18 +117,18 @@ int32_t a2d_update(void* h, int32_t lvl, int64_t* nfront, char* err, int32_t err
 
 /* a2d_remote_queries gathers, per grid column m, the own rows whose
  * predecessor is A2D_PRED_REMOTE|m: counts[C] receives their numbers and
- * rows (host, room for own_len) the rows, column after column. The device
+ * rows (room for own_len) the rows, column after column. The device
  * keeps them for a2d_finalize. */
 int32_t a2d_remote_queries(void* h, uint32_t* counts, uint32_t* rows, char* err, int32_t errlen);
 
-/* a2d_lookup_preds answers n queries: out[k] = pred[rows[k]] (host arrays).
+/* a2d_lookup_preds answers n queries: out[k] = pred[rows[k]] (pinned host or device arrays).
  * It fails, naming the first such query, when a row is not a local row or
  * its predecessor is not one this rank found (checked on the device). */
 int32_t a2d_lookup_preds(void* h, const uint32_t* rows, int64_t n, uint32_t* out, char* err,
                          int32_t errlen);
 
 /* a2d_finalize builds the own parents (int64, global ids, -1 unreached) on
- * the device: local predecessors directly, remote ones from answers (host,
+ * the device: local predecessors directly, remote ones from answers (pinned host or device memory,
  * in the order of a2d_remote_queries' rows; n of them). */
 int32_t a2d_finalize(void* h, const uint32_t* answers, int64_t n, char* err, int32_t errlen);
 
@@ -158,6 +161,11 @@ int32_t a2d_host_alloc(void* h, int64_t words, uint32_t** ptr, char* err, int32_
  * number of tested rows whose bit was clear (so the loads are kept). */
 int32_t a2d_test_floor(void* h, int32_t mode, int32_t reps, float* ms, uint64_t* unvisited, char* err,
                        int32_t errlen);
+
+/* a2d_stream stores the handle's CUDA stream (cudaStream_t), on which
+ * every function above enqueues its work, in *stream: the device path's
+ * exchanges order themselves against it with events. */
+int32_t a2d_stream(void* h, uintptr_t* stream, char* err, int32_t errlen);
 
 /* a2d_destroy frees everything the handle holds. NULL is allowed. */
 void a2d_destroy(void* h);

@@ -2,7 +2,8 @@
 // passes: each case is the body one rank runs, checking what it received
 // against values every rank can compute from (rank, size). The in-process
 // communicator runs it in comm's tests; the MPI one runs it in
-// internal/mpitest under mpirun.
+// internal/mpitest under mpirun; the device communicator (NCCL) runs
+// DeviceCases through Staged (staged.go) in comm's nccl_test.go.
 package commtest
 
 import (
@@ -33,7 +34,9 @@ var Cases = []Case{
 	{"Split", split},
 	{"Grid", grid},
 	{"PointToPoint", pointToPoint},
+	{"PointToPointInOrder", pointToPointInOrder},
 	{"OverlappedRounds", overlappedRounds},
+	{"OverlappedRoundsExact", overlappedRoundsExact},
 	{"LargeMessage", largeMessage},
 }
 
@@ -487,6 +490,106 @@ func pointToPoint(c comm.Comm) error {
 		}
 	}
 	return comm.WaitAll(sreqs)
+}
+
+// pointToPointInOrder: every rank sends two messages (tags 0 then 1) to
+// every rank, itself included, and receives them in the order they were
+// sent, each into a buffer of exactly the message's length: what holds
+// for every communicator, NCCL's (no tag matching) included.
+func pointToPointInOrder(c comm.Comm) error {
+	n, me := c.Size(), c.Rank()
+	length := func(s, d, tag int) int { return 1 + (s+2*d+tag)%5 }
+	var rreqs, sreqs []comm.Request
+	recvs := make([][2][]int64, n)
+	for s := range n {
+		for tag := range 2 {
+			recvs[s][tag] = make([]int64, length(s, me, tag))
+			rq, err := c.Irecv(comm.Host(recvs[s][tag]), s, tag)
+			if err != nil {
+				return err
+			}
+			rreqs = append(rreqs, rq)
+		}
+	}
+	for d := range n {
+		for tag := range 2 {
+			m := make([]int64, length(me, d, tag))
+			for k := range m {
+				m[k] = int64(me*1000 + d*10 + tag*100 + k)
+			}
+			rq, err := c.Isend(comm.Host(m), d, tag)
+			if err != nil {
+				return err
+			}
+			sreqs = append(sreqs, rq)
+		}
+	}
+	i := 0
+	for s := range n {
+		for tag := range 2 {
+			got, err := rreqs[i].Wait()
+			i++
+			if err != nil {
+				return err
+			}
+			want := make([]int64, length(s, me, tag))
+			for k := range want {
+				want[k] = int64(s*1000 + me*10 + tag*100 + k)
+			}
+			if err := expectEqual(fmt.Sprintf("message from %d tag %d", s, tag), recvs[s][tag][:got], want); err != nil {
+				return err
+			}
+		}
+	}
+	return comm.WaitAll(sreqs)
+}
+
+// overlappedRoundsExact is overlappedRounds with receive buffers of
+// exactly each message's length (empty ones included).
+func overlappedRoundsExact(c comm.Comm) error {
+	n, me := c.Size(), c.Rank()
+	right, left := (me+1)%n, (me+n-1)%n
+	const rounds = 6
+	length := func(r, k int) int { return (r + k) % (rounds + 1) }
+	var bufs [2][]uint32
+	post := func(k int) (comm.Request, error) {
+		bufs[k%2] = make([]uint32, length(left, k))
+		return c.Irecv(comm.Host(bufs[k%2]), left, 7)
+	}
+	next, err := post(0)
+	if err != nil {
+		return err
+	}
+	for k := range rounds {
+		msg := make([]uint32, length(me, k))
+		for i := range msg {
+			msg[i] = uint32(me*100 + k*10 + i)
+		}
+		sreq, err := c.Isend(comm.Host(msg), right, 7)
+		if err != nil {
+			return err
+		}
+		got, err := next.Wait()
+		if err != nil {
+			return err
+		}
+		want := make([]uint32, length(left, k))
+		for i := range want {
+			want[i] = uint32(left*100 + k*10 + i)
+		}
+		if err := expectEqual(fmt.Sprintf("round %d from %d", k, left), bufs[k%2][:got], want); err != nil {
+			return err
+		}
+		if k+1 < rounds {
+			if next, err = post(k + 1); err != nil {
+				return err
+			}
+		}
+		if _, err := sreq.Wait(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // overlappedRounds is the pattern of Bisson et al. (TPDS 2016) §3.3:
