@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go deps bench-ci bench-ci-baseline clean
+.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline clean
 
 all: build
 
@@ -45,22 +45,41 @@ test: deps
 test-go:
 	$(GO) vet $(GOTAGS) ./...
 	$(GO) test $(GOTAGS) -count=1 -timeout 40m ./...
+	@$(MAKE) --no-print-directory test-fuzz
+
+## test-fuzz: run each fuzz target for FUZZTIME (the committed corpus under
+## testdata/fuzz runs as plain tests in test-go too)
+FUZZTIME ?= 8s
+FUZZ_TARGETS := harness/graphio:FuzzReadSNAP harness/graphio:FuzzReadMatrixMarket \
+	harness/graphio:FuzzReadParents harness/graphio:FuzzReadEdgesBinary harness/config:FuzzParse
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "$(GO) test ./$$pkg -run=^$$ -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \
+	  $(GO) test ./$$pkg -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) || exit 1; done
 
 -include mk/cuda.mk
 
 clean:
 	rm -rf $(BIN) lib
 
-## bench-ci: run the small regression config and compare it with the
-## committed baseline (exit 1 on a significant slow-down beyond 5%).
-## Refresh the baseline on the runner's machine class with bench-ci-baseline.
-BENCH_CI_CONFIG   ?= configs/bench-ci.toml
-BENCH_CI_BASELINE ?= results/baseline/bench-ci-cpu.json
-BENCH_CI_OUT      ?= results/ci-$(shell date +%Y%m%d-%H%M%S)
+## bench-ci: the regression gate. Builds the plugins of the merge base
+## (BENCH_CI_BASE: the merge base with origin/main, or HEAD~1 on main itself)
+## and of the working tree, runs the small config with both interleaved on
+## this machine and compares them (docs/regression.md): exit 1 on a
+## significant slow-down beyond BENCH_CI_THRESHOLD, 2 on a setup error.
+## The table is also in $(BENCH_CI_OUT)/compare.txt.
+BENCH_CI_CONFIG    ?= configs/bench-ci.toml
+BENCH_CI_THRESHOLD ?= 5%
+BENCH_CI_OUT       ?= results/ci-$(shell date +%Y%m%d-%H%M%S)
+BENCH_CI_BASE      ?= $(shell b=$$(git merge-base HEAD origin/main 2>/dev/null); \
+  if [ -n "$$b" ] && [ "$$b" != "$$(git rev-parse HEAD)" ]; then echo $$b; else echo HEAD~1; fi)
 bench-ci: build
-	$(BIN)/bfsbench run $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT)
-	$(BIN)/bfsbench compare $(BENCH_CI_BASELINE) $(BENCH_CI_OUT)/results.json --threshold 5%
+	$(BIN)/bfsbench ab $(BENCH_CI_BASE) $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT) --threshold $(BENCH_CI_THRESHOLD)
 
+## bench-ci-baseline: record an absolute baseline of the config, for
+## `bfsbench compare` on a dedicated machine that does not change
+## (compare warns on its first line when the machines differ).
+BENCH_CI_BASELINE ?= results/baseline/bench-ci-cpu.json
 bench-ci-baseline: build
 	$(BIN)/bfsbench run $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT)
 	mkdir -p $(dir $(BENCH_CI_BASELINE)) && cp $(BENCH_CI_OUT)/results.json $(BENCH_CI_BASELINE)

@@ -25,6 +25,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -43,6 +44,21 @@ const (
 	LauncherMPIRun   = sdk.LauncherMPIRun
 )
 
+// Limits on what a config may ask for. A config beyond them is refused
+// before anything runs (see also the runner's memory preflight).
+const (
+	// MaxNBFS is the most searches per case: the Graph500 specification's
+	// 64 search keys.
+	MaxNBFS = 64
+	// MaxRanks is the most ranks a variant may ask for (ranks, or the
+	// product of grid).
+	MaxRanks = 4096
+	// DefaultMaxCases is the most cases (workloads × variants × parameter
+	// points) a config may expand to unless the caller raises it
+	// (bfsbench run --max-cases).
+	DefaultMaxCases = 1000
+)
+
 // DefaultTimeout bounds one case (construction and every search) when the
 // variant sets no timeout.
 const DefaultTimeout = 30 * time.Minute
@@ -53,6 +69,9 @@ type Config struct {
 	Text      string
 	Workloads []Workload // every combination of the [workload] lists
 	Variants  []*Variant
+	// MaxCases is the limit the config was checked against (see
+	// ParseMax); the runner checks the variants' sweeps against it too.
+	MaxCases int
 }
 
 // Workload is one point of the [workload] table.
@@ -111,15 +130,31 @@ func (e *Error) Error() string {
 // Load reads and checks the config file at path. Plugin parameters are
 // checked later, against each plugin's declaration, by Variant.Points.
 func Load(path string) (*Config, error) {
+	return LoadMax(path, DefaultMaxCases)
+}
+
+// LoadMax is Load with a limit on the number of cases other than
+// DefaultMaxCases.
+func LoadMax(path string, maxCases int) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, string(b))
+	return ParseMax(path, string(b), maxCases)
 }
 
 // Parse checks config text; name is used in errors.
 func Parse(name, text string) (*Config, error) {
+	return ParseMax(name, text, DefaultMaxCases)
+}
+
+// ParseMax is Parse with a limit on the number of cases other than
+// DefaultMaxCases: the [workload] lists are counted before they are
+// expanded, and a product beyond maxCases is an error.
+func ParseMax(name, text string, maxCases int) (*Config, error) {
+	if maxCases < 1 {
+		maxCases = DefaultMaxCases
+	}
 	var raw map[string]any
 	if _, err := toml.Decode(text, &raw); err != nil {
 		if pe, ok := err.(toml.ParseError); ok {
@@ -127,8 +162,8 @@ func Parse(name, text string) (*Config, error) {
 		}
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
-	p := &parser{file: name, lines: indexLines(text)}
-	c := &Config{Path: name, Text: text}
+	p := &parser{file: name, lines: indexLines(text), maxCases: maxCases}
+	c := &Config{Path: name, Text: text, MaxCases: maxCases}
 	for _, k := range sortedKeys(raw) {
 		switch k {
 		case "workload", "variant":
@@ -175,12 +210,16 @@ func Parse(name, text string) (*Config, error) {
 			c.Workloads[i].Spec.File = filepath.Join(filepath.Dir(name), f)
 		}
 	}
+	if err := c.CheckCases(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
 type parser struct {
-	file  string
-	lines *lineIndex
+	file     string
+	lines    *lineIndex
+	maxCases int
 }
 
 func (p *parser) errf(key, format string, args ...any) error {
@@ -230,9 +269,16 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 		return nil, p.errf("workload", "needs scale (a Kronecker graph) or file")
 	}
 	for _, n := range nbfss {
-		if n < 1 {
-			return nil, p.errf("workload.nbfs", "want at least 1 search, got %d", n)
+		if n < 1 || n > MaxNBFS {
+			return nil, p.errf("workload.nbfs", "want 1 to %d searches (Graph500's number of search keys), got %d", MaxNBFS, n)
 		}
+	}
+	count := CountProduct(len(nbfss), len(scales), len(efs), len(seeds))
+	if len(files) > 0 {
+		count = CountProduct(len(nbfss), len(files), len(formats))
+	}
+	if count > p.maxCases {
+		return nil, p.errf("workload", "the lists expand to %s workloads, more than the limit of %d cases (raise it with --max-cases)", countString(count), p.maxCases)
 	}
 	validate, err := p.validate(m)
 	if err != nil {
@@ -424,8 +470,8 @@ func (p *parser) variant(i int, m map[string]any) (*Variant, error) {
 			}
 		case "ranks":
 			n, ok := m[k].(int64)
-			if !ok || n < 1 {
-				err = p.errf(path+".ranks", "want a positive integer, got %v", m[k])
+			if !ok || n < 1 || n > MaxRanks {
+				err = p.errf(path+".ranks", "want a positive integer up to %d, got %v", MaxRanks, m[k])
 			}
 			v.Ranks = int(n)
 		case "grid":
@@ -434,7 +480,7 @@ func (p *parser) variant(i int, m map[string]any) (*Variant, error) {
 			if ok && len(a) == 2 {
 				for j, e := range a {
 					n, isInt := e.(int64)
-					if !isInt || n < 1 {
+					if !isInt || n < 1 || n > MaxRanks {
 						ok = false
 					}
 					g[j] = int(n)
@@ -442,6 +488,8 @@ func (p *parser) variant(i int, m map[string]any) (*Variant, error) {
 			}
 			if !ok || len(a) != 2 {
 				err = p.errf(path+".grid", "want [R, C] with positive integers, got %v", m[k])
+			} else if g[0]*g[1] > MaxRanks {
+				err = p.errf(path+".grid", "grid %dx%d has %d ranks, more than the %d bfsbench runs", g[0], g[1], g[0]*g[1], MaxRanks)
 			}
 			v.Grid = g
 		case "mpirun_args":
@@ -500,8 +548,12 @@ func (p *parser) params(v *Variant, x any) error {
 			return p.errf(v.path+".params."+k, "empty list")
 		}
 		for _, e := range vals {
-			switch e.(type) {
-			case int64, float64, bool, string:
+			switch x := e.(type) {
+			case float64:
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return p.errf(v.path+".params."+k, "want a finite number, got %v", x)
+				}
+			case int64, bool, string:
 			default:
 				return p.errf(v.path+".params."+k, "want a number, boolean or string (or a list of them to sweep), got %s", typeName(e))
 			}
@@ -564,6 +616,54 @@ func (v *Variant) Points(info sdk.Info) ([]map[string]any, error) {
 		points[i] = full
 	}
 	return points, nil
+}
+
+// CountPoints is the number of parameter points the variant's sweep
+// expands to (the product of its lists' lengths), counted without
+// expanding it; it saturates at math.MaxInt32.
+func (v *Variant) CountPoints() int {
+	lens := make([]int, 0, len(v.ParamOrder))
+	for _, k := range v.ParamOrder {
+		lens = append(lens, len(v.Params[k]))
+	}
+	return CountProduct(lens...)
+}
+
+// CountProduct multiplies counts, saturating at math.MaxInt32.
+func CountProduct(ns ...int) int {
+	c := 1
+	for _, n := range ns {
+		if n == 0 {
+			return 0
+		}
+		if c > math.MaxInt32/n {
+			return math.MaxInt32
+		}
+		c *= n
+	}
+	return c
+}
+
+func countString(n int) string {
+	if n == math.MaxInt32 {
+		return "more than 2^31"
+	}
+	return fmt.Sprint(n)
+}
+
+// CheckCases refuses a config whose workloads × parameter points exceed
+// its MaxCases, naming the variant whose sweep tips it over.
+func (c *Config) CheckCases() error {
+	total := 0
+	for _, v := range c.Variants {
+		total += CountProduct(len(c.Workloads), v.CountPoints())
+		if total > c.MaxCases {
+			return &Error{File: v.file, Line: v.lines.line(v.path + ".params"), Key: v.path + ".params",
+				Msg: fmt.Sprintf("the config expands to %s cases or more (%d workloads × the parameter lists), more than the limit of %d (raise it with --max-cases)",
+					countString(total), len(c.Workloads), c.MaxCases)}
+		}
+	}
+	return nil
 }
 
 // Line is the line of the variant's table in its file.

@@ -31,6 +31,7 @@
 package graph500
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"runtime"
@@ -138,6 +139,14 @@ func SearchKeys(edges []Edge, nvertices int64, n int, seed [2]uint64) ([]int64, 
 // SearchKeysFromSet is SearchKeys for a set of non-isolated vertices already
 // computed (for instance merged from several ranks' edge shares).
 func SearchKeysFromSet(set NonIsolatedSet, nvertices int64, n int, seed [2]uint64) ([]int64, error) {
+	return SearchKeysContext(context.Background(), set, nvertices, n, seed)
+}
+
+// SearchKeysContext is SearchKeysFromSet that stops with ctx's error when
+// ctx ends (it checks every few thousand candidates, a fraction of a
+// millisecond apart). With fewer non-isolated vertices than keys asked
+// for it fails at once rather than after scanning every candidate.
+func SearchKeysContext(ctx context.Context, set NonIsolatedSet, nvertices int64, n int, seed [2]uint64) ([]int64, error) {
 	switch {
 	case nvertices < 1:
 		return nil, fmt.Errorf("graph500: search keys: %d vertices", nvertices)
@@ -146,12 +155,19 @@ func SearchKeysFromSet(set NonIsolatedSet, nvertices int64, n int, seed [2]uint6
 	case int64(len(set)) != (nvertices+63)/64:
 		return nil, fmt.Errorf("graph500: search keys: set of %d words for %d vertices", len(set), nvertices)
 	}
+	if c := set.Count(); c < int64(n) {
+		return nil, fmt.Errorf("graph500: %d search keys asked for, but only %d of %d vertices have a non-self-loop edge",
+			n, c, nvertices)
+	}
 	keys := make([]int64, 0, n)
 	chosen := make(map[int64]bool, n)
 	nv := float64(nvertices)
 	// Candidate k sits at position 2k of the stream; the reference's counter
 	// is 2k and it gives up once counter+2 > 2*nvertices, that is k >= nvertices.
 	for k := int64(0); len(keys) < n; k++ {
+		if k%4096 == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("graph500: search keys: %w", ctx.Err())
+		}
 		if k >= nvertices {
 			return nil, fmt.Errorf("graph500: only %d of %d search keys found among the first %d candidates "+
 				"(the reference's bound); %d of %d vertices have a non-self-loop edge",

@@ -4,6 +4,7 @@
 package graphio
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -40,6 +41,12 @@ func FormatForPath(path string) (string, error) {
 // or "auto" (or empty) to choose by extension. A graph without edges is an
 // error, since it cannot give a search key.
 func LoadGraphFile(path, format string) (edges []graph500.Edge, nvertices int64, err error) {
+	return LoadGraphFileContext(context.Background(), path, format)
+}
+
+// LoadGraphFileContext is LoadGraphFile that stops reading with ctx's
+// error once ctx ends.
+func LoadGraphFileContext(ctx context.Context, path, format string) (edges []graph500.Edge, nvertices int64, err error) {
 	if format == "" || format == FormatAuto {
 		if format, err = FormatForPath(path); err != nil {
 			return nil, 0, err
@@ -61,7 +68,7 @@ func LoadGraphFile(path, format string) (edges []graph500.Edge, nvertices int64,
 		return nil, 0, err
 	}
 	defer f.Close()
-	edges, nvertices, err = read(f, path)
+	edges, nvertices, err = read(ctxReader{ctx, f}, path)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -69,4 +76,17 @@ func LoadGraphFile(path, format string) (edges []graph500.Edge, nvertices int64,
 		return nil, 0, fmt.Errorf("%s: graph has no edges", path)
 	}
 	return edges, nvertices, nil
+}
+
+// ctxReader fails its reads with ctx's error once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

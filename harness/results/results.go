@@ -22,14 +22,20 @@ const (
 
 // Run is the whole results.json file.
 type Run struct {
-	Config      string  `json:"config"`       // the config file's text
-	ConfigPath  string  `json:"config_path"`  // as given on the command line
-	CommandLine string  `json:"command_line"` // os.Args joined
-	GitCommit   string  `json:"git_commit,omitempty"`
-	Started     string  `json:"started"` // RFC 3339
-	Finished    string  `json:"finished,omitempty"`
-	Env         Env     `json:"env"`
-	Cases       []*Case `json:"cases"`
+	Config      string `json:"config"`       // the config file's text
+	ConfigPath  string `json:"config_path"`  // as given on the command line
+	CommandLine string `json:"command_line"` // os.Args joined
+	GitCommit   string `json:"git_commit,omitempty"`
+	Started     string `json:"started"` // RFC 3339
+	Finished    string `json:"finished,omitempty"`
+	Env         Env    `json:"env"`
+	// Warnings are what the harness noticed that can affect the figures
+	// or the run: another run holding this machine, a device check it
+	// could not make, results it could not save.
+	Warnings []string `json:"warnings,omitempty"`
+	Cases    []*Case  `json:"cases"`
+	// OutDir is the folder the run wrote (not part of the file).
+	OutDir string `json:"-"`
 }
 
 // Env describes the machine that produced a run.
@@ -77,21 +83,25 @@ func (g Graph) Label() string {
 
 // Case is one variant at one sweep point on one workload.
 type Case struct {
-	Variant           string         `json:"variant"` // the config's name for it
-	Plugin            string         `json:"plugin"`
-	Backend           string         `json:"backend"` // "cpu" or "cuda"
-	Params            map[string]any `json:"params"`  // every declared parameter, defaults filled in
-	Ranks             int            `json:"ranks"`
-	Grid              [2]int         `json:"grid,omitempty"`
-	Launcher          string         `json:"launcher"` // "embedded" or "mpirun"
-	GPUs              int            `json:"gpus"`     // distinct devices used; 0 for CPU backends
-	Devices           []string       `json:"devices,omitempty"`
-	Status            string         `json:"status"`
-	Error             string         `json:"error,omitempty"`
-	Graph             Graph          `json:"graph"`
-	GenerationTimeS   float64        `json:"generation_time_s"` // the harness's generation or load of the edge list
-	ConstructionTimeS float64        `json:"construction_time_s"`
-	BFS               []Search       `json:"bfs"`
+	Variant  string         `json:"variant"` // the config's name for it
+	Plugin   string         `json:"plugin"`
+	Backend  string         `json:"backend"` // "cpu" or "cuda"
+	Params   map[string]any `json:"params"`  // every declared parameter, defaults filled in
+	Ranks    int            `json:"ranks"`
+	Grid     [2]int         `json:"grid,omitempty"`
+	Launcher string         `json:"launcher"` // "embedded" or "mpirun"
+	GPUs     int            `json:"gpus"`     // distinct devices used; 0 for CPU backends
+	Devices  []string       `json:"devices,omitempty"`
+	Status   string         `json:"status"`
+	Error    string         `json:"error,omitempty"`
+	// Cause is, for a failed case, what the harness found the failure came
+	// from (a signal, memory, mpirun's slots) and the fix where one is
+	// known; the plugin's own words are in Error and in logs/.
+	Cause             string   `json:"cause,omitempty"`
+	Graph             Graph    `json:"graph"`
+	GenerationTimeS   float64  `json:"generation_time_s"` // the harness's generation or load of the edge list
+	ConstructionTimeS float64  `json:"construction_time_s"`
+	BFS               []Search `json:"bfs"`
 	// Validate is the case's validation policy: "all", or "first N" when
 	// only the first N searches were validated (config validate = N).
 	Validate string `json:"validate,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,8 +23,9 @@ import (
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
-func (o Options) runCase(parent context.Context, p planned, w config.Workload, wl *prepared, rc *results.Case, outDir, tag string) {
+func (o Options) runCase(parent context.Context, p planned, w config.Workload, wl *prepared, rc *results.Case, outDir, tag string, m Machine) {
 	v := p.variant
+	rc.Error = ""
 	rc.Graph = wl.graph.Info
 	rc.GenerationTimeS = wl.genTimeS
 	ctx, cancel := context.WithTimeout(parent, v.Timeout)
@@ -39,20 +41,39 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 	}
 	defer logFile.Close()
 	tail := &tailBuffer{max: 4096}
-	stderr := io.MultiWriter(logFile, tail)
+	head := &headBuffer{max: 4096}
+	stderr := io.MultiWriter(logFile, head, tail)
 
+	var proc *proc
 	fail := func(err error) {
 		rc.Status = errStatus(ctx, err)
+		msg := cleanStartError(err.Error())
 		switch {
 		case rc.Status == results.StatusTimeout:
-			rc.Error = fmt.Sprintf("timed out after %s: %v", v.Timeout, err)
+			rc.Error = fmt.Sprintf("timed out after %s: %v", v.Timeout, msg)
 		case parent.Err() != nil:
-			rc.Error = "interrupted: " + err.Error()
+			rc.Error = "interrupted: " + msg
 		default:
-			rc.Error = err.Error()
+			rc.Error = msg
 		}
-		if t := pluginOutput(tail.String()); t != "" {
+		t := pluginOutput(tail.String())
+		h := pluginOutput(head.String())
+		switch {
+		case h != "" && !strings.HasPrefix(t, h):
+			// A long stderr (a Go crash dump): its first lines say what
+			// happened, its last ones where.
+			rc.Error += "\nplugin stderr (first lines; full log " + logPath + "):\n" + firstN(h, 8) + "\n(last lines):\n" + t
+		case t != "":
 			rc.Error += "\nplugin stderr (last lines; full log " + logPath + "):\n" + t
+		}
+		if parent.Err() == nil && rc.Status != results.StatusTimeout {
+			fi := failureInfo{stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(wl.graph.NVertices),
+				shmFree: m.ShmFree, availB: m.HostAvail,
+				estimateB: estimate(float64(wl.graph.NVertices), float64(len(wl.graph.Edges)), w.Validate == config.ValidateAll, v, sdk.Info{}).Host()}
+			if proc != nil {
+				fi.status = proc.exitStatus()
+			}
+			rc.Cause = diagnose(fi)
 		}
 	}
 
@@ -69,7 +90,8 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 	}
 	defer pf.Close()
 
-	proc, err := startPlugin(p.path, v, stderr)
+	stage("start")
+	proc, err = startPlugin(ctx, p.path, v, stderr)
 	if err != nil {
 		fail(err)
 		return
@@ -99,6 +121,7 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 	bar := newBar(o.Log, o.Progress, fmt.Sprintf("%s %s", tag, rc.Variant), w.NBFS+1)
 	defer bar.finish()
 	bar.set(0, "constructing")
+	stage("construct")
 	cr, err := proc.rpc.Construct(ctx, sdk.ConstructArgs{
 		Workload: w.Spec, ParentsPath: parentsPath,
 		Config: sdk.Config{Backend: v.Backend, Params: p.params, Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher},
@@ -111,10 +134,14 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		fail(fmt.Errorf("the plugin's edge list (fingerprint %s) differs from the harness's (%s)", cr.Graph.Fingerprint, wl.graph.Info.Fingerprint))
 		return
 	}
+	if !finite(cr.TimeS) || cr.TimeS < 0 {
+		fail(fmt.Errorf("the plugin reported a construction time of %v", cr.TimeS))
+		return
+	}
 	rc.ConstructionTimeS = cr.TimeS
 	rc.Devices = cr.Devices
 	rc.GPUs = distinct(cr.Devices)
-	rc.Info = cr.Info
+	rc.Info = finiteInfo(cr.Info)
 
 	parents := pf.Slice()
 	rc.Validate = validatePolicy(w.Validate)
@@ -122,9 +149,13 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 	// A search it does not validate takes its TEPS edge count from the
 	// harness's component count, never from the variant's output.
 	search := func(root int64, check bool) (results.Search, error) {
+		stage("search")
 		r, err := proc.rpc.BFS(ctx, root)
 		if err != nil {
 			return results.Search{}, exitReason(proc, err)
+		}
+		if err := checkReply(r); err != nil {
+			return results.Search{}, err
 		}
 		s := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases, BoundBytes: r.BoundBytes}
 		if !check {
@@ -135,6 +166,7 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 			return s, nil
 		}
 		s.Validated = true
+		stage("validate")
 		t0 := time.Now()
 		res, verr := wl.validator.Validate(root, parents)
 		s.ValidateTimeS = time.Since(t0).Seconds()
@@ -252,13 +284,10 @@ func exitReason(p *proc, err error) error {
 }
 
 // parentsFilePath picks a file for the shared parent array: /dev/shm where
-// it exists (memory, never disk), else the temporary directory.
+// it exists (memory, never disk), else the temporary directory, in a
+// folder named after this process (see CleanStale).
 func parentsFilePath() (string, func(), error) {
-	base := os.TempDir()
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		base = "/dev/shm"
-	}
-	dir, err := os.MkdirTemp(base, "bfsbench-")
+	dir, err := os.MkdirTemp(shmBase(), runDirPrefix())
 	if err != nil {
 		return "", nil, fmt.Errorf("parents file: %w", err)
 	}
@@ -301,6 +330,33 @@ func distinct(xs []string) int {
 	return len(m)
 }
 
+// headBuffer keeps the first max bytes written to it.
+type headBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := h.max - len(h.b); n > 0 {
+		h.b = append(h.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (h *headBuffer) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return string(h.b)
+}
+
+func firstN(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {
 	mu  sync.Mutex
@@ -340,4 +396,41 @@ func percentOfFloor(c *results.Case) (floorS, pct float64) {
 func percentOfBound(c *results.Case) (bwGBs, pct float64) {
 	bw, _ := c.Info[sdk.InfoCopyBandwidthGBs].(float64)
 	return bw, results.PercentOfBound(c.BFS, bw, c.GPUs)
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// checkReply refuses a search reply whose numbers cannot be right (they
+// would also make results.json unwritable: JSON has no NaN).
+func checkReply(r sdk.BFSReply) error {
+	for _, x := range []float64{r.TimeS, r.WallS, r.TransferTimeS} {
+		if !finite(x) || x < 0 {
+			return fmt.Errorf("the plugin reported a time of %v (time %v, transfer %v)", x, r.TimeS, r.TransferTimeS)
+		}
+	}
+	if r.Levels < 0 || r.BoundBytes < 0 {
+		return fmt.Errorf("the plugin reported %d levels and %d bound bytes", r.Levels, r.BoundBytes)
+	}
+	for _, ph := range r.Phases {
+		for k, x := range ph.Times {
+			if !finite(x) {
+				return fmt.Errorf("the plugin reported phase %q of level %d as %v", k, ph.Level, x)
+			}
+		}
+	}
+	return nil
+}
+
+// finiteInfo replaces non-finite numbers in plugin-reported facts by their
+// text, so they are kept and results.json stays valid JSON.
+func finiteInfo(in map[string]any) map[string]any {
+	for k, x := range in {
+		if f, ok := x.(float64); ok && !finite(f) {
+			in[k] = fmt.Sprint(f)
+		}
+		if f, ok := x.(float32); ok && !finite(float64(f)) {
+			in[k] = fmt.Sprint(f)
+		}
+	}
+	return in
 }

@@ -83,11 +83,22 @@ type proc struct {
 	client *plugin.Client
 	rpc    *client.Client
 	cmd    *exec.Cmd
+	// sockDir holds the go-plugin socket of this process only; it is
+	// removed when the process ends, so no /tmp/plugin* socket is left.
+	sockDir string
+	// status is how the process ended, read once it has (see exitStatus).
+	status string
 }
 
 // startPlugin launches path as a plugin for variant v (directly, or under
-// mpirun), with the plugin's stderr copied to stderr.
-func startPlugin(path string, v *config.Variant, stderr io.Writer) (*proc, error) {
+// mpirun), with the plugin's stderr copied to stderr. It returns ctx's
+// error as soon as ctx ends, killing the process. When the plugin fails
+// to start, the killed proc comes back with the error, for its exit
+// status.
+func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.Writer) (*proc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var cmd *exec.Cmd
 	if v != nil && v.Launcher == config.LauncherMPIRun {
 		c, err := comm.MPIRunCommand(v.Ranks, v.Hostfile, v.MPIRunArgs, path)
@@ -102,6 +113,14 @@ func startPlugin(path string, v *config.Variant, stderr io.Writer) (*proc, error
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true // the whole job is killed as a group
+	setParentDeathSignal(cmd.SysProcAttr)
+	sockDir, err := os.MkdirTemp("", runDirPrefix()+"sock-")
+	if err != nil {
+		return nil, fmt.Errorf("plugin socket folder: %w", err)
+	}
+	// go-plugin's server creates its socket in this folder (mpirun passes
+	// the environment on to rank 0).
+	cmd.Env = append(os.Environ(), plugin.EnvUnixSocketDir+"="+sockDir)
 	pc := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          client.PluginMap,
@@ -111,42 +130,95 @@ func startPlugin(path string, v *config.Variant, stderr io.Writer) (*proc, error
 		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
 		StartTimeout:     2 * time.Minute,
 	})
-	p := &proc{client: pc, cmd: cmd}
-	c, err := client.Dispense(pc)
-	if err != nil {
-		p.kill()
-		return nil, fmt.Errorf("starting plugin %s: %w", path, err)
+	p := &proc{client: pc, cmd: cmd, sockDir: sockDir}
+	type dispensed struct {
+		c   *client.Client
+		err error
 	}
-	p.rpc = c
-	return p, nil
+	ch := make(chan dispensed, 1)
+	go func() {
+		c, err := client.Dispense(pc)
+		ch <- dispensed{c, err}
+	}()
+	select {
+	case d := <-ch:
+		if d.err != nil {
+			p.kill()
+			return p, fmt.Errorf("starting plugin %s: %w", path, d.err)
+		}
+		p.rpc = d.c
+		return p, nil
+	case <-ctx.Done():
+		// The process may not have been started yet: kill it now and
+		// again once the start is over, whichever way it ends.
+		p.kill()
+		go func() {
+			<-ch
+			p.kill()
+		}()
+		return nil, fmt.Errorf("starting plugin %s: %w", path, ctx.Err())
+	}
 }
 
 // kill stops the plugin at once: its process group and, for an mpirun job,
-// every rank (Open MPI gives each rank a process group of its own), then
-// lets go-plugin clean up. Safe to call more than once.
-func (p *proc) kill() {
-	comm.KillGroup(p.cmd)
-	p.client.Kill()
-}
+// every rank (Open MPI gives each rank a process group of its own). Safe
+// to call more than once.
+func (p *proc) kill() { p.end() }
 
-// stop asks the plugin to close, then ends the process (group).
+// stop asks the plugin to close its variant, then ends the process
+// (group).
 func (p *proc) stop() {
 	if p.rpc != nil && !p.client.Exited() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		_ = p.rpc.Close(ctx)
 		cancel()
 	}
-	// go-plugin's Kill closes the connection and waits briefly for a
-	// graceful exit before it kills the process.
-	p.client.Kill()
-	comm.KillGroup(p.cmd) // whatever is left of an mpirun job
+	p.end()
+}
+
+// end signals the process group (SIGTERM, then SIGKILL after
+// comm.KillGrace) and waits for the process to exit. go-plugin's own
+// Kill is called only if it does not: with the process gone go-plugin
+// has no peer left to write to, whereas its graceful close writes to a
+// plugin that is exiting and makes its multiplexer log "[ERR] yamux:
+// Failed to write ..." lines on the harness's stderr.
+func (p *proc) end() {
+	defer func() {
+		if p.sockDir != "" {
+			_ = os.RemoveAll(p.sockDir)
+		}
+	}()
+	if p.cmd.Process == nil {
+		p.client.Kill() // not started: nothing to signal
+		return
+	}
+	comm.KillGroup(p.cmd)
+	deadline := time.Now().Add(comm.KillGrace + 3*time.Second)
+	for !p.client.Exited() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !p.client.Exited() {
+		p.client.Kill()
+	}
+}
+
+// exitStatus describes how the process ended ("exit status 3", "signal:
+// bus error"), or "" while it runs.
+func (p *proc) exitStatus() string {
+	if !p.client.Exited() {
+		return ""
+	}
+	if p.cmd.ProcessState != nil {
+		return p.cmd.ProcessState.String()
+	}
+	return "exited"
 }
 
 // Describe starts the plugin at path, asks for its Info and stops it.
 func Describe(ctx context.Context, path string) (sdk.Info, error) {
-	p, err := startPlugin(path, nil, io.Discard)
+	p, err := startPlugin(ctx, path, nil, io.Discard)
 	if err != nil {
-		return sdk.Info{}, err
+		return sdk.Info{}, errors.New(cleanStartError(err.Error()))
 	}
 	defer p.kill()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,10 +34,36 @@ type Options struct {
 	CommandLine string
 	Log         io.Writer // progress and per-case lines (stderr)
 	Progress    bool      // draw progress bars on Log (a terminal)
-	// AfterCase is called after every case with the run so far (to redraw
-	// reports); its error is logged, not fatal.
-	AfterCase func(run *results.Run) error
+	// AutoOutDir makes OutDir a base name: the run creates OutDir, or
+	// OutDir-2, OutDir-3, ... whichever is free (two runs starting in the
+	// same second get different folders). The folder used is run.OutDir.
+	AutoOutDir bool
+	// NoPreflight runs the cases the memory preflight refuses (with a
+	// warning in results.json).
+	NoPreflight bool
+	// Reports is called once when the run ends, finished or not (after an
+	// interrupt, or when results.json could not be saved), to write the
+	// summary and plots; its error is logged and kept in the run's
+	// warnings, not fatal. results.json itself is saved after every case.
+	Reports func(run *results.Run) error
+	// Machine, when set, replaces the detected machine in the preflight
+	// (tests).
+	Machine *Machine
 }
+
+// stageHook, when set (tests), is called as each stage of a run starts:
+// "plan", "generate", "keys", "start", "construct", "search",
+// "validate".
+var stageHook func(stage string)
+
+func stage(name string) {
+	if stageHook != nil {
+		stageHook(name)
+	}
+}
+
+// saveFile writes results.json; tests replace it to fill the disk.
+var saveFile = func(run *results.Run, path string) error { return run.Save(path) }
 
 // planned is one case before it runs.
 type planned struct {
@@ -45,8 +73,15 @@ type planned struct {
 }
 
 // Plan resolves every variant's plugin and parameter sweep before anything
-// runs, so a config error costs nothing.
+// runs, so a config error costs nothing. The sweep's size is checked
+// (config.Config.CheckCases) before it is expanded, and every limit a
+// plugin declares (ranks, parameter bounds) is checked here, not at
+// Construct.
 func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]planned, map[string]sdk.Info, error) {
+	stage("plan")
+	if err := cfg.CheckCases(); err != nil {
+		return nil, nil, err
+	}
 	infos := map[string]sdk.Info{}
 	var out []planned
 	for _, v := range cfg.Variants {
@@ -62,11 +97,21 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]planned, ma
 			}
 			infos[v.Plugin] = info
 		}
+		if info.MaxRanks > 0 && v.Ranks > info.MaxRanks {
+			return nil, nil, &config.Error{File: cfg.Path, Line: v.Line(), Key: fmt.Sprintf("variant %q ranks", v.Name),
+				Msg: fmt.Sprintf("plugin %s runs on at most %d ranks, the variant asks for %d", info.Name, info.MaxRanks, v.Ranks)}
+		}
 		points, err := v.Points(info)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, pt := range points {
+			for k, x := range pt {
+				if f, ok := x.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+					return nil, nil, &config.Error{File: cfg.Path, Line: v.Line(), Key: fmt.Sprintf("variant %q params.%s", v.Name, k),
+						Msg: fmt.Sprintf("plugin %s declares the default %v, not a finite number: set the parameter", info.Name, f)}
+				}
+			}
 			out = append(out, planned{variant: v, path: path, params: pt})
 		}
 	}
@@ -75,32 +120,55 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]planned, ma
 
 // Run executes the config and returns the run record; results.json in
 // OutDir is rewritten after every case. The error is nil when every case
-// validated, a *FailedError naming the failed cases otherwise, or the
-// reason the run could not start.
+// validated, a *FailedError naming the failed cases, a *SaveError when
+// results.json could not be written (the run stops there), or, with a nil
+// run, the reason the run could not start (a config error, a
+// *PreflightError, a missing plugin, an existing folder).
 func Run(ctx context.Context, o Options) (*results.Run, error) {
 	cfg := o.Config
-	plan, _, err := Plan(ctx, cfg, o.PluginDirs)
+	plan, infos, err := Plan(ctx, cfg, o.PluginDirs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("interrupted before the run started: %w", err)
+		}
+		return nil, err
+	}
+	machine := DetectMachine()
+	if o.Machine != nil {
+		machine = *o.Machine
+	}
+	var warnings []string
+	notes, err := preflight(cfg, plan, infos, machine)
+	warnings = append(warnings, notes...)
+	if err != nil {
+		if !o.NoPreflight {
+			return nil, err
+		}
+		warnings = append(warnings, "run with --no-preflight: "+err.Error())
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	outDir, err := makeOutDir(o.OutDir, o.AutoOutDir)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(o.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("results folder: %w (an existing folder is never overwritten)", err)
+	o.OutDir = outDir
+	for _, d := range CleanStale() {
+		fmt.Fprintf(o.Log, "bfsbench: removed %s, left by a run that died\n", d)
+	}
+	lockWarnings, unlock := machineLocks(gpuLockNames(cfg, machine))
+	defer unlock()
+	warnings = append(warnings, lockWarnings...)
+	for _, w := range warnings {
+		fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", w)
 	}
 	run := &results.Run{
 		Config: cfg.Text, ConfigPath: cfg.Path, CommandLine: o.CommandLine,
 		GitCommit: GitCommit(), Started: time.Now().UTC().Format(time.RFC3339), Env: DetectEnv(),
+		Warnings: warnings, OutDir: outDir,
 	}
-	resultsPath := filepath.Join(o.OutDir, "results.json")
-	save := func() {
-		if err := run.Save(resultsPath); err != nil {
-			fmt.Fprintf(o.Log, "bfsbench: saving %s: %v\n", resultsPath, err)
-		}
-		if o.AfterCase != nil {
-			if err := o.AfterCase(run); err != nil {
-				fmt.Fprintf(o.Log, "bfsbench: reports: %v\n", err)
-			}
-		}
-	}
+	resultsPath := filepath.Join(outDir, "results.json")
 	// Every case is listed from the start as skipped, so an interrupted
 	// run still shows what it did not reach.
 	type slot struct {
@@ -116,39 +184,64 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 			run.Cases = append(run.Cases, c)
 		}
 	}
-	save()
+	if err := saveFile(run, resultsPath); err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", resultsPath, err)
+	}
 	total := len(slots)
 	done := 0
+	var saveErr error
 	for wi, w := range cfg.Workloads {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || saveErr != nil {
 			break
 		}
 		fmt.Fprintf(o.Log, "workload %d/%d: %s, %d searches\n", wi+1, len(cfg.Workloads), w.Spec, w.NBFS)
-		wl, err := prepare(w, o)
+		wl, err := prepare(ctx, w, o)
+		if err == nil && w.Spec.File != "" && !o.NoPreflight {
+			err = checkLoaded(wl.graph.NVertices, int64(len(wl.graph.Edges)), w, plan, infos, DetectMachine())
+		}
 		for _, s := range slots {
-			if s.w != w || ctx.Err() != nil {
+			if s.w != w || ctx.Err() != nil || saveErr != nil {
 				continue
 			}
 			done++
 			if err != nil {
 				s.rc.Status, s.rc.Error = results.StatusFailed, "workload: "+err.Error()
 			} else {
-				o.runCase(ctx, s.p, w, wl, s.rc, o.OutDir, fmt.Sprintf("[%d/%d]", done, total))
+				o.runCase(ctx, s.p, w, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine)
 			}
 			printCase(o.Log, s.rc)
-			save()
+			if err := saveFile(run, resultsPath); err != nil {
+				saveErr = err
+			}
 		}
 		wl.release()
 	}
-	if ctx.Err() != nil {
-		for _, s := range slots {
-			if s.rc.Status == results.StatusSkipped {
-				s.rc.Error = "not run: interrupted"
-			}
+	for _, s := range slots {
+		if s.rc.Status != results.StatusSkipped {
+			continue
+		}
+		switch {
+		case saveErr != nil:
+			s.rc.Error = "not run: results.json could not be saved"
+		case ctx.Err() != nil:
+			s.rc.Error = "not run: interrupted"
 		}
 	}
 	run.Finished = time.Now().UTC().Format(time.RFC3339)
-	save()
+	if saveErr == nil {
+		saveErr = saveFile(run, resultsPath)
+	}
+	if saveErr != nil {
+		se := &SaveError{Path: resultsPath, Err: saveErr}
+		run.Warnings = append(run.Warnings, "results.json could not be saved: "+saveErr.Error())
+		se.Fallback = filepath.Join(os.TempDir(), fmt.Sprintf("bfsbench-results-%s.json", time.Now().Format("20060102-150405.000000000")))
+		if err := saveFile(run, se.Fallback); err != nil {
+			se.Fallback, se.FallbackErr = "", err
+		}
+		o.reports(run)
+		return run, se
+	}
+	o.reports(run)
 	var failed []string
 	for _, c := range run.Cases {
 		if c.Status != results.StatusOK {
@@ -162,6 +255,68 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 		return run, &FailedError{Cases: failed, Total: len(run.Cases)}
 	}
 	return run, nil
+}
+
+// reports calls Options.Reports, logging its error.
+func (o Options) reports(run *results.Run) {
+	if o.Reports == nil {
+		return
+	}
+	if err := o.Reports(run); err != nil {
+		fmt.Fprintf(o.Log, "bfsbench: reports: %v\n", err)
+	}
+}
+
+// makeOutDir creates dir (which must not exist), or with auto the first
+// free one of dir, dir-2, dir-3, ...; Mkdir makes the choice atomic.
+func makeOutDir(dir string, auto bool) (string, error) {
+	for i := 1; ; i++ {
+		d := dir
+		if i > 1 {
+			d = fmt.Sprintf("%s-%d", dir, i)
+		}
+		err := os.Mkdir(d, 0o755)
+		if err == nil {
+			return d, nil
+		}
+		if !auto || !errors.Is(err, fs.ErrExist) || i >= 1000 {
+			return "", fmt.Errorf("results folder: %w (an existing folder is never overwritten)", err)
+		}
+	}
+}
+
+// gpuLockNames names the GPUs a run takes a lock on: every GPU the machine
+// shows, when a case runs on CUDA.
+func gpuLockNames(cfg *config.Config, m Machine) []string {
+	cuda := false
+	for _, v := range cfg.Variants {
+		cuda = cuda || v.Backend == sdk.BackendCUDA
+	}
+	if !cuda {
+		return nil
+	}
+	var out []string
+	for i := range m.GPUFree {
+		out = append(out, fmt.Sprintf("gpu%d", i))
+	}
+	return out
+}
+
+// SaveError is a run that stopped because results.json could not be
+// written. Fallback, when not empty, holds the whole run.
+type SaveError struct {
+	Path        string
+	Err         error
+	Fallback    string
+	FallbackErr error
+}
+
+func (e *SaveError) Error() string {
+	msg := fmt.Sprintf("saving %s failed: %v; the run stopped there and the file holds the cases finished before", e.Path, e.Err)
+	if e.Fallback != "" {
+		return msg + "; every finished case is saved in " + e.Fallback
+	}
+	return msg + fmt.Sprintf("; saving a copy in %s failed too: %v", os.TempDir(), e.FallbackErr)
 }
 
 // FailedError lists the cases that did not validate or did not finish.
@@ -179,6 +334,7 @@ func newCase(p planned, w config.Workload) *results.Case {
 	c := &results.Case{
 		Variant: v.Name, Plugin: v.Plugin, Backend: v.Backend, Params: p.params,
 		Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher, Status: results.StatusSkipped,
+		Error: "not run (yet): a results.json saved while the run was going, or by a run that was killed",
 		Graph: results.Graph{Scale: w.Spec.Scale, EdgeFactor: w.Spec.EdgeFactor, Seed: w.Spec.Seed, File: w.Spec.File},
 		BFS:   []results.Search{},
 	}
@@ -203,15 +359,21 @@ func (p *prepared) release() {
 	}
 }
 
-func prepare(w config.Workload, o Options) (*prepared, error) {
+func prepare(ctx context.Context, w config.Workload, o Options) (*prepared, error) {
 	t0 := time.Now()
-	g, err := workload.Load(w.Spec)
+	stage("generate")
+	g, err := workload.LoadContext(ctx, w.Spec)
 	if err != nil {
 		return nil, err
 	}
 	gen := time.Since(t0).Seconds()
 	fmt.Fprintf(o.Log, "  edge list: %d vertices, %d edges, fingerprint %s (%.2fs)\n", g.NVertices, len(g.Edges), g.Info.Fingerprint, gen)
-	keys, err := graph500.SearchKeys(g.Edges, g.NVertices, w.NBFS, w.Spec.Seed)
+	stage("keys")
+	set, err := graph500.NonIsolated(g.Edges, g.NVertices)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := graph500.SearchKeysContext(ctx, set, g.NVertices, w.NBFS, w.Spec.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -240,6 +402,9 @@ func printCase(w io.Writer, c *results.Case) {
 	}
 	if c.Error != "" {
 		line += "\n    error: " + firstLines(c.Error, 6)
+	}
+	if c.Cause != "" {
+		line += "\n    cause: " + c.Cause
 	}
 	fmt.Fprintln(w, line)
 }

@@ -3,17 +3,33 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/config"
 	"github.com/bfsbench/bfsbench/harness/results"
 )
+
+var (
+	buildOnce sync.Once
+	builtDir  string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
 
 // buildPlugins compiles the reference plugin and the faulty test plugin
 // into a temporary directory once per test binary.
@@ -22,14 +38,23 @@ func buildPlugins(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds plugin binaries; skipped with -short")
 	}
-	dir := t.TempDir()
-	for name, pkg := range map[string]string{"reference": "../../plugins/reference", "faulty": "./testdata/faulty"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", pkg, err, out)
+	buildOnce.Do(func() {
+		builtDir, buildErr = os.MkdirTemp("", "bfsbench-plugins-")
+		if buildErr != nil {
+			return
 		}
+		for name, pkg := range map[string]string{"reference": "../../plugins/reference", "faulty": "./testdata/faulty"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(builtDir, name), pkg)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return dir
+	return builtDir
 }
 
 func runConfig(t *testing.T, dir, text string) (*results.Run, error) {
@@ -215,7 +240,7 @@ plugin = "faulty"
 		}
 	}()
 	run, err := Run(ctx, Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard,
-		AfterCase: func(*results.Run) error { calls++; return nil }})
+		Reports: func(*results.Run) error { calls++; return nil }})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("err = %v", err)
 	}
@@ -232,8 +257,8 @@ plugin = "faulty"
 	if !strings.Contains(disk.Cases[1].Error, "interrupted") || !strings.Contains(disk.Cases[2].Error, "interrupted") {
 		t.Errorf("errors: %q / %q", disk.Cases[1].Error, disk.Cases[2].Error)
 	}
-	if run.Finished == "" || disk.Finished == "" || calls < 2 {
-		t.Errorf("run not closed properly: finished %q, %d saves", disk.Finished, calls)
+	if run.Finished == "" || disk.Finished == "" || calls != 1 {
+		t.Errorf("run not closed properly: finished %q, reports written %d times, want once", disk.Finished, calls)
 	}
 	out2, _ := exec.Command("pgrep", "-f", dir).Output()
 	if s := strings.TrimSpace(string(out2)); s != "" {

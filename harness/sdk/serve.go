@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 
+	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/workload"
 )
 
@@ -34,10 +35,27 @@ func Serve(p Plugin) {
 		fmt.Fprintf(os.Stderr, "%s is a bfsbench plugin (%s); run it through `bfsbench run CONFIG.toml`.\n", os.Args[0], in.Name)
 		os.Exit(2)
 	}
+	if !comm.UnderMPIRun() { // under mpirun, mpi.go watches the launcher
+		go watchParent(os.Getppid(), time.Second/4)
+	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		Plugins:         map[string]plugin.Plugin{pluginName: &rpcPlugin{impl: p}},
 	})
+}
+
+// watchParent ends the plugin once its parent (the harness) is gone, even
+// if it died by SIGKILL and could not stop it: the process is re-parented
+// and its parent id changes. (On Linux the harness also asks the kernel
+// for a parent-death signal; this covers the rest.)
+func watchParent(ppid int, every time.Duration) {
+	for {
+		time.Sleep(every)
+		if os.Getppid() != ppid {
+			fmt.Fprintf(os.Stderr, "bfsbench plugin: the harness (pid %d) is gone; exiting\n", ppid)
+			os.Exit(1)
+		}
+	}
 }
 
 // server is the plugin-side state of one case.

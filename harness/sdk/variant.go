@@ -17,6 +17,7 @@ package sdk
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
@@ -47,6 +48,38 @@ type Info struct {
 	Params   []Param
 	// MultiRank is true when the variant accepts Ranks > 1 (grid or 1D).
 	MultiRank bool
+	// MaxRanks, when positive, is the most ranks the variant accepts; the
+	// harness refuses a config asking for more before anything runs.
+	MaxRanks int
+	// Memory is the variant's own memory need per backend ("cpu",
+	// "cuda"), beyond what the SDK holds for it (the edge list and the
+	// parents file). The harness adds it to its estimate of a case before
+	// generating anything and refuses a case that cannot fit in the
+	// machine's free memory or its GPUs' free memory. A backend without
+	// an entry is estimated from the SDK's share alone, and the run says
+	// so.
+	Memory map[string]Memory
+}
+
+// Memory is a variant's memory need for one backend, linear in the graph:
+// bytes = PerVertex·NVertices + PerEdge·NEdges (NEdges counts input
+// tuples) + PerRank·Ranks, summed over every rank of the case. Host is
+// memory of the machine (every rank process together), Device that of the
+// GPUs (all of the case's GPUs together).
+type Memory struct {
+	HostPerVertex, HostPerEdge, HostPerRank       float64
+	DevicePerVertex, DevicePerEdge, DevicePerRank float64
+}
+
+// Host is the host bytes the variant needs for a graph of nv vertices and
+// ne edges on ranks ranks.
+func (m Memory) Host(nv, ne int64, ranks int) float64 {
+	return m.HostPerVertex*float64(nv) + m.HostPerEdge*float64(ne) + m.HostPerRank*float64(ranks)
+}
+
+// Device is the device bytes the variant needs, all GPUs together.
+func (m Memory) Device(nv, ne int64, ranks int) float64 {
+	return m.DevicePerVertex*float64(nv) + m.DevicePerEdge*float64(ne) + m.DevicePerRank*float64(ranks)
 }
 
 // Param declares one tunable knob of a variant.
@@ -58,6 +91,9 @@ type Param struct {
 	Choices []string // for strings: the allowed values; empty means any
 	Min     *float64 // for numbers: inclusive bounds, nil means none
 	Max     *float64
+	// Multiple, for integers when positive, is what the value must be a
+	// multiple of (e.g. 32 for a thread count); 0 is always accepted.
+	Multiple int64
 }
 
 // Bound is a convenience for Param.Min and Param.Max.
@@ -247,6 +283,9 @@ func (p Param) Normalize(v any) (any, error) {
 		default:
 			return nil, fmt.Errorf("want a number, got %T %v", v, v)
 		}
+		if f := out.(float64); math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("want a finite number, got %v", f)
+		}
 	case TypeBool:
 		x, ok := v.(bool)
 		if !ok {
@@ -285,6 +324,9 @@ func (p Param) Normalize(v any) (any, error) {
 	}
 	if p.Max != nil && f > *p.Max {
 		return nil, fmt.Errorf("%v is above the maximum %v", out, *p.Max)
+	}
+	if n, ok := out.(int64); ok && p.Multiple > 0 && n%p.Multiple != 0 {
+		return nil, fmt.Errorf("%d is not a multiple of %d", n, p.Multiple)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@
 package workload
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -62,22 +63,51 @@ type Graph struct {
 
 // Load generates or reads the workload's edge list.
 func Load(s Spec) (*Graph, error) {
+	return LoadContext(context.Background(), s)
+}
+
+// SparseSlack is how many vertices a graph file may declare beyond twice
+// its number of edges (the most vertices its edges can touch): a file
+// declaring more is refused, since nearly all of its vertices would be
+// isolated and only cost memory and search-key time.
+const SparseSlack = 1 << 20
+
+// LoadContext is Load that returns ctx's error within a fraction of a
+// second once ctx ends. The generator itself cannot be stopped: it is
+// left to finish in the background (the caller is on its way out).
+func LoadContext(ctx context.Context, s Spec) (*Graph, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("workload %s: %w", s, err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	g := &Graph{Spec: s}
 	if s.File != "" {
-		edges, nv, err := graphio.LoadGraphFile(s.File, s.Format)
+		edges, nv, err := graphio.LoadGraphFileContext(ctx, s.File, s.Format)
 		if err != nil {
 			return nil, err
 		}
 		if nv > graph500.MaxValidatorVertices {
 			return nil, fmt.Errorf("%s: %d vertices (largest id + 1) exceeds the %d bfsbench supports", s.File, nv, graph500.MaxValidatorVertices)
 		}
+		if nv > 2*int64(len(edges))+SparseSlack {
+			return nil, fmt.Errorf("%s: %d vertices declared (or largest id + 1) but its %d edges touch at most %d: renumber the vertices compactly",
+				s.File, nv, len(edges), 2*len(edges))
+		}
 		g.Edges, g.NVertices = edges, nv
 	} else {
-		g.Edges = graph500.Generate(s.Scale, s.EdgeFactor, s.Seed)
+		done := make(chan []graph500.Edge, 1)
+		go func() { done <- graph500.Generate(s.Scale, s.EdgeFactor, s.Seed) }()
+		select {
+		case g.Edges = <-done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("generating %s: %w", s, ctx.Err())
+		}
 		g.NVertices = graph500.NVertices(s.Scale)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	g.Info = results.Graph{
 		Scale: s.Scale, EdgeFactor: s.EdgeFactor, Seed: s.Seed, File: s.File,

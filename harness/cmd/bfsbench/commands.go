@@ -27,6 +27,8 @@ import (
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	out := fs.String("out", "", "results folder (must not exist; default results/<config>-<time>)")
+	maxCases := fs.Int("max-cases", config.DefaultMaxCases, "refuse a config that expands to more cases than this")
+	noPreflight := fs.Bool("no-preflight", false, "run cases the memory preflight refuses")
 	dirs := pluginDirsFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -35,15 +37,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return usageErr("run needs exactly one config file, got %d arguments", len(pos))
 	}
-	cfg, err := config.Load(pos[0])
+	if *maxCases < 1 {
+		return usageErr("run: --max-cases wants a positive number, got %d", *maxCases)
+	}
+	cfg, err := config.LoadMax(pos[0], *maxCases)
 	if err != nil {
 		return &exitError{2, err}
 	}
-	if *out == "" {
+	auto := *out == ""
+	if auto {
 		name := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
 		*out = filepath.Join("results", name+"-"+time.Now().Format("20060102-150405"))
 		if err := os.MkdirAll("results", 0o755); err != nil {
-			return err
+			return &exitError{2, err}
 		}
 	}
 	pdirs := runner.PluginDirs()
@@ -51,25 +57,30 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		pdirs = splitList(*dirs)
 	}
 	opts := runner.Options{
-		Config: cfg, OutDir: *out, PluginDirs: pdirs,
+		Config: cfg, OutDir: *out, AutoOutDir: auto, PluginDirs: pdirs, NoPreflight: *noPreflight,
 		CommandLine: strings.Join(os.Args, " "),
 		Log:         stderr, Progress: isTerminal(stderr),
-		AfterCase: func(run *results.Run) error {
-			_, err := report.WriteAll(run, *out)
-			return err
-		},
+	}
+	opts.Reports = func(run *results.Run) error {
+		_, err := report.WriteAll(run, run.OutDir)
+		return err
 	}
 	run, err := runner.Run(ctx, opts)
 	if run == nil {
-		// Nothing ran: a config, plugin or folder problem.
-		var ce *config.Error
-		if errors.As(err, &ce) {
-			return &exitError{2, err}
+		// Nothing ran: a config, plugin, memory or folder problem (or an
+		// interrupt, which main reports as such).
+		return &exitError{2, err}
+	}
+	var se *runner.SaveError
+	if errors.As(err, &se) {
+		if se.Fallback != "" {
+			fmt.Fprintf(stdout, "results: %s (incomplete); every finished case: %s\n", filepath.Join(run.OutDir, "results.json"), se.Fallback)
 		}
+		printTable(stdout, run)
 		return err
 	}
-	fmt.Fprintf(stdout, "results: %s\n", filepath.Join(*out, "results.json"))
-	fmt.Fprintf(stdout, "summary: %s\n", filepath.Join(*out, "summary.txt"))
+	fmt.Fprintf(stdout, "results: %s\n", filepath.Join(run.OutDir, "results.json"))
+	fmt.Fprintf(stdout, "summary: %s\n", filepath.Join(run.OutDir, "summary.txt"))
 	printTable(stdout, run)
 	return err
 }
@@ -176,36 +187,52 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 	if len(pos) > 0 || *out == "" {
 		return usageErr("generate: give --scale and --out FILE|- (got extra arguments %v)", pos)
 	}
+	// Everything is checked before anything is written: a bad argument
+	// never touches an existing --out file.
+	if *format != "text" && *format != "binary" {
+		return usageErr("generate: --format wants text or binary, got %q", *format)
+	}
 	spec, err := k.spec()
 	if err != nil {
 		return err
 	}
-	edges := graph500.Generate(spec.Scale, spec.EdgeFactor, spec.Seed)
+	if err := runner.CheckGenerate(spec.Scale, spec.EdgeFactor); err != nil {
+		return &exitError{2, fmt.Errorf("generate: %w", err)}
+	}
 	var w io.Writer = stdout
 	var f *os.File
 	if *out != "-" {
-		if f, err = os.Create(*out); err != nil {
-			return err
+		// A temporary file beside --out, renamed over it once complete.
+		if f, err = os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp*"); err != nil {
+			return &exitError{2, fmt.Errorf("generate: %w", err)}
 		}
-		defer f.Close()
+		defer func() {
+			f.Close()
+			os.Remove(f.Name()) // gone already after a successful rename
+		}()
 		w = f
 	}
+	edges := graph500.Generate(spec.Scale, spec.EdgeFactor, spec.Seed)
 	bw := bufio.NewWriterSize(w, 1<<20)
-	switch *format {
-	case "text":
+	if *format == "text" {
 		err = graphio.WriteEdgesText(bw, edges)
-	case "binary":
+	} else {
 		err = graphio.WriteEdgesBinary(bw, edges, graph500.NVertices(spec.Scale))
-	default:
-		return usageErr("generate: --format wants text or binary, got %q", *format)
 	}
 	if err == nil {
 		err = bw.Flush()
 	}
 	if err == nil && f != nil {
-		err = f.Close()
+		if err = f.Chmod(0o644); err == nil {
+			if err = f.Close(); err == nil {
+				err = os.Rename(f.Name(), *out)
+			}
+		}
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	return nil
 }
 
 func cmdValidate(args []string, stdout io.Writer) error {
@@ -230,16 +257,16 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	}
 	g, err := workload.Load(spec)
 	if err != nil {
-		return err
+		return &exitError{2, err}
 	}
 	f, err := os.Open(*parentsPath)
 	if err != nil {
-		return err
+		return &exitError{2, err}
 	}
 	defer f.Close()
 	parents, err := graphio.ReadParents(f, *parentsPath)
 	if err != nil {
-		return err
+		return &exitError{2, err}
 	}
 	if *root >= g.NVertices {
 		return usageErr("validate: root %d out of range: the graph has %d vertices", *root, g.NVertices)
@@ -264,7 +291,7 @@ func cmdPlugins(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	paths := runner.ListPlugins(pdirs)
 	if len(paths) == 0 {
-		return fmt.Errorf("no plugins found in %s (run `make build`)", strings.Join(pdirs, ", "))
+		return &exitError{2, fmt.Errorf("no plugins found in %s (run `make build`)", strings.Join(pdirs, ", "))}
 	}
 	for _, p := range paths {
 		in, err := runner.Describe(ctx, p)
@@ -309,7 +336,7 @@ func cmdPlot(args []string, stdout io.Writer) error {
 	for _, p := range pos {
 		r, err := results.Load(p)
 		if err != nil {
-			return err
+			return &exitError{2, err}
 		}
 		runs = append(runs, r)
 	}
@@ -387,7 +414,7 @@ func cmdLevels(args []string, stdout io.Writer) error {
 	for _, p := range pos {
 		r, err := results.Load(p)
 		if err != nil {
-			return err
+			return &exitError{2, err}
 		}
 		fmt.Fprintf(stdout, "== %s\n", p)
 		if err := report.LevelTables(stdout, r, *all); err != nil {
@@ -411,7 +438,7 @@ func cmdTable(args []string, stdout io.Writer) error {
 	for _, p := range pos {
 		r, err := results.Load(p)
 		if err != nil {
-			return err
+			return &exitError{2, err}
 		}
 		fmt.Fprintf(stdout, "== %s (%s)\n", p, r.Env.Describe())
 		printTable(stdout, r)

@@ -26,18 +26,30 @@ import (
 const usage = `bfsbench: a benchmark harness for GPU breadth-first search variants.
 
 Usage:
-  bfsbench run CONFIG.toml [--out DIR] [--plugins DIRS]
+  bfsbench run CONFIG.toml [--out DIR] [--plugins DIRS] [--max-cases N] [--no-preflight]
   bfsbench generate --scale S [--edgefactor E] [--seed A,B] [--format text|binary] --out FILE|-
   bfsbench validate --scale S [--edgefactor E] [--seed A,B] --root R --parents FILE
   bfsbench validate --graph FILE [--graph-format auto|snap|mtx|bin] --root R --parents FILE
   bfsbench plugins [--plugins DIRS]
   bfsbench plot RESULTS.json [MORE.json...] [--out DIR]
   bfsbench compare BASE.json NEW.json [--threshold 5%]
+  bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
 
-Exit status: 0 success; 1 a case failed, a search was invalid or a
-comparison regressed; 2 bad usage or config; 130 interrupted.
+Before anything runs, run checks the config (a sweep may expand to at most
+--max-cases cases, 1000 by default; nbfs is at most 64, ranks at most 4096)
+and estimates each case's memory against the machine's free memory,
+/dev/shm and the GPUs' free memory (nvidia-smi), refusing what cannot fit.
+
+Exit status:
+  0    success
+  1    a case failed, a search was invalid, results.json could not be
+       saved, or a comparison regressed
+  2    bad usage, config or setup (plugin missing, results folder exists,
+       memory preflight refused): nothing ran
+  130  interrupted (SIGINT or SIGTERM); results.json keeps every finished
+       search
 `
 
 // exitError carries an exit status.
@@ -47,6 +59,8 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+
+func (e *exitError) Unwrap() error { return e.err }
 
 func usageErr(format string, args ...any) error {
 	return &exitError{2, fmt.Errorf(format, args...)}
@@ -59,18 +73,25 @@ func main() {
 	if err == nil {
 		return
 	}
-	code := 1
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	if ctx.Err() != nil {
-		code = 130
-	}
 	if err.Error() != "" {
 		fmt.Fprintln(os.Stderr, "bfsbench:", err)
 	}
-	os.Exit(code)
+	os.Exit(exitCode(ctx, err))
+}
+
+// exitCode is the exit status for dispatch's error (see usage).
+func exitCode(ctx context.Context, err error) int {
+	if err == nil {
+		return 0
+	}
+	if ctx.Err() != nil {
+		return 130
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -90,6 +111,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdPlugins(ctx, rest, stdout)
 	case "plot":
 		return cmdPlot(rest, stdout)
+	case "ab":
+		return cmdAB(ctx, rest, stdout, stderr)
 	case "compare":
 		return cmdCompare(rest, stdout)
 	case "levels":

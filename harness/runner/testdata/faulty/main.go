@@ -1,18 +1,28 @@
 // Command faulty is a test plugin whose misbehaviour is chosen by its
 // "mode" parameter, so the runner's tests can check that a crash, a hang,
-// a panic or wrong parents cost one case only. Its correct mode is a plain
-// serial BFS.
+// a panic, wrong parents, garbage numbers, running out of memory or a bus
+// error cost one case only and are reported with their cause. Its correct
+// mode is a plain serial BFS. FAULTY_START_DELAY (a duration) delays its
+// start, for tests of an interrupt while a plugin starts.
 package main
 
 import (
 	"errors"
+	"math"
 	"os"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
-func main() { sdk.Serve(plugin{}) }
+func main() {
+	if d, err := time.ParseDuration(os.Getenv("FAULTY_START_DELAY")); err == nil {
+		time.Sleep(d)
+	}
+	sdk.Serve(plugin{})
+}
 
 type plugin struct{}
 
@@ -20,7 +30,8 @@ func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
-			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct"}}},
+			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
+				"garbage", "oom", "sigbus", "slow-construct"}}},
 	}
 }
 
@@ -36,8 +47,15 @@ type variant struct {
 }
 
 func (v *variant) Construct(w *sdk.Workload) error {
-	if v.mode == "crash-construct" {
+	switch v.mode {
+	case "crash-construct":
 		os.Exit(3)
+	case "oom":
+		outOfMemory()
+	case "sigbus":
+		busError()
+	case "slow-construct":
+		time.Sleep(time.Hour)
 	}
 	v.adj = make([][]int64, w.NVertices)
 	for _, e := range w.Edges {
@@ -64,6 +82,9 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 		case "error":
 			return sdk.Search{}, errors.New("deliberate failure")
 		}
+	}
+	if v.mode == "garbage" {
+		return sdk.Search{TimeS: math.NaN(), Levels: -3}, nil
 	}
 	for i := range v.parents {
 		v.parents[i] = -1
@@ -93,3 +114,58 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 
 func (v *variant) Parents(dst []int64) error { copy(dst, v.parents); return nil }
 func (v *variant) Close() error              { return nil }
+
+// CaseInfo reports a number JSON cannot hold, in garbage mode.
+func (v *variant) CaseInfo() map[string]any {
+	if v.mode == "garbage" {
+		return map[string]any{"bytes_per_bfs": math.Inf(1), "note": "garbage"}
+	}
+	return nil
+}
+
+// outOfMemory limits the address space a little above what the process
+// holds, then allocates past it: the Go runtime dies with "out of memory",
+// as a plugin does on a machine too small for its graph.
+func outOfMemory() {
+	var lim syscall.Rlimit
+	lim.Cur, lim.Max = 1<<30, 1<<30
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		var kb uint64
+		for _, l := range strings.Split(string(b), "\n") {
+			if len(l) > 7 && l[:7] == "VmSize:" {
+				for _, c := range l[7:] {
+					if c >= '0' && c <= '9' {
+						kb = kb*10 + uint64(c-'0')
+					}
+				}
+			}
+		}
+		lim.Cur = kb*1024 + 64<<20
+		lim.Max = lim.Cur
+	}
+	_ = syscall.Setrlimit(syscall.RLIMIT_AS, &lim)
+	var keep [][]byte
+	for i := 0; i < 64; i++ {
+		b := make([]byte, 256<<20)
+		for j := 0; j < len(b); j += 4096 {
+			b[j] = 1
+		}
+		keep = append(keep, b)
+	}
+	_ = keep
+}
+
+// busError touches a shared mapping past the end of its file, which the
+// kernel answers with SIGBUS, as it does when /dev/shm is full.
+func busError() {
+	f, err := os.CreateTemp("", "faulty-sigbus")
+	if err != nil {
+		return
+	}
+	os.Remove(f.Name())
+	mem, err := syscall.Mmap(int(f.Fd()), 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return
+	}
+	mem[0] = 1
+}

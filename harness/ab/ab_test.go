@@ -1,0 +1,239 @@
+package ab
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/report"
+	"github.com/bfsbench/bfsbench/harness/results"
+)
+
+func TestSplitCases(t *testing.T) {
+	cfg, err := config.Parse("t.toml", `
+[workload]
+scale = [8, 9]
+nbfs = 4
+validate = 2
+
+[[variant]]
+name = "a"
+plugin = "reference"
+[variant.params]
+alpha = [10, 20]
+direction_optimizing = [true, false]
+
+[[variant]]
+name = "b"
+plugin = "reference"
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	us, err := splitCases(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, u := range us {
+		names = append(names, u.name)
+		if len(u.cfg.Workloads) != 1 || len(u.cfg.Variants) != 1 {
+			t.Fatalf("%s: %d workloads, %d variants", u.name, len(u.cfg.Workloads), len(u.cfg.Variants))
+		}
+		if u.cfg.Workloads[0].Validate != config.ValidateAll {
+			t.Errorf("%s: validate %d, want every search", u.name, u.cfg.Workloads[0].Validate)
+		}
+		for k, vs := range u.cfg.Variants[0].Params {
+			if len(vs) != 1 {
+				t.Errorf("%s: %s has %d values", u.name, k, len(vs))
+			}
+		}
+	}
+	if len(us) != 10 || !strings.HasPrefix(names[0], "a alpha=10 direction_optimizing=true (kronecker scale 8") ||
+		!strings.HasPrefix(names[4], "b (kronecker scale 8") || !strings.Contains(names[5], "scale 9") {
+		t.Errorf("cases:\n%s", strings.Join(names, "\n"))
+	}
+	if cfg.Variants[0].Params["alpha"][1] != int64(20) || cfg.Workloads[0].Validate != 2 {
+		t.Errorf("the config was changed")
+	}
+}
+
+// TestOrder: each case alternates the order between rounds, and two
+// consecutive cases start with different sides.
+func TestOrder(t *testing.T) {
+	var seq []int
+	for u := 0; u < 2; u++ {
+		for r := 0; r < 2; r++ {
+			o := Order(u, r)
+			seq = append(seq, o[0], o[1])
+		}
+	}
+	if want := []int{0, 1, 1, 0, 1, 0, 0, 1}; !slices.Equal(seq, want) {
+		t.Errorf("order %v, want %v", seq, want)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	search := func(teps float64, valid bool) results.Search {
+		return results.Search{TimeS: 1 / teps, TEPS: teps, NEdge: 1, Validated: true, Valid: valid}
+	}
+	r1 := &results.Case{Variant: "v", Status: results.StatusOK, ConstructionTimeS: 1, BFS: []results.Search{search(1, true), search(2, true)}}
+	r2 := &results.Case{Variant: "v", Status: results.StatusInvalid, Error: "search 1 from 3: cycle", ConstructionTimeS: 3,
+		BFS: []results.Search{search(4, false), search(4, true)}}
+	m := Merge([]*results.Case{r1, r2})
+	if len(m.BFS) != 4 || m.Validated != 4 || m.Stats.N != 3 || m.Status != results.StatusInvalid ||
+		m.Error != "run 2: search 1 from 3: cycle" || m.ConstructionTimeS != 2 {
+		t.Errorf("merged: %+v", m)
+	}
+	if len(r1.BFS) != 2 || r1.Status != results.StatusOK {
+		t.Errorf("a run was changed: %+v", r1)
+	}
+}
+
+// probePlugin is a plugin for the end-to-end test: a serial BFS, done
+// `work` times per search.
+const probePlugin = `package main
+
+import (
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+const work = WORK
+
+func main() { sdk.Serve(plugin{}) }
+
+type plugin struct{}
+
+func (plugin) Info() sdk.Info {
+	return sdk.Info{Name: "abprobe", Summary: "bfsbench ab's test plugin", Backends: []string{sdk.BackendCPU}}
+}
+
+func (plugin) New(sdk.Config) (sdk.Variant, error) { return &variant{}, nil }
+
+type variant struct {
+	w       *sdk.Workload
+	parents []int64
+}
+
+func (v *variant) Construct(w *sdk.Workload) error { v.w = w; return nil }
+
+func (v *variant) BFS(root int64) (sdk.Search, error) {
+	for i := 0; i < work; i++ {
+		v.parents, _ = graph500.SerialBFS(v.w.Edges, v.w.NVertices, root)
+	}
+	return sdk.Search{}, nil
+}
+
+func (v *variant) Parents(dst []int64) error { copy(dst, v.parents); return nil }
+
+func (v *variant) Close() error { return nil }
+`
+
+// TestEndToEnd clones this repository, commits a probe plugin, slows it
+// down fourfold in the working tree, and measures the commit against the
+// working tree: the slow-down must fail the comparison, results.json must
+// hold both sides with every search validated, and no worktree may be
+// left behind.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two revisions")
+	}
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	ctx := context.Background()
+	top, err := git(ctx, ".", "rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Skip("not in a git checkout: ", err)
+	}
+	repo := filepath.Join(t.TempDir(), "repo")
+	sh := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	sh(".", "git", "clone", "--quiet", top, repo)
+	probe := filepath.Join(repo, "plugins", "abprobe", "main.go")
+	write := func(work string) {
+		if err := os.MkdirAll(filepath.Dir(probe), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(probe, []byte(strings.Replace(probePlugin, "WORK", work, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("1")
+	sh(repo, "git", "add", "plugins/abprobe")
+	sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "abprobe")
+	write("4") // uncommitted: the working tree is the new side
+
+	dir := t.TempDir()
+	var log bytes.Buffer
+	opt := BuildOptions{Repo: repo, Plugins: []string{"abprobe"}, Log: &log}
+	opt.Dir = filepath.Join(dir, "base")
+	base, err := BuildRevision(ctx, BaseLabel, "HEAD", opt)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	opt.Dir = filepath.Join(dir, "new")
+	cur, err := BuildRevision(ctx, NewLabel, "", opt)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !cur.Dirty || base.Commit != cur.Commit || !strings.Contains(cur.Describe(), "uncommitted changes") {
+		t.Errorf("base %+v, new %+v", base, cur)
+	}
+	cfg, err := config.Parse(filepath.Join(dir, "ab.toml"), "[workload]\nscale = 9\nnbfs = 8\n\n[[variant]]\nname = \"probe\"\nplugin = \"abprobe\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	res, err := Run(ctx, Options{Config: cfg, Base: base, New: cur, Rounds: 2, OutDir: out, Log: &log})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	var table bytes.Buffer
+	cr, err := report.ComparePairs(&table, res.Pairs, report.CompareOptions{Threshold: 0.2, MinSearches: 16})
+	if err != nil || cr.Regressed != 1 || !strings.Contains(table.String(), "FAIL: slower") {
+		t.Errorf("compare: %+v %v\n%s", cr, err, table.String())
+	}
+
+	saved, err := results.Load(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved.Cases) != 2 {
+		t.Fatalf("%d cases in results.json", len(saved.Cases))
+	}
+	for i, side := range []string{BaseLabel, NewLabel} {
+		c := saved.Cases[i]
+		if c.Variant != "probe@"+side || c.Info[InfoSide] != side || c.Status != results.StatusOK ||
+			len(c.BFS) != 16 || c.Validated != 16 || c.Stats.N != 16 {
+			t.Errorf("case %d: %s %v %s, %d searches, %d validated", i, c.Variant, c.Info, c.Status, len(c.BFS), c.Validated)
+		}
+	}
+	if wt, _ := git(ctx, repo, "worktree", "list"); strings.Count(wt, "\n") != 0 {
+		t.Errorf("worktrees left:\n%s", wt)
+	}
+
+	// A revision without the plugin is a setup error, named.
+	opt.Dir = filepath.Join(dir, "old")
+	if _, err := BuildRevision(ctx, BaseLabel, "HEAD~1", opt); err == nil || !strings.Contains(err.Error(), `has no plugin "abprobe"`) {
+		t.Errorf("revision without the plugin: %v", err)
+	}
+	if _, err := BuildRevision(ctx, BaseLabel, "no-such-rev", opt); err == nil || !strings.Contains(err.Error(), `no revision "no-such-rev"`) {
+		t.Errorf("missing revision: %v", err)
+	}
+}

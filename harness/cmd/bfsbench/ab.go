@@ -1,0 +1,197 @@
+package main
+
+// ab.go: `bfsbench ab BASE_REV [NEW_REV] CONFIG`, two revisions measured
+// side by side on this machine (package ab), then compared.
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/ab"
+	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/report"
+)
+
+const abUsage = `usage: bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [flags]
+
+Builds the plugins of two git revisions (NEW_REV omitted: the working tree,
+uncommitted changes included) each in a temporary git worktree, runs CONFIG
+with both, interleaved case by case in alternating order on the same edge
+lists and search keys, every search validated, and compares them: the
+Mann-Whitney U test over per-search TEPS and a bootstrap interval of the
+ratio. Writes results.json (both sides, variants named NAME@base and
+NAME@new), compare.txt and the usual reports into --out.
+
+Exit status: 0 no significant slow-down beyond the threshold; 1 a
+significant slow-down beyond it, or a case of NEW_REV that failed or was
+invalid; 2 a setup error (bad usage, a revision that does not build, no
+comparable cases); 130 interrupted.
+
+Flags:
+`
+
+// cudaLibDirEnv is harness/cuda.LibDirEnv, the folder a plugin loads its
+// CUDA library from first (not imported: the harness itself loads no CUDA).
+const cudaLibDirEnv = "BFSBENCH_LIB_DIR"
+
+func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ab", flag.ContinueOnError)
+	th := fs.String("threshold", "5%", "slow-down of harmonic-mean TEPS that fails when significant, e.g. 5% or 0.05")
+	alpha := fs.Float64("alpha", report.DefaultAlpha, "significance level of the U test (the interval's level is 1 - alpha)")
+	minSearches := fs.Int("min-searches", 16, "fewest valid searches each side of a case needs for a verdict")
+	rounds := fs.Int("rounds", 8, "runs of each case per side, the order alternating between rounds")
+	out := fs.String("out", "", "results folder (must not exist; default results/ab-<config>-<time>)")
+	repo := fs.String("repo", ".", "a directory in the git repository holding the revisions")
+	keep := fs.Bool("keep-builds", false, "keep the built plugins (their folder is printed)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return usageErr("%v\n%s%s", err, abUsage, flagHelp(fs))
+	}
+	var baseRev, newRev, cfgPath string
+	switch len(pos) {
+	case 2:
+		baseRev, cfgPath = pos[0], pos[1]
+	case 3:
+		baseRev, newRev, cfgPath = pos[0], pos[1], pos[2]
+	default:
+		return usageErr("ab needs BASE_REV [NEW_REV] CONFIG, got %d arguments\n%s%s", len(pos), abUsage, flagHelp(fs))
+	}
+	threshold, err := parseThreshold(*th)
+	if err != nil || threshold >= 1 {
+		return usageErr("ab: --threshold wants a slow-down below 100%% like 5%% or 0.05, got %q", *th)
+	}
+	switch {
+	case math.IsNaN(*alpha) || *alpha <= 0 || *alpha >= 1:
+		return usageErr("ab: --alpha wants a level in (0, 1), got %v", *alpha)
+	case *rounds < 1:
+		return usageErr("ab: --rounds wants at least 1, got %d", *rounds)
+	case *minSearches < 0:
+		return usageErr("ab: --min-searches wants a count, got %d", *minSearches)
+	}
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	for _, w := range cfg.Workloads {
+		if n := w.NBFS * *rounds; n < *minSearches {
+			return usageErr("ab: %s gives %d searches a side per case (nbfs %d × %d rounds), fewer than --min-searches %d: raise --rounds or nbfs",
+				w.Spec, n, w.NBFS, *rounds, *minSearches)
+		}
+	}
+	if *out == "" {
+		name := strings.TrimSuffix(filepath.Base(cfgPath), filepath.Ext(cfgPath))
+		*out = filepath.Join("results", "ab-"+name+"-"+time.Now().Format("20060102-150405"))
+		if err := os.MkdirAll("results", 0o755); err != nil {
+			return &exitError{2, err}
+		}
+	}
+	if _, err := os.Stat(*out); err == nil {
+		return usageErr("ab: results folder %s exists (an existing folder is never overwritten)", *out)
+	}
+	// Each side's plugins must load their own CUDA libraries (beside them);
+	// a library folder named in the environment would serve both.
+	if d := os.Getenv(cudaLibDirEnv); d != "" {
+		fmt.Fprintf(stderr, "ab: ignoring %s=%s: each revision loads the CUDA libraries built from it\n", cudaLibDirEnv, d)
+		os.Unsetenv(cudaLibDirEnv)
+		defer os.Setenv(cudaLibDirEnv, d)
+	}
+
+	var plugins, cudaPlugins []string
+	for _, v := range cfg.Variants {
+		if !slices.Contains(plugins, v.Plugin) {
+			plugins = append(plugins, v.Plugin)
+		}
+		if v.Backend == "cuda" && !slices.Contains(cudaPlugins, v.Plugin) {
+			cudaPlugins = append(cudaPlugins, v.Plugin)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "bfsbench-ab-")
+	if err != nil {
+		return &exitError{2, err}
+	}
+	if *keep {
+		fmt.Fprintf(stderr, "ab: builds kept in %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	var builds [2]*ab.Build
+	for i, side := range []struct{ label, rev string }{{ab.BaseLabel, baseRev}, {ab.NewLabel, newRev}} {
+		what := side.rev
+		if what == "" {
+			what = "the working tree"
+		}
+		fmt.Fprintf(stderr, "ab: building %s: %s\n", side.label, what)
+		var log bytes.Buffer
+		b, err := ab.BuildRevision(ctx, side.label, side.rev, ab.BuildOptions{
+			Repo: *repo, Dir: filepath.Join(tmp, side.label), Plugins: plugins, CUDA: cudaPlugins, Log: &log,
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			return &exitError{2, err}
+		}
+		builds[i] = b
+	}
+
+	opts := report.CompareOptions{Threshold: threshold, Alpha: *alpha, MinSearches: *minSearches}
+	res, err := ab.Run(ctx, ab.Options{
+		Config: cfg, Base: builds[0], New: builds[1], Rounds: *rounds,
+		OutDir: *out, CommandLine: strings.Join(os.Args, " "), Log: stderr,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return &exitError{2, err}
+	}
+	var text bytes.Buffer
+	w := io.MultiWriter(stdout, &text)
+	fmt.Fprintf(w, "A/B of %s on %s\n", cfgPath, res.Run.Env.Describe())
+	fmt.Fprintf(w, "base: %s\nnew:  %s\n", builds[0].Describe(), builds[1].Describe())
+	fmt.Fprintf(w, "%d case(s), interleaved case by case in alternating order: %d rounds, %s searches a side per case, every search validated\n",
+		len(res.Pairs), *rounds, searchCounts(cfg, *rounds))
+	fmt.Fprintf(w, "results: %s\n", filepath.Join(*out, "results.json"))
+	cres, cerr := report.ComparePairs(w, res.Pairs, opts)
+	if err := os.WriteFile(filepath.Join(*out, "compare.txt"), text.Bytes(), 0o644); err != nil && cerr == nil {
+		cerr = err
+	}
+	switch {
+	case cerr != nil:
+		return &exitError{2, cerr}
+	case cres.Failed > 0:
+		return &exitError{1, fmt.Errorf("regression: %d case(s) of %s slower than %s beyond %s, failed or invalid", cres.Failed, builds[1].Describe(), builds[0].Describe(), *th)}
+	}
+	return nil
+}
+
+// searchCounts is the number of searches a side per case: "64", or
+// "16-64" when the workloads differ in nbfs.
+func searchCounts(cfg *config.Config, rounds int) string {
+	lo, hi := math.MaxInt, 0
+	for _, w := range cfg.Workloads {
+		lo, hi = min(lo, w.NBFS*rounds), max(hi, w.NBFS*rounds)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
+// flagHelp lists a flag set's flags.
+func flagHelp(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	return b.String()
+}

@@ -1,0 +1,268 @@
+package main
+
+// The fault-injection suite of issue 19: plugins that crash, hang, return
+// garbage or run out of memory, a results folder that fills up, configs
+// beyond the limits, and interrupts at every stage. Each asserts the exit
+// status, the message and that results.json is valid JSON holding every
+// finished search.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/runner"
+)
+
+var (
+	pluginsOnce sync.Once
+	pluginsDir  string
+	pluginsErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pluginsDir != "" {
+		os.RemoveAll(pluginsDir)
+	}
+	os.Exit(code)
+}
+
+func plugins(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds plugin binaries; skipped with -short")
+	}
+	pluginsOnce.Do(func() {
+		if pluginsDir, pluginsErr = os.MkdirTemp("", "bfsbench-cmd-plugins-"); pluginsErr != nil {
+			return
+		}
+		for name, pkg := range map[string]string{"reference": "../../../plugins/reference", "faulty": "../../runner/testdata/faulty"} {
+			if out, err := exec.Command("go", "build", "-o", filepath.Join(pluginsDir, name), pkg).CombinedOutput(); err != nil {
+				pluginsErr = fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+				return
+			}
+		}
+	})
+	if pluginsErr != nil {
+		t.Fatal(pluginsErr)
+	}
+	return pluginsDir
+}
+
+func variant(name, mode string) string {
+	return fmt.Sprintf("[[variant]]\nname = %q\nplugin = \"faulty\"\ntimeout = \"3s\"\n[variant.params]\nmode = %q\n", name, mode)
+}
+
+// checkResults loads results.json and checks every case that finished ok
+// holds nbfs searches and every other one says why.
+func checkResults(t *testing.T, path string, nbfs int) *results.Run {
+	t.Helper()
+	r, err := results.Load(path)
+	if err != nil {
+		t.Fatalf("results.json: %v", err)
+	}
+	for _, c := range r.Cases {
+		if c.Status == results.StatusOK && len(c.BFS) != nbfs {
+			t.Errorf("case %s ok with %d searches", c.Variant, len(c.BFS))
+		}
+		if c.Status != results.StatusOK && c.Error == "" {
+			t.Errorf("case %s %s without an error", c.Variant, c.Status)
+		}
+	}
+	return r
+}
+
+func TestFaultInjection(t *testing.T) {
+	dir := plugins(t)
+	head := "[workload]\nscale = 8\nnbfs = 3\n"
+	for _, tc := range []struct {
+		name    string
+		config  string
+		stage   string // interrupt when this stage starts
+		code    int
+		message string // in the error or the case table/log
+		results bool   // results.json is expected
+	}{
+		{"crash", head + variant("ok", "ok") + variant("crash", "crash"), "", 1, "plugin process exited", true},
+		{"hang", head + variant("hang", "hang") + variant("ok", "ok"), "", 1, "timed out after 3s", true},
+		{"garbage", head + variant("garbage", "garbage"), "", 1, "reported a time of NaN", true},
+		{"oom", head + variant("oom", "oom"), "", 1, "cause: the plugin ran out of memory", true},
+		{"sigbus", head + variant("bus", "sigbus"), "", 1, "cause: the plugin died of SIGBUS", true},
+		{"invalid", head + variant("inv", "invalid"), "", 1, "invalid", true},
+		{"preflight", "[workload]\nscale = 36\nnbfs = 1\n" + variant("big", "ok"), "", 2, "refusing to start", false},
+		{"nan-param", head + "[[variant]]\nplugin = \"reference\"\n[variant.params]\nalpha = nan\n", "", 2, "finite", false},
+		{"nbfs", "[workload]\nscale = 8\nnbfs = 1000000000000\n" + variant("x", "ok"), "", 2, "1 to 64", false},
+		{"sweep", head + "[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = [" + strings.Repeat("\"ok\", ", 1500) + "\"ok\"]\n", "", 2, "--max-cases", false},
+		{"int-plan", head + variant("a", "ok"), "plan", 130, "interrupted", false},
+		{"int-generate", head + variant("a", "ok"), "generate", 130, "interrupted", true},
+		{"int-keys", head + variant("a", "ok"), "keys", 130, "interrupted", true},
+		{"int-start", head + variant("a", "ok"), "start", 130, "interrupted", true},
+		{"int-construct", head + variant("a", "ok"), "construct", 130, "interrupted", true},
+		{"int-search", head + variant("a", "ok"), "search", 130, "interrupted", true},
+		{"int-validate", head + variant("a", "ok"), "validate", 130, "interrupted", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			cfg := filepath.Join(work, "c.toml")
+			os.WriteFile(cfg, []byte(tc.config), 0o644)
+			out := filepath.Join(work, "out")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.stage != "" {
+				defer runner.SetStageHook(func(s string) {
+					if s == tc.stage {
+						cancel()
+					}
+				})()
+			}
+			var stdout, stderr bytes.Buffer
+			start := time.Now()
+			err := dispatch(ctx, []string{"run", cfg, "--plugins", dir, "--out", out}, &stdout, &stderr)
+			code := exitCode(ctx, err)
+			all := fmt.Sprint(err) + "\n" + stdout.String() + stderr.String()
+			if code != tc.code || !strings.Contains(all, tc.message) {
+				t.Errorf("exit %d, want %d; want %q in:\n%s", code, tc.code, tc.message, all)
+			}
+			if time.Since(start) > 30*time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			_, serr := os.Stat(filepath.Join(out, "results.json"))
+			if tc.results != (serr == nil) {
+				t.Fatalf("results.json exists: %v, want %v", serr == nil, tc.results)
+			}
+			if tc.results {
+				checkResults(t, filepath.Join(out, "results.json"), 3)
+			}
+		})
+	}
+}
+
+// TestResultsFolderFillsUp: --out on a small file system that fills
+// during the run ends it with exit 1 and a message, and every finished
+// case is kept (in results.json up to the failure, all of them in the
+// copy the message names).
+func TestResultsFolderFillsUp(t *testing.T) {
+	dir := plugins(t)
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	defer exec.Command("umount", mnt).Run()
+	text := "[workload]\nscale = 9\nnbfs = 64\n"
+	for i := range 6 {
+		text += fmt.Sprintf("[[variant]]\nname = \"ref%d\"\nplugin = \"reference\"\n", i)
+	}
+	cfg := filepath.Join(t.TempDir(), "c.toml")
+	os.WriteFile(cfg, []byte(text), 0o644)
+	var stdout, stderr bytes.Buffer
+	err := dispatch(context.Background(), []string{"run", cfg, "--plugins", dir, "--out", filepath.Join(mnt, "o")}, &stdout, &stderr)
+	if code := exitCode(context.Background(), err); code != 1 || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("exit %d, err %v\n%s", code, err, stderr.String())
+	}
+	var se *runner.SaveError
+	if !asSaveError(err, &se) || se.Fallback == "" {
+		t.Fatalf("no fallback copy: %v", err)
+	}
+	defer os.Remove(se.Fallback)
+	disk := checkResults(t, filepath.Join(mnt, "o", "results.json"), 64)
+	fb := checkResults(t, se.Fallback, 64)
+	okDisk, okFB := 0, 0
+	for i := range fb.Cases {
+		if disk.Cases[i].Status == results.StatusOK {
+			okDisk++
+		}
+		if fb.Cases[i].Status == results.StatusOK {
+			okFB++
+		}
+	}
+	if okFB == 0 || okFB < okDisk || !strings.Contains(stdout.String(), se.Fallback) {
+		t.Errorf("finished cases: %d in results.json, %d in the copy; stdout %q", okDisk, okFB, stdout.String())
+	}
+}
+
+func asSaveError(err error, se **runner.SaveError) bool {
+	for err != nil {
+		if s, ok := err.(*runner.SaveError); ok {
+			*se = s
+			return true
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return false
+		}
+		err = u.Unwrap()
+	}
+	return false
+}
+
+// TestGenerateChecksBeforeWriting: bad arguments leave an existing output
+// file as it was; a good run replaces it whole; a scale too large for the
+// machine's memory is refused up front.
+func TestGenerateChecksBeforeWriting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "existing.txt")
+	os.WriteFile(path, []byte("keep me\n"), 0o644)
+	for _, args := range [][]string{
+		{"generate", "--scale", "8", "--format", "xml", "--out", path},
+		{"generate", "--scale", "0", "--out", path},
+		{"generate", "--scale", "8", "--seed", "x", "--out", path},
+		{"generate", "--scale", "38", "--out", path},
+	} {
+		_, err := run(t, args...)
+		if code := exitCode(context.Background(), err); code != 2 {
+			t.Errorf("%v: exit %d (%v), want 2", args, code, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "keep me\n" {
+			t.Fatalf("%v destroyed the file: %q", args, b)
+		}
+	}
+	if _, err := run(t, "generate", "--scale", "6", "--out", path); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); bytes.Count(b, []byte("\n")) != 16*64 {
+		t.Fatalf("generated %d lines", bytes.Count(b, []byte("\n")))
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".existing.txt.tmp*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestExitStatuses: setup errors 2, failed cases 1, as the usage says.
+func TestExitStatuses(t *testing.T) {
+	dir := plugins(t)
+	cfg := filepath.Join(t.TempDir(), "c.toml")
+	os.WriteFile(cfg, []byte("[workload]\nscale = 6\nnbfs = 1\n"+variant("x", "ok")), 0o644)
+	missing := filepath.Join(t.TempDir(), "m.toml")
+	os.WriteFile(missing, []byte("[workload]\nscale = 6\n[[variant]]\nplugin = \"nonesuch\"\n"), 0o644)
+	exists := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"run", missing, "--plugins", dir, "--out", filepath.Join(t.TempDir(), "o")}, 2},
+		{[]string{"run", cfg, "--plugins", dir, "--out", exists}, 2},
+		{[]string{"run", filepath.Join(t.TempDir(), "absent.toml"), "--plugins", dir}, 2},
+		{[]string{"run", cfg, "--plugins", dir, "--max-cases", "0"}, 2},
+		{[]string{"table", filepath.Join(t.TempDir(), "absent.json")}, 2},
+		{[]string{"run", cfg, "--plugins", dir, "--out", filepath.Join(t.TempDir(), "o")}, 0},
+	} {
+		_, err := run(t, tc.args...)
+		if code := exitCode(context.Background(), err); code != tc.code {
+			t.Errorf("%v: exit %d (%v), want %d", tc.args, code, err, tc.code)
+		}
+	}
+	_ = syscall.Getpid
+}

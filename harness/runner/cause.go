@@ -1,0 +1,80 @@
+package runner
+
+// cause.go tells why a plugin process failed from how it ended and what
+// it (or mpirun) printed, so the console and results.json say "SIGBUS:
+// /dev/shm too small" or "mpirun: not enough slots" rather than
+// "unexpected EOF" or go-plugin's start-up boilerplate.
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// failureInfo is what diagnose looks at.
+type failureInfo struct {
+	status    string  // how the process ended, "" if unknown or alive
+	stderr    string  // the tail of its stderr
+	ranks     int     // the case's ranks
+	parentsB  float64 // bytes of the parents file
+	shmFree   float64 // bytes free in /dev/shm (0: unknown)
+	estimateB float64 // the case's estimated host memory
+	availB    float64 // host memory available at the start (0: unknown)
+}
+
+var mpirunSignal = regexp.MustCompile(`(?i)process rank (\d+) .*exited on signal (\d+) \(([^)]*)\)`)
+
+// diagnose returns the cause of a plugin failure and the fix where one is
+// known, or "" when nothing points to one.
+func diagnose(f failureInfo) string {
+	s, low := f.stderr, strings.ToLower(f.stderr)
+	status := strings.ToLower(f.status)
+	switch {
+	case strings.Contains(low, "not enough slots"):
+		return fmt.Sprintf("mpirun refused to start %d ranks: not enough slots on this machine; add mpirun_args = [\"--oversubscribe\"] to the variant, or give a hostfile with more slots", f.ranks)
+	case strings.Contains(s, "SIGBUS") || strings.Contains(low, "bus error") || strings.Contains(status, "bus error"):
+		c := "the plugin died of SIGBUS (bus error): a memory-mapped file could not be backed, usually because /dev/shm is full or too small"
+		c += fmt.Sprintf("; the parents file alone needs %s", gib(f.parentsB))
+		if f.shmFree > 0 {
+			c += fmt.Sprintf(" and /dev/shm had %s free", gib(f.shmFree))
+		}
+		c += fmt.Sprintf("; enlarge /dev/shm (docker run --shm-size=%dg, or mount -o remount,size=...)", int(f.parentsB/(1<<30))+2)
+		return c
+	case strings.Contains(low, "out of memory") || strings.Contains(low, "cannot allocate memory") ||
+		strings.Contains(low, "bad_alloc") || strings.Contains(low, "oom-kill"):
+		return "the plugin ran out of memory" + memNumbers(f)
+	case strings.Contains(status, "signal: killed"):
+		return "the plugin was killed by SIGKILL, most likely by the kernel's out-of-memory killer" + memNumbers(f)
+	}
+	if m := mpirunSignal.FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf("rank %s died of signal %s (%s)", m[1], m[2], m[3])
+	}
+	if strings.HasPrefix(status, "signal: ") {
+		return "the plugin died of " + strings.TrimPrefix(f.status, "signal: ")
+	}
+	return ""
+}
+
+func memNumbers(f failureInfo) string {
+	if f.estimateB <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf(" (estimated need %s", gib(f.estimateB))
+	if f.availB > 0 {
+		s += fmt.Sprintf(", %s available at the start", gib(f.availB))
+	}
+	return s + "; the plugin may need more than it declares)"
+}
+
+// cleanStartError drops go-plugin's guesses ("This usually means the
+// plugin was not compiled for this architecture, ...") from an error: they
+// hide the real cause, which diagnose and the plugin's stderr give.
+func cleanStartError(msg string) string {
+	if i := strings.Index(msg, "\nThis usually means"); i >= 0 {
+		msg = msg[:i]
+	}
+	msg = strings.Replace(msg, "Unrecognized remote plugin message: \nFailed to read any lines from plugin's stdout",
+		"the plugin exited before its handshake", 1)
+	msg = strings.Replace(msg, "Unrecognized remote plugin message: ", "the plugin printed something other than its handshake: ", 1)
+	return strings.TrimSpace(msg)
+}

@@ -1,0 +1,433 @@
+package runner
+
+// Tests of issue 19's defects at the runner's level: saves that fail,
+// garbage from plugins, the memory preflight, interrupts at every stage,
+// causes of plugin deaths, orphans and locks.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+)
+
+func parse(t *testing.T, text string) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse("t.toml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// loadValid checks that results.json is valid JSON and returns it.
+func loadValid(t *testing.T, path string) *results.Run {
+	t.Helper()
+	r, err := results.Load(path)
+	if err != nil {
+		t.Fatalf("results.json not readable: %v", err)
+	}
+	return r
+}
+
+// TestSaveFailureEndsRun: a results folder that fills up stops the run
+// with a *SaveError (exit 1), never a silent warning; results.json keeps
+// the cases saved before, and a copy elsewhere holds every finished case.
+func TestSaveFailureEndsRun(t *testing.T) {
+	dir := buildPlugins(t)
+	saves := 0
+	old := saveFile
+	defer func() { saveFile = old }()
+	saveFile = func(run *results.Run, path string) error {
+		if strings.HasPrefix(path, os.TempDir()) && !strings.Contains(path, "results.json") {
+			return old(run, path) // the fallback copy
+		}
+		saves++
+		if saves > 2 { // the initial save and the first case's
+			return &os.PathError{Op: "write", Path: path, Err: syscall.ENOSPC}
+		}
+		return old(run, path)
+	}
+	out := filepath.Join(t.TempDir(), "o")
+	cfg := parse(t, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nname = \"a\"\nplugin = \"reference\"\n[[variant]]\nname = \"b\"\nplugin = \"reference\"\n[[variant]]\nname = \"c\"\nplugin = \"reference\"\n")
+	run, err := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard})
+	var se *SaveError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("err = %v, want a SaveError naming the full disk", err)
+	}
+	disk := loadValid(t, filepath.Join(out, "results.json"))
+	if disk.Cases[0].Status != results.StatusOK || len(disk.Cases[0].BFS) != 2 {
+		t.Errorf("results.json lost the first case: %+v", disk.Cases[0])
+	}
+	if se.Fallback == "" {
+		t.Fatalf("no fallback copy: %v", se.FallbackErr)
+	}
+	defer os.Remove(se.Fallback)
+	fb := loadValid(t, se.Fallback)
+	if fb.Cases[1].Status != results.StatusOK || fb.Cases[2].Status != results.StatusSkipped ||
+		!strings.Contains(fb.Cases[2].Error, "could not be saved") {
+		t.Errorf("fallback: case 2 %s, case 3 %s %q", fb.Cases[1].Status, fb.Cases[2].Status, fb.Cases[2].Error)
+	}
+	if run == nil || len(run.Warnings) == 0 {
+		t.Errorf("the run records no warning of the failed save")
+	}
+}
+
+// TestGarbageFromPluginKeepsResultsWritable: NaN times and infinite facts
+// from a plugin fail its case; results.json stays valid JSON.
+func TestGarbageFromPluginKeepsResultsWritable(t *testing.T) {
+	dir := buildPlugins(t)
+	run, err := runConfig(t, dir, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nname = \"g\"\nplugin = \"faulty\"\n[variant.params]\nmode = \"garbage\"\n[[variant]]\nname = \"ok\"\nplugin = \"faulty\"\n")
+	var fe *FailedError
+	if !errors.As(err, &fe) || len(fe.Cases) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	g := run.Cases[0]
+	if g.Status != results.StatusFailed || !strings.Contains(g.Error, "NaN") {
+		t.Errorf("garbage case: %s %q", g.Status, g.Error)
+	}
+	if run.Cases[1].Status != results.StatusOK {
+		t.Errorf("the case after garbage: %s", run.Cases[1].Status)
+	}
+}
+
+func TestFiniteInfo(t *testing.T) {
+	in := finiteInfo(map[string]any{"a": 1.5, "b": posInf(), "c": "x"})
+	if in["a"] != 1.5 || in["b"] != "+Inf" || in["c"] != "x" {
+		t.Fatalf("%v", in)
+	}
+}
+
+func posInf() float64 { z := 0.0; return 1 / z }
+
+// TestPreflightRefusesBeforeWork: a case that cannot fit is refused with
+// the numbers before anything is generated or a folder created.
+func TestPreflightRefusesBeforeWork(t *testing.T) {
+	dir := buildPlugins(t)
+	for _, tc := range []struct {
+		text string
+		m    *Machine
+		want string
+	}{
+		{"[workload]\nscale = 36\nnbfs = 1\n[[variant]]\nplugin = \"reference\"\n", nil, "vertices, more than"},
+		{"[workload]\nscale = 30\nnbfs = 1\n[[variant]]\nplugin = \"reference\"\n", &Machine{HostAvail: 8 << 30}, "GiB of memory"},
+		{"[workload]\nscale = 20\nnbfs = 1\n[[variant]]\nplugin = \"reference\"\n", &Machine{HostAvail: 64 << 30, ShmFree: 1 << 20}, "/dev/shm"},
+	} {
+		cfg := parse(t, tc.text)
+		out := filepath.Join(t.TempDir(), "o")
+		start := time.Now()
+		run, err := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard, Machine: tc.m})
+		var pe *PreflightError
+		if run != nil || !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: run %v, err %v; want a preflight error naming %q", tc.text, run != nil, err, tc.want)
+		}
+		if _, serr := os.Stat(out); serr == nil {
+			t.Errorf("results folder created for a refused run")
+		}
+		if el := time.Since(start); el > 10*time.Second {
+			t.Errorf("refusal took %v", el)
+		}
+	}
+}
+
+func TestEstimateAndCheck(t *testing.T) {
+	v := &config.Variant{Backend: sdk.BackendCUDA, Ranks: 2, Launcher: config.LauncherEmbedded}
+	info := sdk.Info{Memory: map[string]sdk.Memory{sdk.BackendCUDA: {DevicePerEdge: 8, HostPerVertex: 4}}}
+	e := estimate(1<<20, 16<<20, true, v, info)
+	if !e.Declared || e.Device != 8*(16<<20) || e.Plugin != 16*(16<<20)+4*(1<<20) {
+		t.Fatalf("estimate %+v", e)
+	}
+	m := Machine{HostAvail: 1 << 40, GPUProbed: true, GPUFree: []float64{32 << 20, 1 << 30}}
+	if err := m.check(e, sdk.BackendCUDA, 2); err == nil || !strings.Contains(err.Error(), "GPU memory on each of 2 GPUs") {
+		t.Fatalf("check: %v", err)
+	}
+	if err := m.check(e, sdk.BackendCUDA, 1); err != nil {
+		t.Fatalf("fits on the larger GPU: %v", err)
+	}
+}
+
+// interruptAt runs the config text, cancelling delay after the nth start
+// of stage; with slowStart set, plugins started after the plan start that
+// slowly. It returns the run, its error, how long Run took after the
+// cancel and the results folder.
+func interruptAt(t *testing.T, dir, text, stageName string, nth int, delay time.Duration, slowStart string) (*results.Run, error, time.Duration, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelled time.Time
+	n := 0
+	restore := SetStageHook(func(s string) {
+		if s == "generate" && slowStart != "" {
+			os.Setenv("FAULTY_START_DELAY", slowStart)
+		}
+		if s == stageName {
+			n++
+			if n == nth {
+				time.AfterFunc(delay, func() { cancelled = time.Now(); cancel() })
+			}
+		}
+	})
+	defer restore()
+	defer os.Unsetenv("FAULTY_START_DELAY")
+	out := filepath.Join(t.TempDir(), "o")
+	run, err := Run(ctx, Options{Config: parse(t, text), OutDir: out, PluginDirs: []string{dir}, Log: io.Discard})
+	if cancelled.IsZero() {
+		t.Fatalf("stage %s never reached %d times (err %v)", stageName, nth, err)
+	}
+	return run, err, time.Since(cancelled), out
+}
+
+// TestInterruptEveryStage: an interrupt at each stage (generation, key
+// selection, plugin start, construction, search, validation) ends the run
+// within a second or two, as interrupted, with results.json valid and
+// holding every finished search.
+func TestInterruptEveryStage(t *testing.T) {
+	dir := buildPlugins(t)
+	two := func(mode string) string {
+		return "[workload]\nscale = 8\nnbfs = 3\n[[variant]]\nname = \"first\"\nplugin = \"faulty\"\n[[variant]]\nname = \"second\"\nplugin = \"faulty\"\n[variant.params]\nmode = \"" + mode + "\"\n"
+	}
+	for _, tc := range []struct {
+		stage     string
+		nth       int
+		text      string
+		delay     time.Duration
+		slowStart string
+		finished  int // cases finished before the interrupt
+	}{
+		{"generate", 1, "[workload]\nscale = 20\nnbfs = 1\n[[variant]]\nplugin = \"faulty\"\n", 50 * time.Millisecond, "", 0},
+		{"keys", 1, two("ok"), 0, "", 0},
+		{"start", 1, two("ok"), 200 * time.Millisecond, "1h", 0},
+		{"construct", 2, two("slow-construct"), 300 * time.Millisecond, "", 1},
+		{"search", 7, two("hang"), 300 * time.Millisecond, "", 1},
+		{"validate", 1, two("ok"), 0, "", 0},
+	} {
+		t.Run(tc.stage, func(t *testing.T) {
+			run, err, after, out := interruptAt(t, dir, tc.text, tc.stage, tc.nth, tc.delay, tc.slowStart)
+			if err == nil || !strings.Contains(err.Error(), "interrupted") {
+				t.Fatalf("err = %v", err)
+			}
+			if after > 2*time.Second {
+				t.Errorf("the run ended %v after the interrupt", after)
+			}
+			if run == nil {
+				t.Fatal("no run record")
+			}
+			disk := loadValid(t, filepath.Join(out, "results.json"))
+			ok := 0
+			for _, c := range disk.Cases {
+				if c.Status == results.StatusOK {
+					ok++
+					if len(c.BFS) != 3 {
+						t.Errorf("finished case %s holds %d searches", c.Variant, len(c.BFS))
+					}
+				} else if !strings.Contains(c.Error, "interrupted") {
+					t.Errorf("case %s: %s %q", c.Variant, c.Status, c.Error)
+				}
+			}
+			if ok != tc.finished || disk.Finished == "" {
+				t.Errorf("%d cases finished, want %d; finished %q", ok, tc.finished, disk.Finished)
+			}
+		})
+	}
+}
+
+// TestCausesOnConsoleAndInResults: a plugin dying of SIGBUS or out of
+// memory is reported with its cause, not as "unexpected EOF".
+func TestCausesOnConsoleAndInResults(t *testing.T) {
+	dir := buildPlugins(t)
+	var log bytes.Buffer
+	cfg := parse(t, "[workload]\nscale = 8\nnbfs = 1\n[[variant]]\nname = \"bus\"\nplugin = \"faulty\"\n[variant.params]\nmode = \"sigbus\"\n[[variant]]\nname = \"oom\"\nplugin = \"faulty\"\n[variant.params]\nmode = \"oom\"\n")
+	out := filepath.Join(t.TempDir(), "o")
+	run, _ := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: &log})
+	disk := loadValid(t, filepath.Join(out, "results.json"))
+	for i, want := range []string{"SIGBUS", "out of memory"} {
+		c := disk.Cases[i]
+		if c.Status != results.StatusFailed || !strings.Contains(c.Cause, want) {
+			t.Errorf("case %s: status %s, cause %q, want %q (error %q)", c.Variant, c.Status, c.Cause, want, c.Error)
+		}
+	}
+	if !strings.Contains(log.String(), "cause: the plugin died of SIGBUS") || !strings.Contains(disk.Cases[0].Cause, "/dev/shm") {
+		t.Errorf("console: %s", log.String())
+	}
+	_ = run
+}
+
+// TestMPIRunSlotsCause: mpirun refusing for lack of slots is reported as
+// such, with --oversubscribe as the fix, not as go-plugin's boilerplate.
+func TestMPIRunSlotsCause(t *testing.T) {
+	dir := buildPlugins(t)
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Skip("no mpirun")
+	}
+	args := ""
+	if os.Geteuid() == 0 {
+		args = "mpirun_args = [\"--allow-run-as-root\"]\n"
+	}
+	run, _ := runConfig(t, dir, "[workload]\nscale = 6\nnbfs = 1\n[[variant]]\nplugin = \"reference\"\nlauncher = \"mpirun\"\nranks = "+itoa(4*runtime.NumCPU())+"\n"+args)
+	if run == nil {
+		t.Fatal("no run")
+	}
+	c := run.Cases[0]
+	if c.Status != results.StatusFailed || !strings.Contains(c.Cause, "--oversubscribe") || strings.Contains(c.Error, "not compiled for this architecture") {
+		t.Errorf("status %s\ncause %q\nerror %q", c.Status, c.Cause, c.Error)
+	}
+}
+
+func TestDiagnose(t *testing.T) {
+	for _, tc := range []struct {
+		f    failureInfo
+		want string
+	}{
+		{failureInfo{status: "signal: bus error", parentsB: 1 << 30, shmFree: 64 << 20}, "--shm-size=3g"},
+		{failureInfo{stderr: "fatal error: runtime: out of memory"}, "ran out of memory"},
+		{failureInfo{status: "signal: killed", estimateB: 2 << 30, availB: 1 << 30}, "out-of-memory killer (estimated need 2.0 GiB, 1.0 GiB available"},
+		{failureInfo{stderr: "There are not enough slots available in the system", ranks: 8}, "--oversubscribe"},
+		{failureInfo{stderr: "mpirun noticed that process rank 1 with PID 7 on node x exited on signal 11 (Segmentation fault)."}, "rank 1 died of signal 11 (Segmentation fault)"},
+		{failureInfo{status: "exit status 3"}, ""},
+	} {
+		if got := diagnose(tc.f); !strings.Contains(got, tc.want) || (tc.want == "" && got != "") {
+			t.Errorf("diagnose(%+v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+	msg := cleanStartError("starting plugin x: Unrecognized remote plugin message: \nFailed to read any lines from plugin's stdout\nThis usually means\n  the plugin was not compiled for this architecture,")
+	if strings.Contains(msg, "architecture") || !strings.Contains(msg, "exited before its handshake") {
+		t.Errorf("cleanStartError: %q", msg)
+	}
+}
+
+// TestNoOrphansAfterSIGKILL: killing bfsbench with SIGKILL takes its
+// plugin with it, and the next run removes the parents file it left.
+func TestNoOrphansAfterSIGKILL(t *testing.T) {
+	dir := buildPlugins(t)
+	bin := filepath.Join(t.TempDir(), "bfsbench")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/bfsbench").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	work := t.TempDir()
+	cfgPath := filepath.Join(work, "hang.toml")
+	os.WriteFile(cfgPath, []byte("[workload]\nscale = 8\nnbfs = 3\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \"hang\"\n"), 0o644)
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "run", cfgPath, "--plugins", dir, "--out", filepath.Join(work, "o"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the plugin to hang in its second search.
+	var plugin int
+	for i := 0; i < 100 && plugin == 0; i++ {
+		time.Sleep(100 * time.Millisecond)
+		out, _ := exec.Command("pgrep", "-P", itoa(cmd.Process.Pid), "-f", "faulty").Output()
+		if f := strings.Fields(string(out)); len(f) > 0 {
+			plugin = atoi(f[0])
+		}
+	}
+	if plugin == 0 {
+		cmd.Process.Kill()
+		t.Fatal("plugin never started")
+	}
+	time.Sleep(500 * time.Millisecond)
+	shm, _ := filepath.Glob(filepath.Join(shmBase(), "bfsbench-run"+itoa(cmd.Process.Pid)+"-*"))
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for processAlive(plugin) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if processAlive(plugin) {
+		syscall.Kill(plugin, syscall.SIGKILL)
+		t.Fatalf("plugin %d outlived its harness", plugin)
+	}
+	if len(shm) == 0 {
+		t.Fatal("no parents folder seen while the run was going")
+	}
+	removed := CleanStale()
+	for _, d := range shm {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("%s left after CleanStale (removed %v)", d, removed)
+		}
+	}
+}
+
+// TestNoSocketsLeftAndQuietStderr: a run leaves no go-plugin socket behind
+// and writes no "[ERR] yamux" line on the harness's stderr.
+func TestNoSocketsLeftAndQuietStderr(t *testing.T) {
+	dir := buildPlugins(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	var captured bytes.Buffer
+	done := make(chan struct{})
+	go func() { io.Copy(&captured, r); close(done) }()
+	text := "[workload]\nscale = 8\nnbfs = 2\n"
+	for _, m := range []string{"ok", "ok", "crash", "ok", "error", "ok"} {
+		text += "[[variant]]\nname = \"" + m + itoa(len(text)) + "\"\nplugin = \"faulty\"\n[variant.params]\nmode = \"" + m + "\"\n"
+	}
+	_, _ = Run(context.Background(), Options{Config: parse(t, text), OutDir: filepath.Join(t.TempDir(), "o"), PluginDirs: []string{dir}, Log: io.Discard})
+	time.Sleep(200 * time.Millisecond)
+	os.Stderr = saved
+	w.Close()
+	<-done
+	if strings.Contains(captured.String(), "yamux") {
+		t.Errorf("harness stderr: %s", captured.String())
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "plugin*"))
+	socks, _ := filepath.Glob(filepath.Join(tmp, "bfsbench-run*"))
+	if len(left)+len(socks) > 0 {
+		t.Errorf("left in TMPDIR: %v %v", left, socks)
+	}
+}
+
+func TestMachineLocksWarn(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	w1, rel1 := machineLocks([]string{"gpu0"})
+	defer rel1()
+	w2, rel2 := machineLocks([]string{"gpu0"})
+	defer rel2()
+	if len(w1) != 0 || len(w2) != 2 || !strings.Contains(w2[0], "another bfsbench run") || !strings.Contains(w2[1], "gpu0") {
+		t.Fatalf("first %v, second %v", w1, w2)
+	}
+}
+
+func TestAutoOutDirNeverCollides(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "run-20260101-120000")
+	a, err1 := makeOutDir(base, true)
+	b, err2 := makeOutDir(base, true)
+	if err1 != nil || err2 != nil || a == b || b != base+"-2" {
+		t.Fatalf("%q %v, %q %v", a, err1, b, err2)
+	}
+	if _, err := makeOutDir(base, false); err == nil {
+		t.Fatal("an explicit existing folder was accepted")
+	}
+}
+
+// TestDeclaredLimitsEnforcedAtPlan: what a plugin declares (a multiple, a
+// bound) is checked before anything runs, as `bfsbench plugins` shows it.
+func TestDeclaredLimitsEnforcedAtPlan(t *testing.T) {
+	cfg := parse(t, "[workload]\nscale = 6\n[[variant]]\nplugin = \"x\"\n[variant.params]\nthreads = 48\n")
+	info := sdk.Info{Name: "x", Backends: []string{"cpu"}, Params: []sdk.Param{{Name: "threads", Type: sdk.TypeInt, Default: int64(32), Multiple: 32}}}
+	if _, err := cfg.Variants[0].Points(info); err == nil || !strings.Contains(err.Error(), "multiple of 32") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
