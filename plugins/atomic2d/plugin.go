@@ -74,7 +74,7 @@ func (plugin) Info() sdk.Info {
 				Help:    "§5: send a bitmap of the receiver's block instead of a vertex list: auto (past §5's threshold, when the bitmap is smaller), off (lists, §3), on (always)"},
 			{Name: pAppend, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, bfs2d.AppendThread, bfs2d.AppendBlock},
 				Help: "CUDA: how the expansion reserves output queue slots (Algorithm 3 line 10): thread, one atomic on the column's counter per discovered vertex, as written; block, the warps add in shared memory and one atomic per block round and column reserves the block's slots; auto: the preset's (paper thread, tuned block). The CPU backend appends per vertex"},
-			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
+			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pFloorReps, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1000),
 				Help: "CUDA: after construction, time the test floor this many times (after a warm-up) on each rank, one rank at a time: one balanced pass over every local edge reading its row index and testing its visited bit, the least per-edge work of Algorithm 3 over a search; the case info gets floor_time_s (the median of the faster of the two testing orders, the slowest rank's) and the medians of each pass kind (test_floor_*_ms); the passes add to the construction time; 0: not measured"},

@@ -85,7 +85,7 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32; -1: the preset's, paper 0, tuned 2048). The CPU backend ignores it"},
 			{Name: pBUSerial, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
 				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone; -1: the preset's, paper 0, tuned 16). The CPU backend ignores it"},
-			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024),
+			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CPU: goroutines per rank running ExploreFrontier and the construction (0: GOMAXPROCS divided among the in-process ranks)"},
