@@ -14,20 +14,27 @@ func For(n int64, f func(lo, hi int64)) { ForAligned(n, 1, f) }
 
 // ForAligned is For with every chunk boundary a multiple of align (e.g. 64,
 // so that each chunk owns whole words of a bitmap).
-func ForAligned(n, align int64, f func(lo, hi int64)) {
+func ForAligned(n, align int64, f func(lo, hi int64)) { ForWorkers(n, align, 0, f) }
+
+// ForWorkers is ForAligned on a given number of goroutines (workers ≤ 0:
+// GOMAXPROCS), for ranks of one process that share the cores.
+func ForWorkers(n, align int64, workers int, f func(lo, hi int64)) {
 	if n <= 0 {
 		return
 	}
-	workers := int64(runtime.GOMAXPROCS(0))
-	chunk := (n + workers*8 - 1) / (workers * 8)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	w := int64(workers)
+	chunk := (n + w*8 - 1) / (w * 8)
 	chunk = max((chunk+align-1)/align*align, align)
-	if workers == 1 || chunk >= n {
+	if w == 1 || chunk >= n {
 		f(0, n)
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := int64(0); w < workers; w++ {
+	for range w {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

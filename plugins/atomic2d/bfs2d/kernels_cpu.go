@@ -8,9 +8,8 @@ package bfs2d
 // that the CPU backend exercises the algorithm the GPU runs.
 
 import (
-	"runtime"
+	"github.com/bfsbench/bfsbench/harness/par"
 	"sort"
-	"sync"
 	"sync/atomic"
 )
 
@@ -76,30 +75,7 @@ func (s *searchState) block(l Layout, m int) []uint32 {
 // parallelFor runs body(lo, hi) over [0, n) on up to workers goroutines in
 // contiguous chunks (the CPU's stand-in for a CUDA grid).
 func parallelFor(n int, workers int, body func(lo, hi int)) {
-	if workers < 1 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	const minChunk = 1024
-	if w := (n + minChunk - 1) / minChunk; w < workers {
-		workers = w
-	}
-	if workers <= 1 {
-		if n > 0 {
-			body(0, n)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body(lo, hi)
-		}()
-	}
-	wg.Wait()
+	par.ForWorkers(int64(n), 1, workers, func(lo, hi int64) { body(int(lo), int(hi)) })
 }
 
 // binsearchMaxLE returns the largest k < len(cumul)-1 with cumul[k] ≤ x

@@ -8,8 +8,6 @@ package dobfs
 
 import (
 	"math/bits"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/bfsbench/bfsbench/harness/par"
@@ -87,37 +85,8 @@ func atomicTest(bm []uint32, v uint32) bool {
 }
 
 // forChunks calls f on disjoint chunks [lo, hi) covering [0, n), each
-// boundary a multiple of align, on workers goroutines (≤ 0: GOMAXPROCS,
-// through harness/par), chunks handed out dynamically so that power-law
-// work balances.
+// boundary a multiple of align, on workers goroutines (≤ 0: GOMAXPROCS),
+// chunks handed out dynamically so that power-law work balances.
 func forChunks(n, align int64, workers int, f func(lo, hi int64)) {
-	if workers <= 0 || workers == runtime.GOMAXPROCS(0) {
-		par.ForAligned(n, align, f)
-		return
-	}
-	if n <= 0 {
-		return
-	}
-	chunk := (n + int64(workers)*8 - 1) / (int64(workers) * 8)
-	chunk = max((chunk+align-1)/align*align, align)
-	if workers == 1 || chunk >= n {
-		f(0, n)
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
-					return
-				}
-				f(lo, min(lo+chunk, n))
-			}
-		}()
-	}
-	wg.Wait()
+	par.ForWorkers(n, align, workers, f)
 }
