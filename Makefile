@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline clean
+.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures clean
 
 all: build
 
@@ -58,6 +58,14 @@ test-fuzz:
 	  $(GO) test ./$$pkg -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) || exit 1; done
 
 -include mk/cuda.mk
+
+## figures: run the figure configs (configs/figures) that fit this machine:
+## CPU-only ones everywhere, CUDA ones where nvidia-smi finds a GPU (and
+## enough of them for a config marked "# gpus: N"); each draws its
+## figure-<name>.png and .svg into $(FIGURES_OUT)/<name>/ (scripts/figures.sh).
+FIGURES_OUT ?= results/figures-$(shell date +%Y%m%d-%H%M%S)
+figures: build
+	scripts/figures.sh $(FIGURES_OUT)
 
 clean:
 	rm -rf $(BIN) lib

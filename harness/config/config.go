@@ -21,6 +21,15 @@
 //	timeout = "10m"
 //	[variant.params]
 //	permute = [true, false] # a list sweeps the parameter
+//
+// and any number of [[figure]] tables, the figures bfsbench draws from the
+// run's results (see Figure):
+//
+//	[[figure]]
+//	name = "gteps-vs-scale"
+//	x = "scale"
+//	y = "gteps"
+//	series = ["permute", "restrict"]
 package config
 
 import (
@@ -69,6 +78,7 @@ type Config struct {
 	Text      string
 	Workloads []Workload // every combination of the [workload] lists
 	Variants  []*Variant
+	Figures   []*Figure // the [[figure]] tables, in file order
 	// MaxCases is the limit the config was checked against (see
 	// ParseMax); the runner checks the variants' sweeps against it too.
 	MaxCases int
@@ -166,9 +176,9 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 	c := &Config{Path: name, Text: text, MaxCases: maxCases}
 	for _, k := range sortedKeys(raw) {
 		switch k {
-		case "workload", "variant":
+		case "workload", "variant", "figure":
 		default:
-			return nil, p.errf(k, "unknown key (want [workload] and [[variant]] tables)")
+			return nil, p.errf(k, "unknown key (want [workload], [[variant]] and [[figure]] tables)")
 		}
 	}
 	wt, ok := raw["workload"]
@@ -204,6 +214,11 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 		names[v.Name] = true
 		c.Variants = append(c.Variants, v)
 	}
+	figs, err := p.figures(raw)
+	if err != nil {
+		return nil, err
+	}
+	c.Figures = figs
 	// Relative graph files are relative to the config file.
 	for i := range c.Workloads {
 		if f := c.Workloads[i].Spec.File; f != "" && !filepath.IsAbs(f) {

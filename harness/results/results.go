@@ -5,10 +5,13 @@
 package results
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Case statuses.
@@ -225,7 +228,7 @@ func PercentOfBound(searches []Search, bwGBs float64, devices int) float64 {
 
 // Load reads a results.json file.
 func Load(path string) (*Run, error) {
-	b, err := os.ReadFile(path)
+	b, err := readMaybeGzip(path)
 	if err != nil {
 		return nil, err
 	}
@@ -308,4 +311,26 @@ func (c *Case) ValidLabel() string {
 		return fmt.Sprintf("%d/%d", valid, validated)
 	}
 	return fmt.Sprintf("%d/%d of %d", valid, validated, len(c.BFS))
+}
+
+// readMaybeGzip reads path, gunzipping it when its name ends in ".gz" (a
+// committed results file is kept compressed: results.json.gz).
+func readMaybeGzip(path string) ([]byte, error) {
+	if !strings.HasSuffix(path, ".gz") {
+		return os.ReadFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
 }

@@ -1,7 +1,11 @@
 package results
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,5 +66,41 @@ func TestLegacySearchJSON(t *testing.T) {
 		if s.Validated != tc.validated || s.Valid != tc.valid || s.Error != tc.err {
 			t.Errorf("%s: validated %v valid %v error %q", tc.in, s.Validated, s.Valid, s.Error)
 		}
+	}
+}
+
+// TestLoadGzip loads a results file kept compressed, as results/ keeps
+// its large ones.
+func TestLoadGzip(t *testing.T) {
+	dir := t.TempDir()
+	r := &Run{Config: "x", Cases: []*Case{{Variant: "v", BFS: []Search{{Root: 3, Validated: true, Valid: true}}}}}
+	plain := filepath.Join(dir, "results.json")
+	if err := r.Save(plain); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b)
+	zw.Close()
+	gz := plain + ".gz"
+	if err := os.WriteFile(gz, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Cases) != 1 || got.Cases[0].Validated != 1 || got.Cases[0].BFS[0].Root != 3 {
+		t.Fatalf("loaded %+v", got.Cases[0])
+	}
+	if err := os.WriteFile(gz, b, 0o644); err != nil { // not gzip
+		t.Fatal(err)
+	}
+	if _, err := Load(gz); err == nil {
+		t.Fatal("a .gz that is not gzip loaded")
 	}
 }

@@ -44,6 +44,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return &exitError{2, err}
 	}
+	// A figure's reference CSV is checked before anything runs.
+	for _, f := range cfg.Figures {
+		if f.Reference != "" {
+			if _, _, err := report.FindReference(f, nil); err != nil {
+				return &exitError{2, err}
+			}
+		}
+	}
 	auto := *out == ""
 	if auto {
 		name := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))
@@ -63,7 +71,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opts.Reports = func(run *results.Run) error {
 		_, err := report.WriteAll(run, run.OutDir)
-		return err
+		// The config's [[figure]] tables: figure-<name>.png and .svg.
+		_, ferr := report.Figures([]*results.Run{run}, cfg.Figures, run.OutDir, nil)
+		return errors.Join(err, ferr)
 	}
 	run, err := runner.Run(ctx, opts)
 	if run == nil {
@@ -325,6 +335,7 @@ func cmdPlugins(ctx context.Context, args []string, stdout io.Writer) error {
 func cmdPlot(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	out := fs.String("out", "", "folder for the plots (default: beside the first results file)")
+	figConfig := fs.String("figures", "", "draw the [[figure]] tables of this config instead of those of the config stored in the results")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -350,7 +361,56 @@ func cmdPlot(args []string, stdout io.Writer) error {
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
 	}
+	if err != nil {
+		return err
+	}
+	figs, err := plotFigures(runs, pos, *figConfig)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	// A reference CSV is looked for beside its config, then beside the
+	// results (bfsbench run copies it there) and in the output folder.
+	var refDirs []string
+	for _, p := range pos {
+		refDirs = append(refDirs, filepath.Dir(p))
+	}
+	files, err = report.Figures(runs, figs, *out, append(refDirs, *out))
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
 	return err
+}
+
+// plotFigures is the [[figure]] tables to draw: those of the config file
+// figConfig when given, else those of the configs stored in the runs
+// (results.json holds the config's text), the first of each name.
+func plotFigures(runs []*results.Run, paths []string, figConfig string) ([]*config.Figure, error) {
+	if figConfig != "" {
+		b, err := os.ReadFile(figConfig)
+		if err != nil {
+			return nil, err
+		}
+		return config.ParseFigures(figConfig, string(b))
+	}
+	var figs []*config.Figure
+	seen := map[string]bool{}
+	for i, r := range runs {
+		name := r.ConfigPath
+		if name == "" {
+			name = paths[i]
+		}
+		fs, err := config.ParseFigures(name, r.Config)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the stored config: %w", paths[i], err)
+		}
+		for _, f := range fs {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				figs = append(figs, f)
+			}
+		}
+	}
+	return figs, nil
 }
 
 func cmdCompare(args []string, stdout io.Writer) error {

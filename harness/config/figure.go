@@ -1,0 +1,308 @@
+package config
+
+// figure.go: the [[figure]] tables. A figure names what to plot from a
+// run's cases: the x axis (a dimension of the cases or the BFS level), the
+// y quantity, what tells the series apart, the kind of plot, and optionally
+// a CSV of a paper's own values drawn beside ours. The report package draws
+// them (report.Figures); this file only checks them, as strictly as the
+// rest of the config.
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Figure is one [[figure]] table:
+//
+//	[[figure]]
+//	name = "fig3"                 # the files are figure-fig3.png and .svg
+//	x = "edges_per_thread"        # scale, ef, ranks, gpus, grid, variant, backend, level, or a parameter
+//	y = "phase:expansion"         # gteps, speedup, time, phase:<name>, bytes:<name>, edges_examined
+//	series = "variant"            # a dimension or a list of them (default "variant")
+//	kind = "line"                 # line (default), bar, or stacked (y = "phases" or "bytes")
+//	logx = false
+//	logy = false
+//	title = "Frontier expansion time against edges per thread"
+//	reference = "paper-fig3.csv"  # a paper's values, relative to the config file
+//	only = ["scale=21,gpus=1", "scale=22,gpus=2"]  # keep the cases matching one entry
+type Figure struct {
+	Name   string
+	X      string
+	Y      string
+	Series []string
+	Kind   string
+	LogX   bool
+	LogY   bool
+	Title  string
+	// Reference is the CSV file of a paper's values as the config gives
+	// it; ReferencePath resolves it.
+	Reference string
+	// Only keeps the cases that match one of its entries (every
+	// dimension = value of the entry); nil keeps every case.
+	Only []map[string]string
+
+	file  string
+	lines *lineIndex
+	path  string // "figure[i]"
+}
+
+// Figure kinds.
+const (
+	KindLine    = "line"
+	KindBar     = "bar"
+	KindStacked = "stacked"
+)
+
+// XLevel is the x dimension that plots per BFS level.
+const XLevel = "level"
+
+// figureKeys are the keys a [[figure]] table may hold.
+const figureKeys = "name, x, y, series, kind, logx, logy, title, reference, only"
+
+// ParseFigures reads only the [[figure]] tables of config text (for
+// example the config stored in a results.json, whose other tables need not
+// pass today's checks); name is used in errors.
+func ParseFigures(name, text string) ([]*Figure, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(text, &raw); err != nil {
+		if pe, ok := err.(toml.ParseError); ok {
+			return nil, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+		}
+		return nil, &Error{File: name, Msg: err.Error()}
+	}
+	p := &parser{file: name, lines: indexLines(text)}
+	return p.figures(raw)
+}
+
+// ReferencePath is the reference CSV's path: relative to the config
+// file's folder unless absolute; "" when the figure has none.
+func (f *Figure) ReferencePath() string {
+	if f.Reference == "" || filepath.IsAbs(f.Reference) {
+		return f.Reference
+	}
+	return filepath.Join(filepath.Dir(f.file), f.Reference)
+}
+
+// Errorf returns an error at the figure's key (e.g. "reference") in its
+// config file, for problems found when the figure is drawn.
+func (f *Figure) Errorf(key, format string, args ...any) error {
+	k := f.path
+	if key != "" {
+		k += "." + key
+	}
+	return &Error{File: f.file, Line: f.lines.line(k), Key: k, Msg: fmt.Sprintf(format, args...)}
+}
+
+// PhaseY returns the phase named by y = "phase:<name>".
+func (f *Figure) PhaseY() (string, bool) { return strings.CutPrefix(f.Y, "phase:") }
+
+// BytesY returns the byte counter named by y = "bytes:<name>".
+func (f *Figure) BytesY() (string, bool) { return strings.CutPrefix(f.Y, "bytes:") }
+
+func (p *parser) figures(raw map[string]any) ([]*Figure, error) {
+	ft, ok := raw["figure"]
+	if !ok {
+		return nil, nil
+	}
+	fs, ok := ft.([]map[string]any)
+	if !ok {
+		return nil, p.errf("figure", "want an array of tables [[figure]]")
+	}
+	var out []*Figure
+	names := map[string]bool{}
+	for i, m := range fs {
+		f, err := p.figure(i, m)
+		if err != nil {
+			return nil, err
+		}
+		if names[f.Name] {
+			return nil, p.errf(f.path+".name", "duplicate figure name %q", f.Name)
+		}
+		names[f.Name] = true
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
+	path := fmt.Sprintf("figure[%d]", i)
+	f := &Figure{Kind: KindLine, Series: []string{"variant"}, file: p.file, lines: p.lines, path: path}
+	str := func(key string, dst *string) error {
+		s, ok := m[key].(string)
+		if !ok {
+			return p.errf(path+"."+key, "want a string, got %s", typeName(m[key]))
+		}
+		*dst = s
+		return nil
+	}
+	boolean := func(key string, dst *bool) error {
+		b, ok := m[key].(bool)
+		if !ok {
+			return p.errf(path+"."+key, "want true or false, got %s", typeName(m[key]))
+		}
+		*dst = b
+		return nil
+	}
+	for _, k := range sortedKeys(m) {
+		var err error
+		switch k {
+		case "name":
+			if err = str(k, &f.Name); err == nil && !isFileName(f.Name) {
+				err = p.errf(path+".name", "want letters, digits, '.', '-' or '_' (it names the files figure-<name>.png and .svg), got %q", f.Name)
+			}
+		case "x":
+			if err = str(k, &f.X); err == nil && !isIdent(f.X) {
+				err = p.errf(path+".x", "want a dimension (scale, ef, ranks, gpus, grid, variant, backend, level) or a parameter name, got %q", f.X)
+			}
+		case "y":
+			if err = str(k, &f.Y); err == nil && !validY(f.Y) {
+				err = p.errf(path+".y", "want gteps, speedup, time, phase:<name>, bytes:<name>, edges_examined, or for kind = \"stacked\" phases or bytes; got %q", f.Y)
+			}
+		case "series":
+			f.Series, err = p.nameList(m[k], path+".series")
+		case "kind":
+			if err = str(k, &f.Kind); err == nil && f.Kind != KindLine && f.Kind != KindBar && f.Kind != KindStacked {
+				err = p.errf(path+".kind", "want \"line\", \"bar\" or \"stacked\", got %q", f.Kind)
+			}
+		case "logx":
+			err = boolean(k, &f.LogX)
+		case "logy":
+			err = boolean(k, &f.LogY)
+		case "title":
+			err = str(k, &f.Title)
+		case "reference":
+			if err = str(k, &f.Reference); err == nil && !strings.HasSuffix(strings.ToLower(f.Reference), ".csv") {
+				err = p.errf(path+".reference", "want a .csv file (series,x,y rows under # paper:, # hardware: and # source: lines), got %q", f.Reference)
+			}
+		case "only":
+			f.Only, err = p.only(m[k], path+".only")
+		default:
+			err = p.errf(path+"."+k, "unknown key (known: %s)", figureKeys)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range []string{"name", "x", "y"} {
+		if _, ok := m[k]; !ok {
+			return nil, p.errf(path, "missing key %q", k)
+		}
+	}
+	stackY := f.Y == "phases" || f.Y == "bytes"
+	switch {
+	case f.Kind == KindStacked && !stackY:
+		return nil, p.errf(path+".y", "kind = \"stacked\" stacks every phase's time (y = \"phases\") or every byte counter (y = \"bytes\"), got %q", f.Y)
+	case f.Kind != KindStacked && stackY:
+		return nil, p.errf(path+".y", "y = %q needs kind = \"stacked\"", f.Y)
+	case f.X == XLevel && (f.Y == "gteps" || f.Y == "speedup"):
+		return nil, p.errf(path+".y", "%s is a whole search's figure; per level, plot time, phase:<name>, bytes:<name> or edges_examined", f.Y)
+	case f.Kind != KindLine && (f.LogX || f.LogY):
+		key := path + ".logx"
+		if !f.LogX {
+			key = path + ".logy"
+		}
+		return nil, p.errf(key, "log axes need kind = \"line\"")
+	case f.Kind == KindStacked && f.Reference != "":
+		return nil, p.errf(path+".reference", "a reference is drawn as a line or bars: kind = \"stacked\" takes none")
+	}
+	for _, s := range f.Series {
+		if s == f.X {
+			return nil, p.errf(path+".series", "%q is already the x axis", s)
+		}
+	}
+	return f, nil
+}
+
+// nameList reads a dimension name or a list of them.
+func (p *parser) nameList(v any, key string) ([]string, error) {
+	var names []string
+	switch x := v.(type) {
+	case string:
+		names = []string{x}
+	case []any:
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, p.errf(key, "want dimension names, got %s", typeName(e))
+			}
+			names = append(names, s)
+		}
+	default:
+		return nil, p.errf(key, "want a dimension name or a list of them, got %s", typeName(v))
+	}
+	if len(names) == 0 {
+		return nil, p.errf(key, "empty list")
+	}
+	for _, n := range names {
+		if !isIdent(n) {
+			return nil, p.errf(key, "want a dimension (variant, backend, scale, ef, ranks, gpus, grid) or a parameter name, got %q", n)
+		}
+	}
+	return names, nil
+}
+
+// only reads a list of "dim=value,dim=value" entries.
+func (p *parser) only(v any, key string) ([]map[string]string, error) {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return nil, p.errf(key, "want a list of \"dimension=value,dimension=value\" strings, got %s", typeName(v))
+	}
+	var out []map[string]string
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, p.errf(key, "want strings like \"scale=21,gpus=1\", got %s", typeName(e))
+		}
+		match := map[string]string{}
+		for _, part := range strings.Split(s, ",") {
+			d, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+			d, val = strings.TrimSpace(d), strings.TrimSpace(val)
+			if !ok || !isIdent(d) || val == "" {
+				return nil, p.errf(key, "want \"dimension=value\" pairs separated by commas, got %q", s)
+			}
+			match[d] = val
+		}
+		out = append(out, match)
+	}
+	return out, nil
+}
+
+func validY(y string) bool {
+	switch y {
+	case "gteps", "speedup", "time", "edges_examined", "phases", "bytes":
+		return true
+	}
+	for _, pre := range []string{"phase:", "bytes:"} {
+		if name, ok := strings.CutPrefix(y, pre); ok {
+			return name != "" && !strings.ContainsAny(name, " \t")
+		}
+	}
+	return false
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func isFileName(s string) bool {
+	if s == "" || s[0] == '.' || len(s) > 80 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
