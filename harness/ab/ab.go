@@ -4,14 +4,18 @@
 //
 // Both revisions run the same config, in one harness process: the same
 // edge lists, search keys, validator and clock. The measurement is
-// interleaved case by case in alternating order: for each case (workload ×
-// variant × sweep point) and each round, the base and the new plugins each
-// run the case once through runner.Run, base first in one round and second
-// in the next, so a drift of the machine's speed (a neighbour's job,
-// thermal state) falls on both sides alike. Every search is validated. The
-// rounds of one side are merged into one case, and the two are compared
-// with report.ComparePairs: the Mann-Whitney U test over per-search TEPS and
-// a bootstrap confidence interval of the ratio of harmonic means.
+// interleaved search by search: for each case (workload × variant × sweep
+// point) and each round, the base and the new plugins are started and
+// construct on the same prepared workload (runner.StartCase), both run the
+// warm-up, then the search keys alternate between them in the order base,
+// new, new, base, base, new, ... (ABBA), the round's first side
+// alternating between rounds. A slow moment of the machine (a neighbour's
+// job, a frequency change) therefore falls on both sides alike, and a
+// drift over the round cancels out. Every search is validated. The rounds
+// of one side are merged into one case, and the two are compared with
+// report.ComparePairs: the Mann-Whitney U test over per-search TEPS and a
+// bootstrap confidence interval of the ratio of medians that resamples
+// whole rounds.
 package ab
 
 import (
@@ -50,15 +54,16 @@ const (
 type Options struct {
 	Config    *config.Config
 	Base, New *Build // built, with PluginDir set
-	// Rounds is how many times each side runs each case; 2 or more lets
-	// the order alternate.
+	// Rounds is how many times each case is run on both sides, each time
+	// with fresh plugin processes and a fresh construction; the searches
+	// of a round are interleaved.
 	Rounds int
 	// OutDir must not exist yet; it receives results.json (both sides),
-	// the reports, ab.log (the runner's log) and runs/ (each single run's
-	// own results and plugin logs).
+	// the reports, ab.log (the harness's log) and runs/ (the plugins'
+	// logs, one folder per case, round and side).
 	OutDir      string
 	CommandLine string
-	Log         io.Writer // one line per run of a case
+	Log         io.Writer // one line per round of a case
 }
 
 // Result is a finished A/B measurement.
@@ -71,20 +76,21 @@ type Result struct {
 	Pairs []report.Pair
 }
 
-// unit is one case of the config: a workload, a variant and one point of
-// its sweep (the values the config gives, one per parameter).
+// unit is one case of the config on both sides.
 type unit struct {
-	cfg  *config.Config // the config of this case alone
-	name string         // variant and parameters, for progress lines
-	runs [2][]*results.Case
+	name  string // variant, parameters and workload, for progress lines
+	w     int    // index of the workload
+	cases [2]runner.Planned
+	runs  [2][]*results.Case // one per round
 }
 
 // Run measures every case of the config on both sides, interleaved, and
 // returns the merged results. results.json in OutDir is rewritten after
-// every run, so an interrupted measurement keeps what it did. The error is
-// non-nil when the measurement could not be made (a plugin missing from a
-// revision, a config its plugins reject, an interrupt); a case that fails
-// or is invalid is not an error but a case status.
+// every round, so an interrupted measurement keeps what it did. The error
+// is non-nil when the measurement could not be made (a plugin missing from
+// a revision, a config its plugins reject, a workload that cannot be
+// generated, an interrupt); a case that fails or is invalid is not an
+// error but a case status.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Rounds < 1 {
 		return nil, fmt.Errorf("ab: %d rounds", o.Rounds)
@@ -92,17 +98,32 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	units, err := splitCases(o.Config)
-	if err != nil {
-		return nil, err
-	}
+	cfg := validateAll(o.Config)
 	// Resolve every case on both sides before anything runs: a revision
 	// that lacks a plugin or a parameter fails here, not halfway.
 	sides := [2]*Build{o.Base, o.New}
-	for _, s := range sides {
-		if _, _, err := runner.Plan(ctx, o.Config, []string{s.PluginDir}); err != nil {
+	machine := runner.DetectMachine()
+	var plans [2][]runner.Planned
+	var warnings []string
+	for si, s := range sides {
+		plan, infos, err := runner.Plan(ctx, cfg, []string{s.PluginDir})
+		if err != nil {
 			return nil, fmt.Errorf("%s (%s): %w", s.Label, s.Describe(), err)
 		}
+		notes, err := runner.Preflight(cfg, plan, infos, machine)
+		if err != nil {
+			return nil, fmt.Errorf("%s (%s): %w", s.Label, s.Describe(), err)
+		}
+		for _, n := range notes {
+			if !slices.Contains(warnings, n) {
+				warnings = append(warnings, n)
+			}
+		}
+		plans[si] = plan
+	}
+	units, err := pairCases(cfg, plans)
+	if err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(o.OutDir), 0o755); err != nil {
 		return nil, fmt.Errorf("results folder: %w", err)
@@ -110,19 +131,25 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := os.Mkdir(o.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("results folder: %w (an existing folder is never overwritten)", err)
 	}
-	runsDir := filepath.Join(o.OutDir, "runs")
-	if err := os.Mkdir(runsDir, 0o755); err != nil {
-		return nil, err
-	}
 	logFile, err := os.Create(filepath.Join(o.OutDir, "ab.log"))
 	if err != nil {
 		return nil, err
 	}
 	defer logFile.Close()
+	for _, d := range runner.CleanStale() {
+		fmt.Fprintf(logFile, "removed %s, left by a run that died\n", d)
+	}
+	lockWarnings, unlock := runner.LockMachine(cfg, machine)
+	defer unlock()
+	warnings = append(warnings, lockWarnings...)
+	for _, w := range warnings {
+		fmt.Fprintf(o.Log, "ab: warning: %s\n", w)
+	}
 
 	res := &Result{Run: &results.Run{
 		Config: o.Config.Text, ConfigPath: o.Config.Path, CommandLine: o.CommandLine,
 		GitCommit: o.New.Commit, Started: time.Now().UTC().Format(time.RFC3339), Env: runner.DetectEnv(),
+		Warnings: warnings,
 	}}
 	resultsPath := filepath.Join(o.OutDir, "results.json")
 	save := func() error {
@@ -132,38 +159,36 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		return nil
 	}
-	total, done := len(units)*o.Rounds*2, 0
-	for ui, u := range units {
-		for r := 0; r < o.Rounds; r++ {
-			for _, si := range Order(ui, r) {
-				if ctx.Err() != nil {
-					return res, errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), save())
-				}
+	ropts := runner.Options{Log: logFile, Machine: &machine}
+	total, done := len(units)*o.Rounds, 0
+	for wi, w := range cfg.Workloads {
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintf(logFile, "workload %d/%d: %s, %d searches\n", wi+1, len(cfg.Workloads), w.Spec, w.NBFS)
+		wl, err := runner.Prepare(ctx, w, logFile)
+		if err != nil {
+			return res, errors.Join(fmt.Errorf("workload %s: %w", w.Spec, err), save())
+		}
+		for ui, u := range units {
+			for r := 0; r < o.Rounds && u.w == wi && ctx.Err() == nil; r++ {
 				done++
-				s := sides[si]
-				dir := filepath.Join(runsDir, fmt.Sprintf("%03d-case%d-round%d-%s", done, ui+1, r+1, s.Label))
-				fmt.Fprintf(logFile, "== [%d/%d] %s, round %d, %s: %s\n", done, total, u.name, r+1, s.Label, s.Describe())
-				run, err := runner.Run(ctx, runner.Options{
-					Config: u.cfg, OutDir: dir, PluginDirs: []string{s.PluginDir},
-					CommandLine: o.CommandLine, Log: logFile,
-				})
-				var failed *runner.FailedError
-				switch {
-				case run == nil:
-					return res, errors.Join(fmt.Errorf("%s (%s): %w", s.Label, s.Describe(), err), save())
-				case err != nil && !errors.As(err, &failed) && ctx.Err() == nil:
-					return res, errors.Join(fmt.Errorf("%s (%s): %w", s.Label, s.Describe(), err), save())
-				case len(run.Cases) != 1:
-					return res, fmt.Errorf("ab: a single case's config ran %d cases", len(run.Cases))
+				fmt.Fprintf(logFile, "== [%d/%d] %s, round %d\n", done, total, u.name, r+1)
+				cs := runRound(ctx, ropts, u, ui, r, wl, filepath.Join(o.OutDir, "runs", fmt.Sprintf("case%d-round%d", ui+1, r+1)))
+				for si := range sides {
+					u.runs[si] = append(u.runs[si], cs[si])
 				}
-				c := run.Cases[0]
-				u.runs[si] = append(u.runs[si], c)
-				fmt.Fprintf(o.Log, "[%d/%d] %s  round %d/%d  %-4s  %s\n", done, total, u.name, r+1, o.Rounds, s.Label, caseLine(c))
+				fmt.Fprintf(o.Log, "[%d/%d] %s  round %d/%d  base %s  new %s\n", done, total, u.name, r+1, o.Rounds, caseLine(cs[0]), caseLine(cs[1]))
 				if err := save(); err != nil {
+					wl.Release()
 					return res, err
 				}
 			}
 		}
+		wl.Release()
+	}
+	if ctx.Err() != nil {
+		return res, errors.Join(fmt.Errorf("interrupted: %w", ctx.Err()), save())
 	}
 	res.Run.Finished = time.Now().UTC().Format(time.RFC3339)
 	if err := save(); err != nil {
@@ -175,45 +200,71 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	return res, nil
 }
 
-// Order gives the sides' order in round r of case u: base first when u+r
-// is even, new first otherwise, so each case alternates between rounds and
-// consecutive cases start with different sides (0 is base, 1 is new).
-func Order(u, r int) [2]int {
-	if (u+r)%2 == 0 {
+// runRound runs round r of case u on both sides: both plugins start and
+// construct, both warm up, then the keys are searched in the order Order
+// gives, every search validated. It returns the base's and the new
+// side's case; a side that fails is a failed case, and the other side
+// goes on alone.
+func runRound(ctx context.Context, ro runner.Options, u *unit, ui, r int, wl *runner.Prepared, dir string) [2]*results.Case {
+	var sess [2]*runner.Session
+	first := Order(ui, r, 0)
+	for _, si := range first {
+		s, _ := runner.StartCase(ctx, ro, u.cases[si], wl, filepath.Join(dir, []string{BaseLabel, NewLabel}[si]))
+		defer s.Close()
+		sess[si] = s
+	}
+	for _, si := range first {
+		sess[si].WarmUp() // a failure is the case's: recorded in it
+	}
+	for i := range wl.Keys() {
+		for _, si := range Order(ui, r, i) {
+			sess[si].Search(i) // likewise; a failed session returns at once
+		}
+	}
+	return [2]*results.Case{sess[0].Finish(), sess[1].Finish()}
+}
+
+// Order gives the sides' order for search key i in round r of case u (0
+// is base, 1 is new): base first when u+r+i is even. Over the keys that is
+// base, new, new, base, base, new, ... (ABBA), so a drift of the machine's
+// speed within a round falls on both sides alike; each round of a case,
+// and each case's first round, starts with the other side than the last.
+func Order(u, r, i int) [2]int {
+	if (u+r+i)%2 == 0 {
 		return [2]int{0, 1}
 	}
 	return [2]int{1, 0}
 }
 
-// splitCases splits a config into its cases, each a config of its own with one
-// workload, one variant and one value per parameter, in the order
-// runner.Run would run them (workload by workload). Every search is
-// validated, whatever the config's validate says: the comparison uses
-// validated searches only.
-func splitCases(cfg *config.Config) ([]*unit, error) {
+// validateAll returns cfg with every search of every workload validated,
+// whatever its validate says: the comparison uses validated searches only.
+func validateAll(cfg *config.Config) *config.Config {
+	c := *cfg
+	c.Workloads = slices.Clone(cfg.Workloads)
+	for i := range c.Workloads {
+		c.Workloads[i].Validate = config.ValidateAll
+	}
+	return &c
+}
+
+// pairCases matches the planned cases of the two sides (the same config,
+// so the same variants and sweep points in the same order) and makes one
+// unit per workload and case, in the order runner.Run would run them.
+func pairCases(cfg *config.Config, plans [2][]runner.Planned) ([]*unit, error) {
+	if len(plans[0]) != len(plans[1]) {
+		return nil, fmt.Errorf("ab: the config has %d cases on the base side and %d on the new", len(plans[0]), len(plans[1]))
+	}
 	var out []*unit
-	for _, w := range cfg.Workloads {
-		w.Validate = config.ValidateAll
-		for _, v := range cfg.Variants {
-			for _, pt := range expand(v) {
-				one := *v
-				one.Params = map[string][]any{}
-				var ps []string
-				for _, k := range v.ParamOrder {
-					one.Params[k] = []any{pt[k]}
-					ps = append(ps, fmt.Sprintf("%s=%v", k, pt[k]))
-				}
-				name := v.Name
-				if len(ps) > 0 {
-					name += " " + strings.Join(ps, " ")
-				}
-				if len(cfg.Workloads) > 1 {
-					name += " (" + w.Spec.String() + ")"
-				}
-				sub := *cfg // every setting of the config, then its one case
-				sub.Workloads, sub.Variants = []config.Workload{w}, []*config.Variant{&one}
-				out = append(out, &unit{cfg: &sub, name: name})
+	for wi, w := range cfg.Workloads {
+		for k, p := range plans[0] {
+			if q := plans[1][k]; q.Variant() != p.Variant() {
+				return nil, fmt.Errorf("ab: case %d is variant %q on the base side and %q on the new", k+1, p.Variant().Name, q.Variant().Name)
 			}
+			name := caseName(p.Variant(), p.Params())
+			if len(cfg.Workloads) > 1 {
+				name += " (" + w.Spec.String() + ")"
+			}
+			out = append(out, &unit{name: name, w: wi, cases: [2]runner.Planned{p, plans[1][k]}})
 		}
 	}
 	if len(out) == 0 {
@@ -222,22 +273,14 @@ func splitCases(cfg *config.Config) ([]*unit, error) {
 	return out, nil
 }
 
-// expand lists the points of a variant's sweep as the config gives them
-// (no defaults filled in): the product of its parameters' value lists.
-func expand(v *config.Variant) []map[string]any {
-	points := []map[string]any{{}}
+// caseName names a case by its variant and the parameters the config
+// sets, in the config's order.
+func caseName(v *config.Variant, params map[string]any) string {
+	parts := []string{v.Name}
 	for _, k := range v.ParamOrder {
-		var next []map[string]any
-		for _, val := range v.Params[k] {
-			for _, pt := range points {
-				q := maps.Clone(pt)
-				q[k] = val
-				next = append(next, q)
-			}
-		}
-		points = next
+		parts = append(parts, fmt.Sprintf("%s=%v", k, params[k]))
 	}
-	return points
+	return strings.Join(parts, " ")
 }
 
 // merged returns the run's cases (each unit's base then new, variants

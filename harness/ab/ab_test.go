@@ -3,6 +3,7 @@ package ab
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,10 @@ import (
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
-func TestSplitCases(t *testing.T) {
+// TestCaseNames: a case is named by its variant and the parameters the
+// config sets, in the config's order; the config handed to the runner
+// validates every search, and the caller's config is left as it was.
+func TestCaseNames(t *testing.T) {
 	cfg, err := config.Parse("t.toml", `
 [workload]
 scale = [8, 9]
@@ -26,56 +30,44 @@ validate = 2
 name = "a"
 plugin = "reference"
 [variant.params]
-alpha = [10, 20]
 direction_optimizing = [true, false]
-
-[[variant]]
-name = "b"
-plugin = "reference"
+alpha = [10, 20]
 `)
 	if err != nil {
 		t.Fatal(err)
 	}
-	us, err := splitCases(cfg)
-	if err != nil {
-		t.Fatal(err)
+	v := cfg.Variants[0]
+	if got := caseName(v, map[string]any{"alpha": int64(20), "beta": int64(18), "direction_optimizing": false}); got != "a direction_optimizing=false alpha=20" {
+		t.Errorf("name %q", got)
 	}
-	var names []string
-	for _, u := range us {
-		names = append(names, u.name)
-		if len(u.cfg.Workloads) != 1 || len(u.cfg.Variants) != 1 {
-			t.Fatalf("%s: %d workloads, %d variants", u.name, len(u.cfg.Workloads), len(u.cfg.Variants))
+	all := validateAll(cfg)
+	for i, w := range all.Workloads {
+		if w.Validate != config.ValidateAll || cfg.Workloads[i].Validate != 2 {
+			t.Errorf("workload %d: validate %d (the config's %d)", i, w.Validate, cfg.Workloads[i].Validate)
 		}
-		if u.cfg.Workloads[0].Validate != config.ValidateAll {
-			t.Errorf("%s: validate %d, want every search", u.name, u.cfg.Workloads[0].Validate)
-		}
-		for k, vs := range u.cfg.Variants[0].Params {
-			if len(vs) != 1 {
-				t.Errorf("%s: %s has %d values", u.name, k, len(vs))
-			}
-		}
-	}
-	if len(us) != 10 || !strings.HasPrefix(names[0], "a alpha=10 direction_optimizing=true (kronecker scale 8") ||
-		!strings.HasPrefix(names[4], "b (kronecker scale 8") || !strings.Contains(names[5], "scale 9") {
-		t.Errorf("cases:\n%s", strings.Join(names, "\n"))
-	}
-	if cfg.Variants[0].Params["alpha"][1] != int64(20) || cfg.Workloads[0].Validate != 2 {
-		t.Errorf("the config was changed")
 	}
 }
 
-// TestOrder: each case alternates the order between rounds, and two
-// consecutive cases start with different sides.
+// TestOrder: within a round the keys go base, new, new, base, ... (ABBA);
+// the next round, and the next case, start with the other side.
 func TestOrder(t *testing.T) {
-	var seq []int
-	for u := 0; u < 2; u++ {
-		for r := 0; r < 2; r++ {
-			o := Order(u, r)
-			seq = append(seq, o[0], o[1])
+	seq := func(u, r int) []int {
+		var s []int
+		for i := 0; i < 4; i++ {
+			o := Order(u, r, i)
+			s = append(s, o[0], o[1])
 		}
+		return s
 	}
-	if want := []int{0, 1, 1, 0, 1, 0, 0, 1}; !slices.Equal(seq, want) {
-		t.Errorf("order %v, want %v", seq, want)
+	abba := []int{0, 1, 1, 0, 0, 1, 1, 0}
+	baab := []int{1, 0, 0, 1, 1, 0, 0, 1}
+	for _, tc := range []struct {
+		u, r int
+		want []int
+	}{{0, 0, abba}, {0, 1, baab}, {1, 0, baab}, {1, 1, abba}} {
+		if got := seq(tc.u, tc.r); !slices.Equal(got, tc.want) {
+			t.Errorf("case %d round %d: order %v, want %v", tc.u, tc.r, got, tc.want)
+		}
 	}
 }
 
@@ -222,6 +214,15 @@ func TestEndToEnd(t *testing.T) {
 		if c.Variant != "probe@"+side || c.Info[InfoSide] != side || c.Status != results.StatusOK ||
 			len(c.BFS) != 16 || c.Validated != 16 || c.Stats.N != 16 {
 			t.Errorf("case %d: %s %v %s, %d searches, %d validated", i, c.Variant, c.Info, c.Status, len(c.BFS), c.Validated)
+		}
+	}
+	// Each round started both plugins: each side has its plugin log.
+	for r := 1; r <= 2; r++ {
+		for _, side := range []string{BaseLabel, NewLabel} {
+			logs, _ := filepath.Glob(filepath.Join(out, "runs", fmt.Sprintf("case1-round%d", r), side, "logs", "probe_*.log"))
+			if len(logs) != 1 {
+				t.Errorf("round %d, %s: plugin logs %v", r, side, logs)
+			}
 		}
 	}
 	if wt, _ := git(ctx, repo, "worktree", "list"); strings.Count(wt, "\n") != 0 {

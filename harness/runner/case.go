@@ -23,89 +23,117 @@ import (
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
-func (o Options) runCase(parent context.Context, p planned, w config.Workload, wl *prepared, rc *results.Case, outDir, tag string, m Machine) {
+// Session is one case under way: its plugin process started and the graph
+// constructed on a prepared workload, ready to search. A case is
+// StartCase, WarmUp, Search for each key, Finish, then Close: bfsbench run
+// does that case after case (runCase), bfsbench ab interleaves the
+// searches of two sessions. Every search is validated as the workload's
+// validate says, by the harness against its own edge list.
+//
+// A Session is not safe for concurrent use. Once a step fails, the case is
+// failed (Finish returns it with its error and cause) and every later step
+// returns the same error.
+type Session struct {
+	parent context.Context // the caller's: an interrupt
+	ctx    context.Context // parent with the variant's timeout; ends when the plugin dies
+	cancel context.CancelFunc
+	v      *config.Variant
+	wl     *Prepared
+	rc     *results.Case
+	m      Machine
+
+	logPath  string
+	head     *headBuffer
+	tail     *tailBuffer
+	proc     *proc
+	parents  []int64
+	bar      *bar
+	closers  []func() // run by Close, last first
+	warm     results.Search
+	invalid  int   // validated searches found invalid, warm-up included
+	err      error // the failure that ended the case
+	finished bool  // Finish filled the case: the plugin is stopped politely
+}
+
+// StartCase starts the plugin of case p in its own process and constructs
+// the graph of wl (Graph500 kernel 1), checking that the plugin holds the
+// harness's edge list. The plugin's stderr goes to outDir/logs; o.Log and
+// o.Progress draw a progress bar, o.Machine (detected when nil) names the
+// likely cause of a failure. The case runs under ctx and the variant's
+// timeout, until Close.
+//
+// The Session is never nil: when the start fails, the error is returned
+// and the Session's Finish gives the failed case. Close it in either case.
+func StartCase(ctx context.Context, o Options, p Planned, wl *Prepared, outDir string) (*Session, error) {
+	m := DetectMachine()
+	if o.Machine != nil {
+		m = *o.Machine
+	}
+	return o.startCase(ctx, p, wl, newCase(p, wl.w), outDir, "", m)
+}
+
+// runCase runs one case to its end, filling rc.
+func (o Options) runCase(ctx context.Context, p Planned, wl *Prepared, rc *results.Case, outDir, tag string, m Machine) {
+	s, err := o.startCase(ctx, p, wl, rc, outDir, tag, m)
+	defer s.Close()
+	if err != nil || s.WarmUp() != nil {
+		return
+	}
+	for i := range wl.keys {
+		if _, err := s.Search(i); err != nil {
+			return
+		}
+	}
+	s.Finish()
+}
+
+func (o Options) startCase(parent context.Context, p Planned, wl *Prepared, rc *results.Case, outDir, tag string, m Machine) (*Session, error) {
 	v := p.variant
 	rc.Error = ""
 	rc.Graph = wl.graph.Info
 	rc.GenerationTimeS = wl.genTimeS
 	ctx, cancel := context.WithTimeout(parent, v.Timeout)
-	defer cancel()
+	s := &Session{parent: parent, ctx: ctx, cancel: cancel, v: v, wl: wl, rc: rc, m: m,
+		head: &headBuffer{max: 4096}, tail: &tailBuffer{max: 4096}, closers: []func(){cancel}}
 
 	logDir := filepath.Join(outDir, "logs")
 	_ = os.MkdirAll(logDir, 0o755)
-	logPath := filepath.Join(logDir, caseFileName(rc)+".log")
-	logFile, err := os.Create(logPath)
+	s.logPath = filepath.Join(logDir, caseFileName(rc)+".log")
+	logFile, err := os.Create(s.logPath)
 	if err != nil {
 		rc.Status, rc.Error = results.StatusFailed, err.Error()
-		return
+		s.err = err
+		return s, err
 	}
-	defer logFile.Close()
-	tail := &tailBuffer{max: 4096}
-	head := &headBuffer{max: 4096}
-	stderr := io.MultiWriter(logFile, head, tail)
-
-	var proc *proc
-	fail := func(err error) {
-		rc.Status = errStatus(ctx, err)
-		msg := cleanStartError(err.Error())
-		switch {
-		case rc.Status == results.StatusTimeout:
-			rc.Error = fmt.Sprintf("timed out after %s: %v", v.Timeout, msg)
-		case parent.Err() != nil:
-			rc.Error = "interrupted: " + msg
-		default:
-			rc.Error = msg
-		}
-		t := pluginOutput(tail.String())
-		h := pluginOutput(head.String())
-		switch {
-		case h != "" && !strings.HasPrefix(t, h):
-			// A long stderr (a Go crash dump): its first lines say what
-			// happened, its last ones where.
-			rc.Error += "\nplugin stderr (first lines; full log " + logPath + "):\n" + firstN(h, 8) + "\n(last lines):\n" + t
-		case t != "":
-			rc.Error += "\nplugin stderr (last lines; full log " + logPath + "):\n" + t
-		}
-		if parent.Err() == nil && rc.Status != results.StatusTimeout {
-			fi := failureInfo{stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(wl.graph.NVertices),
-				shmFree: m.ShmFree, availB: m.HostAvail,
-				estimateB: estimate(float64(wl.graph.NVertices), float64(len(wl.graph.Edges)), w.Validate == config.ValidateAll, v, sdk.Info{}).Host()}
-			if proc != nil {
-				fi.status = proc.exitStatus()
-			}
-			rc.Cause = diagnose(fi)
-		}
-	}
+	s.closers = append(s.closers, func() { logFile.Close() })
+	stderr := io.MultiWriter(logFile, s.head, s.tail)
 
 	parentsPath, cleanup, err := parentsFilePath()
 	if err != nil {
-		fail(err)
-		return
+		return s, s.fail(err)
 	}
-	defer cleanup()
+	s.closers = append(s.closers, cleanup)
 	pf, err := sdk.CreateParentsFile(parentsPath, wl.graph.NVertices)
 	if err != nil {
-		fail(err)
-		return
+		return s, s.fail(err)
 	}
-	defer pf.Close()
+	s.closers = append(s.closers, func() { pf.Close() })
 
 	stage("start")
-	proc, err = startPlugin(ctx, p.path, v, stderr)
+	proc, err := startPlugin(ctx, p.path, v, stderr)
 	if err != nil {
-		fail(err)
-		return
+		return s, s.fail(err)
 	}
+	s.proc = proc
 	// A case that finished closes its plugin politely; after a failure or a
 	// timeout the plugin may be hung, so it is killed at once.
-	finished := false
-	defer func() {
-		if finished {
+	s.closers = append(s.closers, func() {
+		if s.finished {
 			proc.stop()
 		} else {
 			proc.kill()
 		}
-	}()
+	})
 	// A plugin that dies is noticed at once, not at the case's timeout.
 	go func() {
 		for !proc.client.Exited() {
@@ -118,108 +146,182 @@ func (o Options) runCase(parent context.Context, p planned, w config.Workload, w
 		cancel()
 	}()
 
-	bar := newBar(o.Log, o.Progress, fmt.Sprintf("%s %s", tag, rc.Variant), w.NBFS+1)
-	defer bar.finish()
-	bar.set(0, "constructing")
+	s.bar = newBar(o.Log, o.Progress, strings.TrimSpace(tag+" "+rc.Variant), wl.w.NBFS+1)
+	s.closers = append(s.closers, s.bar.finish)
+	s.bar.set(0, "constructing")
 	stage("construct")
 	cr, err := proc.rpc.Construct(ctx, sdk.ConstructArgs{
-		Workload: w.Spec, ParentsPath: parentsPath,
+		Workload: wl.w.Spec, ParentsPath: parentsPath,
 		Config: sdk.Config{Backend: v.Backend, Params: p.params, Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher},
 	})
 	if err != nil {
-		fail(exitReason(proc, err))
-		return
+		return s, s.fail(exitReason(proc, err))
 	}
 	if cr.Graph.Fingerprint != wl.graph.Info.Fingerprint {
-		fail(fmt.Errorf("the plugin's edge list (fingerprint %s) differs from the harness's (%s)", cr.Graph.Fingerprint, wl.graph.Info.Fingerprint))
-		return
+		return s, s.fail(fmt.Errorf("the plugin's edge list (fingerprint %s) differs from the harness's (%s)", cr.Graph.Fingerprint, wl.graph.Info.Fingerprint))
 	}
 	if !finite(cr.TimeS) || cr.TimeS < 0 {
-		fail(fmt.Errorf("the plugin reported a construction time of %v", cr.TimeS))
-		return
+		return s, s.fail(fmt.Errorf("the plugin reported a construction time of %v", cr.TimeS))
 	}
 	rc.ConstructionTimeS = cr.TimeS
 	rc.Devices = cr.Devices
 	rc.GPUs = distinct(cr.Devices)
 	rc.Info = finiteInfo(cr.Info)
+	s.parents = pf.Slice()
+	rc.Validate = validatePolicy(wl.w.Validate)
+	return s, nil
+}
 
-	parents := pf.Slice()
-	rc.Validate = validatePolicy(w.Validate)
-	// search runs one BFS; check says whether the harness validates it.
-	// A search it does not validate takes its TEPS edge count from the
-	// harness's component count, never from the variant's output.
-	search := func(root int64, check bool) (results.Search, error) {
-		stage("search")
-		r, err := proc.rpc.BFS(ctx, root)
-		if err != nil {
-			return results.Search{}, exitReason(proc, err)
-		}
-		if err := checkReply(r); err != nil {
-			return results.Search{}, err
-		}
-		s := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases, BoundBytes: r.BoundBytes}
-		if !check {
-			s.NEdge = wl.components.NEdge(root)
-			if s.TimeS > 0 {
-				s.TEPS = float64(s.NEdge) / s.TimeS
-			}
-			return s, nil
-		}
-		s.Validated = true
-		stage("validate")
-		t0 := time.Now()
-		res, verr := wl.validator.Validate(root, parents)
-		s.ValidateTimeS = time.Since(t0).Seconds()
-		s.NEdge = res.NEdge
-		if verr != nil {
-			s.Error = verr.Error()
-			return s, nil
-		}
-		s.Valid = true
-		if s.TimeS > 0 {
-			s.TEPS = float64(s.NEdge) / s.TimeS
-		}
-		s.Levels = res.Levels // the validator's count: the same rule for every variant
-		return s, nil
+// WarmUp runs the untimed warm-up search on the first key, validated
+// unless the workload validates nothing (a variant that is wrong on the
+// warm-up is wrong). It is not recorded as a search.
+func (s *Session) WarmUp() error {
+	if s.err != nil {
+		return s.err
 	}
-
-	// One untimed warm-up search on the first key, validated unless the
-	// config validates nothing (a variant that is wrong on the warm-up is
-	// wrong).
-	bar.set(0, "warm-up")
-	warm, err := search(wl.keys[0], w.Validate != 0)
+	s.bar.set(0, "warm-up")
+	warm, err := s.search(s.wl.keys[0], s.wl.w.Validate != 0)
 	if err != nil {
-		fail(fmt.Errorf("warm-up search: %w", err))
-		return
+		return s.fail(fmt.Errorf("warm-up search: %w", err))
 	}
-	invalid := 0
+	s.warm = warm
 	if warm.Validated && !warm.Valid {
-		invalid++
-		rc.Error = fmt.Sprintf("warm-up search from %d: %s", warm.Root, warm.Error)
+		s.invalid++
+		s.rc.Error = fmt.Sprintf("warm-up search from %d: %s", warm.Root, warm.Error)
 	}
-	for i, root := range wl.keys {
-		bar.set(i+1, fmt.Sprintf("bfs %d/%d", i+1, len(wl.keys)))
-		s, err := search(root, w.Validate == config.ValidateAll || i < w.Validate)
-		if err != nil {
-			finishStats(rc)
-			fail(fmt.Errorf("search %d (root %d): %w", i+1, root, err))
-			return
+	return nil
+}
+
+// Search runs the timed search from key i of the workload (Graph500 kernel
+// 2), validates it as the workload's validate says and records it in the
+// case. An invalid search is recorded, not an error: the error is the
+// case's failure (the plugin died, hung or answered nonsense).
+func (s *Session) Search(i int) (results.Search, error) {
+	if s.err != nil {
+		return results.Search{}, s.err
+	}
+	keys := s.wl.keys
+	if i < 0 || i >= len(keys) {
+		return results.Search{}, fmt.Errorf("search key %d of %d", i, len(keys))
+	}
+	s.bar.set(len(s.rc.BFS)+1, fmt.Sprintf("bfs %d/%d", len(s.rc.BFS)+1, len(keys)))
+	root := keys[i]
+	r, err := s.search(root, s.wl.w.Validate == config.ValidateAll || i < s.wl.w.Validate)
+	if err != nil {
+		finishStats(s.rc)
+		return results.Search{}, s.fail(fmt.Errorf("search %d (root %d): %w", i+1, root, err))
+	}
+	if r.Validated && !r.Valid {
+		s.invalid++
+		if s.rc.Error == "" {
+			s.rc.Error = fmt.Sprintf("search %d from %d: %s", i+1, root, r.Error)
 		}
-		if s.Validated && !s.Valid {
-			invalid++
-			if rc.Error == "" {
-				rc.Error = fmt.Sprintf("search %d from %d: %s", i+1, root, s.Error)
-			}
+	}
+	s.rc.BFS = append(s.rc.BFS, r)
+	return r, nil
+}
+
+// Finish fills the case's statistics and status from its searches and
+// returns it; after a failure it returns the failed case as it stands.
+// Close the Session after.
+func (s *Session) Finish() *results.Case {
+	if s.err != nil || s.finished {
+		return s.rc
+	}
+	finishStats(s.rc)
+	s.finished = true
+	s.rc.Status = results.StatusOK
+	if s.invalid > 0 {
+		s.rc.Status = results.StatusInvalid
+		s.rc.Error = fmt.Sprintf("%d of %d validated searches invalid; first: %s", s.invalid, s.rc.Validated+btoi(s.warm.Validated), s.rc.Error)
+	}
+	return s.rc
+}
+
+// Close ends the plugin process (politely after Finish, killed otherwise)
+// and removes the case's shared parent array. It may be called more than
+// once.
+func (s *Session) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// search runs one BFS; check says whether the harness validates it. A
+// search it does not validate takes its TEPS edge count from the harness's
+// component count, never from the variant's output.
+func (s *Session) search(root int64, check bool) (results.Search, error) {
+	stage("search")
+	r, err := s.proc.rpc.BFS(s.ctx, root)
+	if err != nil {
+		return results.Search{}, exitReason(s.proc, err)
+	}
+	if err := checkReply(r); err != nil {
+		return results.Search{}, err
+	}
+	out := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases, BoundBytes: r.BoundBytes}
+	if !check {
+		out.NEdge = s.wl.components.NEdge(root)
+		if out.TimeS > 0 {
+			out.TEPS = float64(out.NEdge) / out.TimeS
 		}
-		rc.BFS = append(rc.BFS, s)
+		return out, nil
 	}
-	finishStats(rc)
-	finished = true
-	rc.Status = results.StatusOK
-	if invalid > 0 {
-		rc.Status = results.StatusInvalid
-		rc.Error = fmt.Sprintf("%d of %d validated searches invalid; first: %s", invalid, rc.Validated+btoi(warm.Validated), rc.Error)
+	out.Validated = true
+	stage("validate")
+	t0 := time.Now()
+	res, verr := s.wl.validator.Validate(root, s.parents)
+	out.ValidateTimeS = time.Since(t0).Seconds()
+	out.NEdge = res.NEdge
+	if verr != nil {
+		out.Error = verr.Error()
+		return out, nil
 	}
+	out.Valid = true
+	if out.TimeS > 0 {
+		out.TEPS = float64(out.NEdge) / out.TimeS
+	}
+	out.Levels = res.Levels // the validator's count: the same rule for every variant
+	return out, nil
+}
+
+// fail records err as the case's failure (status, message, the plugin's
+// last words and their likely cause) and returns it.
+func (s *Session) fail(err error) error {
+	rc, v := s.rc, s.v
+	s.err = err
+	rc.Status = errStatus(s.ctx, err)
+	msg := cleanStartError(err.Error())
+	switch {
+	case rc.Status == results.StatusTimeout:
+		rc.Error = fmt.Sprintf("timed out after %s: %v", v.Timeout, msg)
+	case s.parent.Err() != nil:
+		rc.Error = "interrupted: " + msg
+	default:
+		rc.Error = msg
+	}
+	t := pluginOutput(s.tail.String())
+	h := pluginOutput(s.head.String())
+	switch {
+	case h != "" && !strings.HasPrefix(t, h):
+		// A long stderr (a Go crash dump): its first lines say what
+		// happened, its last ones where.
+		rc.Error += "\nplugin stderr (first lines; full log " + s.logPath + "):\n" + firstN(h, 8) + "\n(last lines):\n" + t
+	case t != "":
+		rc.Error += "\nplugin stderr (last lines; full log " + s.logPath + "):\n" + t
+	}
+	if s.parent.Err() == nil && rc.Status != results.StatusTimeout {
+		g := s.wl.graph
+		fi := failureInfo{stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(g.NVertices),
+			shmFree: s.m.ShmFree, availB: s.m.HostAvail,
+			estimateB: estimate(float64(g.NVertices), float64(len(g.Edges)), s.wl.w.Validate == config.ValidateAll, v, sdk.Info{}).Host()}
+		if s.proc != nil {
+			fi.status = s.proc.exitStatus()
+		}
+		rc.Cause = diagnose(fi)
+	}
+	return err
 }
 
 // validatePolicy names a workload's validation setting as results.json

@@ -183,11 +183,11 @@ func (e *PreflightError) Error() string {
 		len(e.Cases), strings.Join(e.Cases, "\n  "))
 }
 
-// preflight checks every Kronecker workload × planned case against m (a
-// graph file's size is known only once loaded: prepare checks it then).
+// Preflight checks every Kronecker workload × planned case against m (a
+// graph file's size is known only once loaded: Run checks it then).
 // It returns notes for results.json (what it could not check) and a
 // *PreflightError for the cases that do not fit.
-func preflight(cfg *config.Config, plan []planned, infos map[string]sdk.Info, m Machine) (notes []string, err error) {
+func Preflight(cfg *config.Config, plan []Planned, infos map[string]sdk.Info, m Machine) (notes []string, err error) {
 	var bad []string
 	undeclared := map[string]bool{}
 	gpuUnchecked := false
@@ -229,7 +229,7 @@ func preflight(cfg *config.Config, plan []planned, infos map[string]sdk.Info, m 
 }
 
 // checkLoaded is the preflight of a graph file once its size is known.
-func checkLoaded(nv, ne int64, w config.Workload, plan []planned, infos map[string]sdk.Info, m Machine) error {
+func checkLoaded(nv, ne int64, w config.Workload, plan []Planned, infos map[string]sdk.Info, m Machine) error {
 	var bad []string
 	for _, p := range plan {
 		e := estimate(float64(nv), float64(ne), w.Validate == config.ValidateAll, p.variant, infos[p.variant.Plugin])

@@ -65,25 +65,32 @@ func stage(name string) {
 // saveFile writes results.json; tests replace it to fill the disk.
 var saveFile = func(run *results.Run, path string) error { return run.Save(path) }
 
-// planned is one case before it runs.
-type planned struct {
+// Planned is one case of a config before it runs: a variant, one point of
+// its parameter sweep and the plugin binary that runs it.
+type Planned struct {
 	variant *config.Variant
 	path    string
 	params  map[string]any
 }
+
+// Variant is the config's variant the case belongs to.
+func (p Planned) Variant() *config.Variant { return p.variant }
+
+// Params are the case's parameter values, the plugin's defaults filled in.
+func (p Planned) Params() map[string]any { return p.params }
 
 // Plan resolves every variant's plugin and parameter sweep before anything
 // runs, so a config error costs nothing. The sweep's size is checked
 // (config.Config.CheckCases) before it is expanded, and every limit a
 // plugin declares (ranks, parameter bounds) is checked here, not at
 // Construct.
-func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]planned, map[string]sdk.Info, error) {
+func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, map[string]sdk.Info, error) {
 	stage("plan")
 	if err := cfg.CheckCases(); err != nil {
 		return nil, nil, err
 	}
 	infos := map[string]sdk.Info{}
-	var out []planned
+	var out []Planned
 	for _, v := range cfg.Variants {
 		path, err := FindPlugin(dirs, v.Plugin)
 		if err != nil {
@@ -112,7 +119,7 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]planned, ma
 						Msg: fmt.Sprintf("plugin %s declares the default %v, not a finite number: set the parameter", info.Name, f)}
 				}
 			}
-			out = append(out, planned{variant: v, path: path, params: pt})
+			out = append(out, Planned{variant: v, path: path, params: pt})
 		}
 	}
 	return out, infos, nil
@@ -138,7 +145,7 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 		machine = *o.Machine
 	}
 	var warnings []string
-	notes, err := preflight(cfg, plan, infos, machine)
+	notes, err := Preflight(cfg, plan, infos, machine)
 	warnings = append(warnings, notes...)
 	if err != nil {
 		if !o.NoPreflight {
@@ -157,7 +164,7 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	for _, d := range CleanStale() {
 		fmt.Fprintf(o.Log, "bfsbench: removed %s, left by a run that died\n", d)
 	}
-	lockWarnings, unlock := machineLocks(gpuLockNames(cfg, machine))
+	lockWarnings, unlock := LockMachine(cfg, machine)
 	defer unlock()
 	warnings = append(warnings, lockWarnings...)
 	for _, w := range warnings {
@@ -173,7 +180,7 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	// run still shows what it did not reach.
 	type slot struct {
 		w  config.Workload
-		p  planned
+		p  Planned
 		rc *results.Case
 	}
 	var slots []slot
@@ -195,7 +202,7 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 			break
 		}
 		fmt.Fprintf(o.Log, "workload %d/%d: %s, %d searches\n", wi+1, len(cfg.Workloads), w.Spec, w.NBFS)
-		wl, err := prepare(ctx, w, o)
+		wl, err := Prepare(ctx, w, o.Log)
 		if err == nil && w.Spec.File != "" && !o.NoPreflight {
 			err = checkLoaded(wl.graph.NVertices, int64(len(wl.graph.Edges)), w, plan, infos, DetectMachine())
 		}
@@ -207,14 +214,14 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 			if err != nil {
 				s.rc.Status, s.rc.Error = results.StatusFailed, "workload: "+err.Error()
 			} else {
-				o.runCase(ctx, s.p, w, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine)
+				o.runCase(ctx, s.p, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine)
 			}
 			printCase(o.Log, s.rc)
 			if err := saveFile(run, resultsPath); err != nil {
 				saveErr = err
 			}
 		}
-		wl.release()
+		wl.Release()
 	}
 	for _, s := range slots {
 		if s.rc.Status != results.StatusSkipped {
@@ -285,6 +292,14 @@ func makeOutDir(dir string, auto bool) (string, error) {
 	}
 }
 
+// LockMachine takes the locks a run of cfg holds while it measures (the
+// host's, and every GPU's when a case runs on CUDA), so that two bfsbench
+// runs on one machine do not measure each other; it returns warnings (a lock
+// another run holds) and the function releasing them.
+func LockMachine(cfg *config.Config, m Machine) (warnings []string, release func()) {
+	return machineLocks(gpuLockNames(cfg, m))
+}
+
 // gpuLockNames names the GPUs a run takes a lock on: every GPU the machine
 // shows, when a case runs on CUDA.
 func gpuLockNames(cfg *config.Config, m Machine) []string {
@@ -329,7 +344,7 @@ func (e *FailedError) Error() string {
 	return fmt.Sprintf("%d of %d cases failed: %s", len(e.Cases), e.Total, strings.Join(e.Cases, ", "))
 }
 
-func newCase(p planned, w config.Workload) *results.Case {
+func newCase(p Planned, w config.Workload) *results.Case {
 	v := p.variant
 	c := &results.Case{
 		Variant: v.Name, Plugin: v.Plugin, Backend: v.Backend, Params: p.params,
@@ -341,9 +356,11 @@ func newCase(p planned, w config.Workload) *results.Case {
 	return c
 }
 
-// prepared is the harness's own copy of a workload: the edge list, the
-// validator built from it and the search keys.
-type prepared struct {
+// Prepared is the harness's own copy of a workload: the edge list, the
+// validator built from it and the search keys. Every case of the workload
+// runs on it.
+type Prepared struct {
+	w         config.Workload
 	graph     *workload.Graph
 	validator *graph500.Validator
 	// components counts the TEPS edges of searches the harness does not
@@ -353,13 +370,23 @@ type prepared struct {
 	genTimeS   float64
 }
 
-func (p *prepared) release() {
+// Keys are the workload's search keys, in the order a case searches them.
+func (p *Prepared) Keys() []int64 { return p.keys }
+
+// Release drops the edge list and the validator; p cannot run cases after.
+func (p *Prepared) Release() {
 	if p != nil {
 		p.graph, p.validator, p.components = nil, nil, nil
 	}
 }
 
-func prepare(ctx context.Context, w config.Workload, o Options) (*prepared, error) {
+// Prepare generates or loads a workload's edge list, picks its search keys
+// and builds the validator (and, for validate = N, the component edge
+// counts), logging each step to log.
+func Prepare(ctx context.Context, w config.Workload, log io.Writer) (*Prepared, error) {
+	if log == nil {
+		log = io.Discard
+	}
 	t0 := time.Now()
 	stage("generate")
 	g, err := workload.LoadContext(ctx, w.Spec)
@@ -367,7 +394,7 @@ func prepare(ctx context.Context, w config.Workload, o Options) (*prepared, erro
 		return nil, err
 	}
 	gen := time.Since(t0).Seconds()
-	fmt.Fprintf(o.Log, "  edge list: %d vertices, %d edges, fingerprint %s (%.2fs)\n", g.NVertices, len(g.Edges), g.Info.Fingerprint, gen)
+	fmt.Fprintf(log, "  edge list: %d vertices, %d edges, fingerprint %s (%.2fs)\n", g.NVertices, len(g.Edges), g.Info.Fingerprint, gen)
 	stage("keys")
 	set, err := graph500.NonIsolated(g.Edges, g.NVertices)
 	if err != nil {
@@ -379,14 +406,14 @@ func prepare(ctx context.Context, w config.Workload, o Options) (*prepared, erro
 	}
 	t1 := time.Now()
 	v := graph500.NewValidator(g.Edges, g.NVertices)
-	fmt.Fprintf(o.Log, "  validator ready (%.2fs)\n", time.Since(t1).Seconds())
+	fmt.Fprintf(log, "  validator ready (%.2fs)\n", time.Since(t1).Seconds())
 	var ce *graph500.ComponentEdges
 	if w.Validate != config.ValidateAll {
 		t2 := time.Now()
 		ce = graph500.NewComponentEdges(g.Edges, g.NVertices)
-		fmt.Fprintf(o.Log, "  validating the first %d searches of each case; component edge counts ready (%.2fs)\n", w.Validate, time.Since(t2).Seconds())
+		fmt.Fprintf(log, "  validating the first %d searches of each case; component edge counts ready (%.2fs)\n", w.Validate, time.Since(t2).Seconds())
 	}
-	return &prepared{graph: g, validator: v, components: ce, keys: keys, genTimeS: gen}, nil
+	return &Prepared{w: w, graph: g, validator: v, components: ce, keys: keys, genTimeS: gen}, nil
 }
 
 func printCase(w io.Writer, c *results.Case) {

@@ -25,8 +25,9 @@ const abUsage = `usage: bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [flags]
 
 Builds the plugins of two git revisions (NEW_REV omitted: the working tree,
 uncommitted changes included) each in a temporary git worktree, runs CONFIG
-with both, interleaved case by case in alternating order on the same edge
-lists and search keys, every search validated, and compares them: the
+with both on the same edge lists and search keys, interleaved search by
+search (both plugins constructed, the keys in the order base, new, new,
+base, ...), every search validated, and compares them: the
 Mann-Whitney U test over per-search TEPS and a bootstrap interval of the
 ratio. Writes results.json (both sides, variants named NAME@base and
 NAME@new), compare.txt and the usual reports into --out.
@@ -48,7 +49,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	th := fs.String("threshold", "5%", "slow-down of harmonic-mean TEPS that fails when significant, e.g. 5% or 0.05")
 	alpha := fs.Float64("alpha", report.DefaultAlpha, "significance level of the U test (the interval's level is 1 - alpha)")
 	minSearches := fs.Int("min-searches", 16, "fewest valid searches each side of a case needs for a verdict")
-	rounds := fs.Int("rounds", 8, "runs of each case per side, the order alternating between rounds")
+	rounds := fs.Int("rounds", 8, "runs of each case, each with fresh plugin processes on both sides, the first side alternating")
 	out := fs.String("out", "", "results folder (must not exist; default results/ab-<config>-<time>)")
 	repo := fs.String("repo", ".", "a directory in the git repository holding the revisions")
 	keep := fs.Bool("keep-builds", false, "keep the built plugins (their folder is printed)")
@@ -158,7 +159,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	w := io.MultiWriter(stdout, &text)
 	fmt.Fprintf(w, "A/B of %s on %s\n", cfgPath, res.Run.Env.Describe())
 	fmt.Fprintf(w, "base: %s\nnew:  %s\n", builds[0].Describe(), builds[1].Describe())
-	fmt.Fprintf(w, "%d case(s), interleaved case by case in alternating order: %d rounds, %s searches a side per case, every search validated\n",
+	fmt.Fprintf(w, "%d case(s), interleaved search by search (ABBA): %d rounds, %s searches a side per case, every search validated\n",
 		len(res.Pairs), *rounds, searchCounts(cfg, *rounds))
 	fmt.Fprintf(w, "results: %s\n", filepath.Join(*out, "results.json"))
 	cres, cerr := report.ComparePairs(w, res.Pairs, opts)
