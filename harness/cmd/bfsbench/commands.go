@@ -416,6 +416,7 @@ func plotFigures(runs []*results.Run, paths []string, figConfig string) ([]*conf
 func cmdCompare(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	th := fs.String("threshold", "5%", "slow-down that fails the comparison, e.g. 5% or 0.05")
+	strict := fs.Bool("strict", false, "refuse runs from different machines (CPU model, GPU model, driver) instead of warning")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -429,17 +430,17 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	}
 	base, err := results.Load(pos[0])
 	if err != nil {
-		return err
+		return &exitError{2, err}
 	}
 	cur, err := results.Load(pos[1])
 	if err != nil {
-		return err
+		return &exitError{2, err}
 	}
-	failed, err := report.Compare(stdout, base, cur, threshold)
+	res, err := report.CompareRuns(stdout, base, cur, report.CompareOptions{Threshold: threshold, Strict: *strict})
 	if err != nil {
-		return err
+		return &exitError{2, err} // nothing comparable, or --strict refused: no verdict
 	}
-	if failed {
+	if res.Failed > 0 {
 		return &exitError{1, fmt.Errorf("regression: %s is slower than %s beyond %s, or cases are missing or failed", pos[1], pos[0], *th)}
 	}
 	return nil

@@ -6,7 +6,7 @@
 //	bfsbench validate --scale S ... --root R --parents FILE
 //	bfsbench plugins                           list plugins and their parameters
 //	bfsbench plot RESULTS.json... [--out DIR]  redraw plots from results files
-//	bfsbench compare BASE.json NEW.json [--threshold 5%]
+//	bfsbench compare BASE.json NEW.json [--threshold 5%] [--strict]
 package main
 
 import (
@@ -32,7 +32,7 @@ Usage:
   bfsbench validate --graph FILE [--graph-format auto|snap|mtx|bin] --root R --parents FILE
   bfsbench plugins [--plugins DIRS]
   bfsbench plot RESULTS.json [MORE.json...] [--out DIR]
-  bfsbench compare BASE.json NEW.json [--threshold 5%]
+  bfsbench compare BASE.json NEW.json [--threshold 5%] [--strict]
   bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/graphio"
+	"github.com/bfsbench/bfsbench/harness/results"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -111,3 +113,33 @@ func TestParseThreshold(t *testing.T) {
 }
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }
+
+// TestCompareStrict: runs from different machines get a warning, and
+// --strict refuses them with exit status 2.
+func TestCompareStrict(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name, cpu string) string {
+		r := &results.Run{Env: results.Env{CPUModel: cpu, CPUs: 2}, Cases: []*results.Case{{
+			Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16},
+			BFS: []results.Search{{Root: 1, TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true},
+				{Root: 2, TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true}}}}}
+		p := filepath.Join(dir, name)
+		if err := r.Save(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := mk("a.json", "cpu A"), mk("b.json", "cpu B")
+	var out strings.Builder
+	if err := dispatch(context.Background(), []string{"compare", a, b}, &out, io.Discard); err != nil {
+		t.Fatalf("different machines without --strict: %v", err)
+	}
+	if !strings.HasPrefix(out.String(), "WARNING: the runs are from different machines") {
+		t.Errorf("no warning first:\n%s", out.String())
+	}
+	err := dispatch(context.Background(), []string{"compare", "--strict", a, b}, io.Discard, io.Discard)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "different machines") {
+		t.Errorf("--strict: %v", err)
+	}
+}
