@@ -19,7 +19,7 @@ import (
 // Handshake is shared by the harness and every plugin; a binary that is not
 // a bfsbench plugin, or one built for another protocol version, is refused.
 var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  1,
+	ProtocolVersion:  2, // 2: Param travels with explicit bounds (param_gob.go)
 	MagicCookieKey:   "BFSBENCH_PLUGIN",
 	MagicCookieValue: "breadth-first-search",
 }

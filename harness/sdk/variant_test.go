@@ -1,6 +1,8 @@
 package sdk
 
 import (
+	"bytes"
+	"encoding/gob"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,5 +80,36 @@ func TestParentsFileShared(t *testing.T) {
 	}
 	if _, err := OpenParentsFile(path, 999); err == nil {
 		t.Fatal("size mismatch not reported")
+	}
+}
+
+// TestParamGobKeepsZeroBounds: a bound of 0 survives the RPC encoding
+// (plain gob would drop it), and a missing bound stays missing.
+func TestParamGobKeepsZeroBounds(t *testing.T) {
+	in := Info{Name: "x", Params: []Param{
+		{Name: "a", Type: TypeInt, Default: int64(0), Min: Bound(0), Max: Bound(1000), Help: "h"},
+		{Name: "b", Type: TypeFloat, Default: 0.5, Help: "h"},
+		{Name: "c", Type: TypeBool, Default: false, Help: "h"},
+	}}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(in); err != nil {
+		t.Fatal(err)
+	}
+	var out Info
+	if err := gob.NewDecoder(&buf).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := out.Params[0], out.Params[1], out.Params[2]
+	if a.Min == nil || *a.Min != 0 || a.Max == nil || *a.Max != 1000 || a.Default != int64(0) {
+		t.Errorf("a: %+v", a)
+	}
+	if b.Min != nil || b.Max != nil || b.Default != 0.5 {
+		t.Errorf("b: %+v", b)
+	}
+	if c.Default != false {
+		t.Errorf("c: %+v", c)
+	}
+	if _, err := out.CheckParams(map[string]any{"a": int64(-1)}); err == nil {
+		t.Error("a = -1 accepted after the round trip")
 	}
 }
