@@ -445,28 +445,50 @@ func AlltoallvSliceInto[T Elem](c Comm, send []T, scounts []int, buf []T) (recv 
 	return recv, rcounts, nil
 }
 
-// GathervSlice collects every rank's send on root in rank order (exchanging
-// the counts first); it returns the concatenation on root and nil
-// elsewhere.
-func GathervSlice[T Elem](c Comm, send []T, root int) ([]T, error) {
+// GathervInto collects every rank's send into dst on root, in rank order,
+// with no copy in between; dst must be exactly as long as all the sends
+// together (it is ignored on the other ranks). On one rank it copies send.
+// Collective: a root whose dst has the wrong length still takes part, then
+// returns the error.
+func GathervInto[T Elem](c Comm, send, dst []T, root int) error {
+	if c.Size() == 1 {
+		if len(dst) != len(send) {
+			return fmt.Errorf("gatherv: a buffer of %d for %d elements", len(dst), len(send))
+		}
+		copy(dst, send)
+		return nil
+	}
+	var short error
+	err := gatherv(c, send, root, func(total int) []T {
+		if total == len(dst) {
+			return dst
+		}
+		short = fmt.Errorf("gatherv: a buffer of %d for %d elements", len(dst), total)
+		return make([]T, total)
+	})
+	if err != nil {
+		return err
+	}
+	return short
+}
+
+// gatherv exchanges the counts, then gathers every rank's send on root
+// into the buffer recv returns for the total (called on root only).
+func gatherv[T Elem](c Comm, send []T, root int, recv func(total int) []T) error {
 	n := []int64{int64(len(send))}
 	all := make([]int64, c.Size())
 	if err := c.Allgather(Host(n), Host(all)); err != nil {
-		return nil, fmt.Errorf("gatherv counts: %w", err)
+		return fmt.Errorf("gatherv counts: %w", err)
 	}
 	counts := make([]int, len(all))
 	for i, x := range all {
 		counts[i] = int(x)
 	}
 	if c.Rank() != root {
-		return nil, c.Gatherv(Host(send), nil, counts, nil, root)
+		return c.Gatherv(Host(send), nil, counts, nil, root)
 	}
 	displs, total := Displs(counts)
-	recv := make([]T, total)
-	if err := c.Gatherv(Host(send), Host(recv), counts, displs, root); err != nil {
-		return nil, err
-	}
-	return recv, nil
+	return c.Gatherv(Host(send), Host(recv(total)), counts, displs, root)
 }
 
 // ----- The R×C processor grid -----

@@ -342,3 +342,19 @@ func TestBuiltLibrary(t *testing.T) {
 	}
 	t.Logf("%s: copy %.0f GB/s, read %.0f GB/s", d, b.CopyGBs, b.ReadGBs)
 }
+
+func TestRankDevice(t *testing.T) {
+	count := func(n int, err error) func() (int, error) { return func() (int, error) { return n, err } }
+	for _, tc := range []struct {
+		rank, n, want int
+		bad           bool
+	}{{0, 2, 0, false}, {1, 2, 1, false}, {3, 2, 1, false}, {5, 1, 0, false}, {0, 0, 0, true}} {
+		got, err := RankDevice(tc.rank, count(tc.n, nil))
+		if (err != nil) != tc.bad || got != tc.want {
+			t.Errorf("rank %d of %d devices: %d, %v", tc.rank, tc.n, got, err)
+		}
+	}
+	if _, err := RankDevice(0, count(0, errors.New("no library"))); err == nil {
+		t.Error("a failing count gave a device")
+	}
+}

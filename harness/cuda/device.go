@@ -5,6 +5,7 @@ package cuda
 // bandwidth measurement and the primitives' self-test of bfsb_abi.h.
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -128,4 +129,18 @@ func (l *Library) CopyBandwidth(ordinal int, bytes int64, reps int) (Bandwidth, 
 // the host (bfsb_selftest).
 func (l *Library) SelfTest(ordinal int, n int64) error {
 	return l.Call("bfsb_selftest", func(e *byte, el int32) int32 { return l.selfTest(int32(ordinal), n, e, el) })
+}
+
+// RankDevice is the device of world rank rank: one rank per GPU where
+// there are enough GPUs, else rank mod the device count (ranks share
+// GPUs). count is the variant library's device count.
+func RankDevice(rank int, count func() (int, error)) (int, error) {
+	n, err := count()
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, errors.New("cuda: no CUDA device")
+	}
+	return rank % n, nil
 }

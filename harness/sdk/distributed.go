@@ -12,6 +12,7 @@ package sdk
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -75,6 +76,25 @@ func NewDistributed(cfg Config, newRank NewRankFunc) (Variant, error) {
 		return newMPIVariant(cfg, newRank)
 	}
 	return nil, fmt.Errorf("sdk: unknown launcher %q (want %q or %q)", cfg.Launcher, LauncherEmbedded, LauncherMPIRun)
+}
+
+// GridShape is the R×C processor grid of cfg: cfg.Grid when set, else the
+// R×C with R ≤ C closest to square for cfg.Ranks (Bisson et al., TPDS
+// 2016, Table 1: 2 ranks 1×2, 8 ranks 2×4).
+func GridShape(cfg Config) (r, c int, err error) {
+	ranks := max(cfg.Ranks, 1)
+	if cfg.Grid != [2]int{0, 0} {
+		r, c = cfg.Grid[0], cfg.Grid[1]
+		if r < 1 || c < 1 || r*c != ranks {
+			return 0, 0, fmt.Errorf("grid %d×%d does not match %d ranks", r, c, ranks)
+		}
+		return r, c, nil
+	}
+	r = int(math.Sqrt(float64(ranks)))
+	for ranks%r != 0 {
+		r--
+	}
+	return r, ranks / r, nil
 }
 
 // EdgeShare is the range [lo, hi) of an m-edge list that rank r of p

@@ -104,14 +104,10 @@ func (r *toyRank) Parents(dst []int64) error {
 		for v := range mine {
 			mine[v] = int64(r.c.Rank())*1000 + lo + int64(v)
 		}
-		all, err := comm.GathervSlice(r.c, mine, 0)
-		if err == nil && r.c.Rank() == 0 {
-			copy(dst, all)
-		}
 		if r.c.Rank() != 0 && dst != nil {
 			return errors.New("a follower got a parents buffer")
 		}
-		return err
+		return comm.GathervInto(r.c, mine, dst, 0)
 	})
 }
 
@@ -459,5 +455,28 @@ func TestMPIProtocolAbortsStuckJobs(t *testing.T) {
 				t.Error("Close of an aborted job reported nothing")
 			}
 		})
+	}
+}
+
+func TestGridShape(t *testing.T) {
+	for _, tc := range []struct {
+		ranks int
+		grid  [2]int
+		r, c  int
+		bad   bool
+	}{
+		{1, [2]int{}, 1, 1, false},
+		{2, [2]int{}, 1, 2, false},
+		{8, [2]int{}, 2, 4, false},
+		{16, [2]int{}, 4, 4, false},
+		{7, [2]int{}, 1, 7, false},
+		{4, [2]int{4, 1}, 4, 1, false},
+		{4, [2]int{3, 1}, 0, 0, true},
+		{0, [2]int{}, 1, 1, false},
+	} {
+		r, c, err := GridShape(Config{Ranks: tc.ranks, Grid: tc.grid})
+		if (err != nil) != tc.bad || r != tc.r || c != tc.c {
+			t.Errorf("ranks %d grid %v: %d×%d, %v", tc.ranks, tc.grid, r, c, err)
+		}
 	}
 }

@@ -10,12 +10,12 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strconv"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/plugins/atomic2d/bfs2d"
@@ -141,24 +141,6 @@ func resolvedParams(params map[string]any) []string {
 	return out
 }
 
-// gridShape is cfg.Grid, or for an unset grid the R×C with R ≤ C closest to
-// square (as [1] Table 1: 2 ranks 1×2, 8 ranks 2×4).
-func gridShape(cfg sdk.Config) (r, c int, err error) {
-	ranks := max(cfg.Ranks, 1)
-	if cfg.Grid != [2]int{0, 0} {
-		r, c = cfg.Grid[0], cfg.Grid[1]
-		if r < 1 || c < 1 || r*c != ranks {
-			return 0, 0, fmt.Errorf("grid %d×%d does not match %d ranks", r, c, ranks)
-		}
-		return r, c, nil
-	}
-	r = int(math.Sqrt(float64(ranks)))
-	for ranks%r != 0 {
-		r--
-	}
-	return r, ranks / r, nil
-}
-
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
 // sdk.NewDistributed (goroutine ranks, or one rank per MPI process).
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
@@ -166,7 +148,7 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := gridShape(cfg); err != nil {
+	if _, _, err := sdk.GridShape(cfg); err != nil {
 		return nil, err
 	}
 	switch cfg.Backend {
@@ -191,7 +173,7 @@ type rankVariant struct {
 }
 
 func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
-	r, cc, err := gridShape(cfg)
+	r, cc, err := sdk.GridShape(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +201,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	}
 	part = nil
 	if v.cfg.Backend == sdk.BackendCUDA {
-		dev, err := cudaDeviceFor(v.grid.World.Rank())
+		dev, err := cuda.RankDevice(v.grid.World.Rank(), bfs2d.DeviceCount)
 		if err := comm.Agree(v.grid.World, err); err != nil {
 			return err
 		}
@@ -321,19 +303,6 @@ func (v *rankVariant) measureFloor() error {
 	}
 	v.info[sdk.InfoFloorTimeS] = ms[len(floorModes)] / 1e3
 	return nil
-}
-
-// cudaDeviceFor is one rank per GPU where there are enough GPUs: world rank
-// r uses device r mod the device count (ranks share GPUs otherwise).
-func cudaDeviceFor(rank int) (int, error) {
-	n, err := bfs2d.DeviceCount()
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("no CUDA device")
-	}
-	return rank % n, nil
 }
 
 // BFS implements sdk.RankVariant.

@@ -6,10 +6,10 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
@@ -141,24 +141,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	return o, nil
 }
 
-// gridShape is cfg.Grid, or for an unset grid the R×C with R ≤ C closest
-// to square.
-func gridShape(cfg sdk.Config) (r, c int, err error) {
-	ranks := max(cfg.Ranks, 1)
-	if cfg.Grid != [2]int{0, 0} {
-		r, c = cfg.Grid[0], cfg.Grid[1]
-		if r < 1 || c < 1 || r*c != ranks {
-			return 0, 0, fmt.Errorf("grid %d×%d does not match %d ranks", r, c, ranks)
-		}
-		return r, c, nil
-	}
-	r = int(math.Sqrt(float64(ranks)))
-	for ranks%r != 0 {
-		r--
-	}
-	return r, ranks / r, nil
-}
-
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
 // sdk.NewDistributed (goroutine ranks, or one rank per MPI process); the
 // level loop takes its no-exchange path on 1×1.
@@ -167,7 +149,7 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := gridShape(cfg); err != nil {
+	if _, _, err := sdk.GridShape(cfg); err != nil {
 		return nil, err
 	}
 	switch cfg.Backend {
@@ -193,7 +175,7 @@ type rankVariant struct {
 }
 
 func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
-	r, cc, err := gridShape(cfg)
+	r, cc, err := sdk.GridShape(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +204,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	part = nil
 	v.n = w.NVertices
 	if v.cfg.Backend == sdk.BackendCUDA {
-		dev, err := cudaDeviceFor(v.grid.World.Rank())
+		dev, err := cuda.RankDevice(v.grid.World.Rank(), dobfs.DeviceCount)
 		if err := comm.Agree(v.grid.World, err); err != nil {
 			return err
 		}
@@ -237,19 +219,6 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	}
 	v.info, err = caseInfo(v.grid, b, v.rank.Edges(), w.NEdges)
 	return err
-}
-
-// cudaDeviceFor is one rank per GPU where there are enough GPUs: world rank
-// r uses device r mod the device count.
-func cudaDeviceFor(rank int) (int, error) {
-	n, err := dobfs.DeviceCount()
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("no CUDA device")
-	}
-	return rank % n, nil
 }
 
 // BFS implements sdk.RankVariant.

@@ -324,23 +324,8 @@ func (rk *Rank) Parents(dst []int64) error {
 	if err := rk.eng.Parents(own); err != nil {
 		return err
 	}
-	w := rk.grid.World
-	if w.Size() == 1 {
-		if int64(len(dst)) != rk.l.N {
-			return fmt.Errorf("parents buffer of %d for %d vertices", len(dst), rk.l.N)
-		}
-		copy(dst, own)
-		return nil
-	}
-	all, err := comm.GathervSlice(w, own, 0)
-	if err != nil {
+	if err := comm.GathervInto(rk.grid.World, own, dst, 0); err != nil {
 		return fmt.Errorf("gather parents: %w", err)
-	}
-	if w.Rank() == 0 {
-		if len(dst) != len(all) {
-			return fmt.Errorf("parents buffer of %d for %d vertices", len(dst), len(all))
-		}
-		copy(dst, all)
 	}
 	return nil
 }
