@@ -10,9 +10,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/cuda"
@@ -38,6 +36,7 @@ const (
 	pFloorReps      = "floor_reps"
 	pWorkers        = "workers"
 	pExchange       = "exchange"
+	pOverlap        = "overlap"
 )
 
 // Presets, and the value that leaves a parameter to the preset.
@@ -82,6 +81,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CPU: goroutines per rank running the kernels (0: GOMAXPROCS / ranks)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
 				Help: comm.ExchangeHelp + " (the CPU backend always exchanges through the host)"},
+			{Name: pOverlap, Type: sdk.TypeString, Default: bfs2d.OverlapExpand, Choices: []string{bfs2d.OverlapExpand, bfs2d.OverlapOff},
+				Help: "CUDA, exchange = device, grids of several rows: expand, the expand exchange runs while the own frontier is expanded (§3.3's overlap of communication with computation; the wait phase is what it leaves exposed); off, the expansion waits for the whole exchange"},
 		},
 		MultiRank: true,
 	}
@@ -92,6 +93,7 @@ type options struct {
 	bfs2d.Options
 	Preset    string
 	Exchange  string // the exchange parameter, before SelectExchange
+	Overlap   string
 	Threads   int
 	FloorReps int
 	resolved  []string // every parameter as it ran, "name=value", sorted
@@ -118,6 +120,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		},
 		Preset:    preset,
 		Exchange:  cfg.String(pExchange),
+		Overlap:   cfg.String(pOverlap),
 		Threads:   int(cfg.Int(pThreads)),
 		FloorReps: int(cfg.Int(pFloorReps)),
 		resolved:  resolvedParams(params),
@@ -206,12 +209,12 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 			return err
 		}
 		v.devOrd = dev
-		xch, why, err := v.selectExchange()
+		xch, why, err := sdk.SelectExchange(v.cfg, v.grid.World, v.opt.Exchange)
 		if err != nil {
 			return err
 		}
 		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options,
-			bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch})
+			bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch, Overlap: v.opt.Overlap != bfs2d.OverlapOff})
 		if err != nil {
 			return err
 		}
@@ -233,36 +236,6 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		return v.measureFloor()
 	}
 	return nil
-}
-
-// selectExchange resolves the exchange parameter (comm.SelectExchange) on
-// every rank and makes them agree: the device path only where every rank
-// can take it. Collective.
-func (v *rankVariant) selectExchange() (mode, why string, err error) {
-	w := v.grid.World
-	local := w.Size() // ranks in this process
-	if v.cfg.Launcher == sdk.LauncherMPIRun {
-		local = 1
-		if n, e := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_LOCAL_SIZE")); e == nil && n > 0 {
-			local = n
-		}
-	}
-	mode, why, err = comm.SelectExchange(v.opt.Exchange, true, w.Size(), local)
-	if err := comm.Agree(w, err); err != nil {
-		return "", "", err
-	}
-	device := int64(0)
-	if mode == comm.ExchangeDevice {
-		device = 1
-	}
-	all, err := comm.AllreduceInt64(w, device, comm.Min)
-	if err != nil {
-		return "", "", err
-	}
-	if all == 0 && mode == comm.ExchangeDevice {
-		mode, why = comm.ExchangeHost, "another rank cannot take the device path"
-	}
-	return mode, why, nil
 }
 
 // floorModes are the test floor's passes, as measureFloor records them.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/results"
@@ -208,5 +209,141 @@ func TestCUDAWithoutLibraryFails(t *testing.T) {
 		if cerr := v.Close(); cerr != nil && !errors.Is(cerr, err) {
 			t.Logf("close after failure: %v", cerr)
 		}
+	}
+}
+
+// requireTwoGPUs skips unless two CUDA devices, libatomic2d.so and NCCL
+// are present; where BFSBENCH_REQUIRE names nccl it fails instead.
+func requireTwoGPUs(t *testing.T) {
+	t.Helper()
+	if os.Getenv(cuda.LibDirEnv) == "" {
+		lib, _ := filepath.Abs(filepath.Join("..", "..", "lib"))
+		t.Setenv(cuda.LibDirEnv, lib)
+	}
+	miss := func(msg string) {
+		t.Helper()
+		if slices.Contains(strings.Split(os.Getenv(sdktest.RequireEnv), ","), "nccl") {
+			t.Fatal(msg)
+		}
+		t.Skip(msg + " (set BFSBENCH_REQUIRE=nccl to make this a failure)")
+	}
+	if n, err := bfs2d.DeviceCount(); err != nil || n < 2 {
+		miss(fmt.Sprintf("two GPUs and lib/libatomic2d.so needed: %d devices, %v", n, err))
+	}
+	if _, err := comm.NCCLVersion(); err != nil {
+		miss(err.Error())
+	}
+}
+
+// TestCUDADeviceExchange runs both 2-rank grids on two GPUs with each
+// exchange path (the device path with and without overlap) and bitmap mode, every search validated (the first key
+// again at the end, after the others), and compares the two paths level
+// by level: the same frontiers, and the device path's bytes are the host
+// path's less the header words (one per message: the device path sends
+// payloads only). The device path's levels of a 2×1 grid report the
+// overlap's wait phase.
+func TestCUDADeviceExchange(t *testing.T) {
+	requireTwoGPUs(t)
+	const scale = 11
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	nv := graph500.NVertices(scale)
+	keys, err := graph500.SearchKeys(edges, nv, 4, [2]uint64{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys = append(keys, keys[0])
+	val := graph500.NewValidator(edges, nv)
+	for _, grid := range [][2]int{{2, 1}, {1, 2}} {
+		for _, mode := range []string{bfs2d.BitmapAuto, bfs2d.BitmapOff, bfs2d.BitmapOn} {
+			name := fmt.Sprintf("%dx%d/%s", grid[0], grid[1], mode)
+			runs := map[string][]sdk.Search{}
+			paths := [][2]string{{comm.ExchangeDevice, bfs2d.OverlapExpand}, {comm.ExchangeDevice, bfs2d.OverlapOff}, {comm.ExchangeHost, bfs2d.OverlapExpand}}
+			if grid[0] == 1 { // no expand exchange: overlap changes nothing
+				paths = slices.Delete(paths, 1, 2)
+			}
+			for _, path := range paths {
+				xch, label := path[0], path[0]+"/overlap="+path[1]
+				v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Ranks: 2, Grid: grid,
+					Params: map[string]any{pExchange: xch, pOverlap: path[1], pBitmapMessages: mode}})
+				if err != nil {
+					t.Fatalf("%s %s: %v", name, label, err)
+				}
+				if err := v.Construct(&sdk.Workload{NVertices: nv, NEdges: int64(len(edges)), Edges: edges}); err != nil {
+					v.Close()
+					t.Fatalf("%s %s: %v", name, label, err)
+				}
+				if got := v.(sdk.Informer).CaseInfo()["exchange"]; got != xch {
+					t.Errorf("%s: exchange %v ran, %s asked for", name, got, xch)
+				}
+				parents := make([]int64, nv)
+				for _, root := range keys {
+					s, err := v.BFS(root)
+					if err != nil {
+						v.Close()
+						t.Fatalf("%s %s: root %d: %v", name, label, root, err)
+					}
+					for k := range parents {
+						parents[k] = -7
+					}
+					if err := v.Parents(parents); err != nil {
+						v.Close()
+						t.Fatalf("%s %s: root %d: parents: %v", name, label, root, err)
+					}
+					if _, err := val.Validate(root, parents); err != nil {
+						t.Errorf("%s %s: root %d: %v", name, label, root, err)
+					}
+					checkPhaseKeys(t, s.Phases)
+					runs[label] = append(runs[label], s)
+				}
+				if err := v.Close(); err != nil {
+					t.Errorf("%s %s: close: %v", name, label, err)
+				}
+			}
+			host := runs[comm.ExchangeHost+"/overlap="+bfs2d.OverlapExpand]
+			for _, path := range paths[:len(paths)-1] {
+				label := path[0] + "/overlap=" + path[1]
+				for k, dev := range runs[label] {
+					compareExchangePaths(t, fmt.Sprintf("%s %s root %d", name, label, keys[k]), grid, dev, host[k])
+				}
+			}
+		}
+	}
+}
+
+// compareExchangePaths checks one search's device-path report against the
+// host path's (see TestCUDADeviceExchange).
+func compareExchangePaths(t *testing.T, name string, grid [2]int, dev, host sdk.Search) {
+	t.Helper()
+	if dev.Levels != host.Levels || len(dev.Phases) != len(host.Phases) {
+		t.Errorf("%s: device path %d levels (%d phase entries), host path %d (%d)", name, dev.Levels, len(dev.Phases), host.Levels, len(host.Phases))
+		return
+	}
+	r, c := int64(grid[0]), int64(grid[1])
+	ranks := r * c
+	for k, d := range dev.Phases[:len(dev.Phases)-1] {
+		h := host.Phases[k]
+		if d.Frontier != h.Frontier {
+			t.Errorf("%s: level %d: frontier %d on the device path, %d on the host path", name, d.Level, d.Frontier, h.Frontier)
+		}
+		// One header word per message: to R-1 peers (expand), C-1 (fold).
+		if want := h.Bytes[bfs2d.BytesExpand] - 4*ranks*(r-1); d.Bytes[bfs2d.BytesExpand] != want {
+			t.Errorf("%s: level %d: device path sent %d expand bytes, want %d (host path %d)", name, d.Level, d.Bytes[bfs2d.BytesExpand], want, h.Bytes[bfs2d.BytesExpand])
+		}
+		if want := h.Bytes[bfs2d.BytesFold] - 4*ranks*(c-1); d.Bytes[bfs2d.BytesFold] != want {
+			t.Errorf("%s: level %d: device path sent %d fold bytes, want %d (host path %d)", name, d.Level, d.Bytes[bfs2d.BytesFold], want, h.Bytes[bfs2d.BytesFold])
+		}
+		_, dw := d.Times[bfs2d.PhaseWait]
+		_, hw := h.Times[bfs2d.PhaseWait]
+		if dw != (r > 1) || hw {
+			t.Errorf("%s: level %d: wait phase on the device path %v, on the host path %v", name, d.Level, dw, hw)
+		}
+		for key, x := range d.Times {
+			if x < 0 {
+				t.Errorf("%s: level %d: phase %s of %g s", name, d.Level, key, x)
+			}
+		}
+	}
+	if db, hb := dev.Phases[len(dev.Phases)-1].Bytes[bfs2d.BytesPred], host.Phases[len(host.Phases)-1].Bytes[bfs2d.BytesPred]; db != hb {
+		t.Errorf("%s: predecessor exchange: %d bytes on the device path, %d on the host path", name, db, hb)
 	}
 }

@@ -69,7 +69,7 @@ func NewCUDARank(g *comm.Grid, l Layout, csc *LocalCSC, opt Options, co CUDAOpti
 		return nil, "", err
 	}
 	if co.Exchange == comm.ExchangeDevice {
-		if rk.dx, err = newDeviceExchange(g, l, eng, opt.BitmapMessages); err != nil {
+		if rk.dx, err = newDeviceExchange(g, l, eng, opt.BitmapMessages, co.Overlap); err != nil {
 			rk.Close()
 			return nil, "", err
 		}

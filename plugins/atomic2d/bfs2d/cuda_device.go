@@ -127,3 +127,57 @@ func (e *cudaEngine) finalizeDev(answers uintptr, n int) error {
 		return e.fn.finalize(e.h, devPtr(answers), int64(n), eb, k)
 	})
 }
+
+// exchangeStream is the handle's high-priority exchange stream
+// (a2d_exchange_stream), destroyed with the engine.
+func (e *cudaEngine) exchangeStream() (uintptr, error) {
+	var s uintptr
+	err := e.call("a2d_exchange_stream", func(eb *byte, n int32) int32 { return e.fn.exchangeStream(e.h, &s, eb, n) })
+	return s, err
+}
+
+// frontierBeginDev starts all_front with the own frontier (its first
+// e.nfront entries), enqueued on the engine's stream.
+func (e *cudaEngine) frontierBeginDev() error {
+	return e.call("a2d_frontier_begin", func(eb *byte, n int32) int32 { return e.fn.frontierBegin(e.h, eb, n) })
+}
+
+// frontierAddDev appends the payloads received in the expand exchange to
+// all_front and returns its entries.
+func (e *cudaEngine) frontierAddDev(mode string, ps []devPayload) (int64, error) {
+	for _, p := range ps {
+		if p.count == 0 {
+			continue
+		}
+		bitmap := UseBitmap(mode, p.count, int(e.l.BlockN))
+		if err := e.call("a2d_frontier_add", func(eb *byte, n int32) int32 {
+			return e.fn.frontierAdd(e.h, int64(p.src), flag(bitmap), devPtr(p.ptr), int64(p.count), eb, n)
+		}); err != nil {
+			return 0, err
+		}
+	}
+	var nall int64
+	err := e.call("a2d_frontier_count", func(eb *byte, n int32) int32 { return e.fn.frontierCount(e.h, &nall, eb, n) })
+	return nall, err
+}
+
+// expandBegin, expandRange and expandEnd are Expand in parts
+// (a2d_expand_begin, _range, _end): the ranges of all_front are enqueued
+// and expandEnd waits for them, returning dst_cnt and the edges scanned.
+func (e *cudaEngine) expandBegin() error {
+	return e.call("a2d_expand_begin", func(eb *byte, n int32) int32 { return e.fn.expandBegin(e.h, eb, n) })
+}
+
+func (e *cudaEngine) expandRange(lvl int32, from, to int64) error {
+	return e.call("a2d_expand_range", func(eb *byte, n int32) int32 { return e.fn.expandRange(e.h, lvl, from, to, eb, n) })
+}
+
+func (e *cudaEngine) expandEnd() ([]uint32, int64, error) {
+	var edges int64
+	err := e.call("a2d_expand_end", func(eb *byte, n int32) int32 { return e.fn.expandEnd(e.h, ptr32(e.counts), &edges, eb, n) })
+	if err != nil {
+		return nil, 0, err
+	}
+	e.nfront = int(e.counts[e.l.J])
+	return append([]uint32(nil), e.counts...), edges, nil
+}

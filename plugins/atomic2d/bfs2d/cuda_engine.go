@@ -16,7 +16,7 @@ import (
 )
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 8
+const a2dABIVersion = 9
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {
@@ -38,6 +38,10 @@ type a2dFuncs struct {
 	frontierBegin   func(h uintptr, err *byte, errlen int32) int32
 	frontierAdd     func(h uintptr, r int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
 	expand          func(h uintptr, lvl int32, counts *uint32, edges *int64, err *byte, errlen int32) int32
+	expandBegin     func(h uintptr, err *byte, errlen int32) int32
+	expandRange     func(h uintptr, lvl int32, from, to int64, err *byte, errlen int32) int32
+	expandEnd       func(h uintptr, counts *uint32, edges *int64, err *byte, errlen int32) int32
+	frontierCount   func(h uintptr, nall *int64, err *byte, errlen int32) int32
 	foldPayload     func(h uintptr, m int64, bitmap int32, dst *uint32, err *byte, errlen int32) int32
 	foldBegin       func(h uintptr, err *byte, errlen int32) int32
 	foldAdd         func(h uintptr, m int64, bitmap int32, payload *uint32, count int64, err *byte, errlen int32) int32
@@ -50,6 +54,7 @@ type a2dFuncs struct {
 	testFloor       func(h uintptr, mode, reps int32, ms *float32, unvisited *uint64, err *byte, errlen int32) int32
 	hostAlloc       func(h uintptr, words int64, ptr **uint32, err *byte, errlen int32) int32
 	stream          func(h uintptr, s *uintptr, err *byte, errlen int32) int32
+	exchangeStream  func(h uintptr, s *uintptr, err *byte, errlen int32) int32
 	destroy         func(h uintptr)
 }
 
@@ -67,6 +72,10 @@ var a2dLib = cuda.Bindings[a2dFuncs]{
 			{Name: "a2d_frontier_begin", Fn: &f.frontierBegin},
 			{Name: "a2d_frontier_add", Fn: &f.frontierAdd},
 			{Name: "a2d_expand", Fn: &f.expand},
+			{Name: "a2d_expand_begin", Fn: &f.expandBegin},
+			{Name: "a2d_expand_range", Fn: &f.expandRange},
+			{Name: "a2d_expand_end", Fn: &f.expandEnd},
+			{Name: "a2d_frontier_count", Fn: &f.frontierCount},
 			{Name: "a2d_fold_payload", Fn: &f.foldPayload},
 			{Name: "a2d_fold_begin", Fn: &f.foldBegin},
 			{Name: "a2d_fold_add", Fn: &f.foldAdd},
@@ -79,6 +88,7 @@ var a2dLib = cuda.Bindings[a2dFuncs]{
 			{Name: "a2d_test_floor", Fn: &f.testFloor},
 			{Name: "a2d_host_alloc", Fn: &f.hostAlloc},
 			{Name: "a2d_stream", Fn: &f.stream},
+			{Name: "a2d_exchange_stream", Fn: &f.exchangeStream},
 			{Name: "a2d_destroy", Fn: &f.destroy},
 		}
 	},
@@ -129,6 +139,9 @@ type CUDAOptions struct {
 	// exchanges (NCCL, device_exchange.go), anything else for the host
 	// path; resolve the parameter with comm.SelectExchange first.
 	Exchange string
+	// Overlap runs the device path's expand exchange while the own
+	// frontier is expanded (the overlap parameter = expand).
+	Overlap bool
 }
 
 // DeviceCount returns the number of CUDA devices libatomic2d.so sees.

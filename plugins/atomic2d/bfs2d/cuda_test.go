@@ -1,6 +1,7 @@
 package bfs2d
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,5 +90,79 @@ func TestCUDATestFloor(t *testing.T) {
 	}
 	if _, _, err := e.TestFloor(FloorMode(7), 3); err == nil {
 		t.Error("mode 7 accepted")
+	}
+}
+
+// TestCUDAExpandInParts: expanding all_front in two ranges
+// (a2d_expand_begin, two a2d_expand_range, a2d_expand_end), as the device
+// path's overlap does, finds per level what one a2d_expand finds (the
+// same counts and edges scanned) and the serial BFS's levels. Needs
+// libatomic2d.so and a GPU; skips without them.
+func TestCUDAExpandInParts(t *testing.T) {
+	e, l, _, edges := cudaTestEngine(t)
+	root, _ := l.LocalRowOf(edges[0].V0)
+	type step struct {
+		count uint32
+		edges int64
+	}
+	search := func(parts bool) ([]step, []int32) {
+		t.Helper()
+		nf, err := e.Reset(int64(root))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []step
+		for lvl := int32(1); nf > 0; lvl++ {
+			if err := e.LoadFrontier(nil); err != nil {
+				t.Fatal(err)
+			}
+			var counts []uint32
+			var scanned int64
+			if parts {
+				nall, err := e.frontierAddDev(BitmapAuto, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mid := nall / 2
+				if err := e.expandBegin(); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.expandRange(lvl, 0, mid); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.expandRange(lvl, mid, nall); err != nil {
+					t.Fatal(err)
+				}
+				counts, scanned, err = e.expandEnd()
+			} else {
+				counts, scanned, err = e.Expand(lvl)
+			}
+			if err != nil {
+				t.Fatalf("level %d: %v", lvl, err)
+			}
+			steps = append(steps, step{counts[0], scanned})
+			if err := e.LoadFold(nil); err != nil {
+				t.Fatal(err)
+			}
+			if nf, err = e.Update(lvl); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lv := make([]int32, l.BlockLen(l.Block()))
+		if err := e.Levels(lv); err != nil {
+			t.Fatal(err)
+		}
+		return steps, lv
+	}
+	one, _ := search(false)
+	two, lv := search(true)
+	if !slices.Equal(one, two) {
+		t.Errorf("per level (found, edges scanned): one pass %v, in two parts %v", one, two)
+	}
+	if want := serialLevels(edges, l.N, edges[0].V0); !slices.Equal(lv, want) {
+		t.Error("levels found in two parts differ from the serial BFS's")
+	}
+	if err := e.expandRange(1, 0, 1<<40); err == nil {
+		t.Error("a range past all_front accepted")
 	}
 }

@@ -3,25 +3,69 @@ package bfs2d
 // device_exchange.go is the device path of the expand, fold and
 // predecessor exchanges (the exchange parameter = device): the payloads
 // stay in device memory and travel over NCCL (comm.NCCLComm, one
-// communicator along the grid row, one along the column), on a stream of
-// their own. Ordering against the engine's stream uses events: the
-// exchange stream waits for an event recorded on the engine's stream
-// after the payloads are written, and the engine's stream for one
-// recorded after the exchange, before the received payloads are read; no
-// device-wide synchronization. The vertex counts, which size every
-// payload (list or bitmap, as message.go decides from the count), go
-// first over the host communicators: a few words per peer.
+// communicator along the grid row, one along the column) on the engine's
+// exchange stream, a second stream of the device's highest priority.
+// Ordering between the two streams uses events, never a device-wide
+// synchronization: the exchange stream waits for an event recorded on the
+// engine's stream after the payloads are written, and the engine's stream
+// for one recorded after the exchange, before the received payloads are
+// read. Payloads are written without the host waiting for them.
 //
-// The exchanges are blocking rounds (the host waits for the exchange
-// stream, which also catches NCCL's asynchronous errors); [1] §3.3's
-// overlap of one round's receives with the next round is the host path's
-// (exchange.go).
+// Receives are sized by the vertex counts, which decide each payload's
+// kind and length (message.go), so that headers do not travel:
+//
+//   - expand: the counts are the column peers' frontier sizes, which every
+//     rank learns from the level's closing collective (Rank.BFS gathers
+//     every rank's frontier size where the host path sums them: the same
+//     one small collective per level, no extra round trip);
+//   - fold: the counts come from the peers' expansions, so they are
+//     exchanged (C words) over the host communicator first, once the
+//     expansion has ended.
+//
+// [1] §3.3 overlaps each exchange with computation. Here the expand
+// exchange runs while the engine's stream expands the own frontier
+// (expandLevel): Algorithm 3 treats every edge of all_front alike, in any
+// order, so the own part (all_front's first entries) may be expanded
+// before the received parts are appended and expanded after them. Every
+// vertex found at the level still gets one parent from the level's
+// frontier (the atomicOr on the bitmap decides which), and dst_cnt counts
+// over both parts. The fold exchange has no such partner: its sends need
+// the whole expansion and update_frontier needs the whole fold, so it runs
+// between them as a round of its own (fold).
+//
+// The host waits for an exchange (NCCLComm.Sync, which also catches
+// NCCL's asynchronous errors, e.g. a peer that died) only after the
+// computation that overlaps it is enqueued.
 
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+)
+
+// Overlap modes (the overlap parameter) of the device path.
+const (
+	OverlapExpand = "expand" // the expand exchange overlaps the own frontier's expansion
+	OverlapOff    = "off"    // the expansion waits for the whole exchange
+)
+
+// PhaseWait is the time the engine's stream stood waiting for the
+// expand exchange after expanding the own frontier: the part of the
+// exchange the overlap did not hide (device path only).
+const PhaseWait = "wait"
+
+// The events of expandLevel, recorded on the engine's stream (timing
+// events; evSent also orders the exchange stream after the payload).
+const (
+	evSent     = iota // the own payload written: the exchange may start
+	evOwnStart        // before the expansion of all_front[0, split)
+	evOwn             // after it
+	evWaited          // the exchange received
+	evLoaded          // the received payloads appended to all_front
+	evEnd             // all_front[split, nall) expanded
+	nTimingEvents
 )
 
 // deviceExchange is one rank's device path.
@@ -33,9 +77,13 @@ type deviceExchange struct {
 	dg   *comm.DeviceGrid
 	dev  int
 	mode string // bitmap_messages
+	// overlap: the own frontier is expanded while the expand exchange
+	// runs; without it, all of all_front after the exchange.
+	overlap bool
 
-	xs, es           uintptr // exchange and engine streams
+	xs, es           uintptr // exchange and engine streams (both the engine's)
 	evCompute, evXch uintptr
+	ev               [nTimingEvents]uintptr // expandLevel's timing events
 
 	maxWords int // longest payload of one message
 	bufs     []uintptr
@@ -47,8 +95,8 @@ type deviceExchange struct {
 
 // newDeviceExchange sets up the device path of a CUDA rank. Collective
 // over the grid: a failure on one rank fails every rank.
-func newDeviceExchange(g *comm.Grid, l Layout, eng *cudaEngine, mode string) (*deviceExchange, error) {
-	x := &deviceExchange{l: l, g: g, eng: eng, dev: eng.dev.Ordinal, mode: mode}
+func newDeviceExchange(g *comm.Grid, l Layout, eng *cudaEngine, mode string, overlap bool) (*deviceExchange, error) {
+	x := &deviceExchange{l: l, g: g, eng: eng, dev: eng.dev.Ordinal, mode: mode, overlap: overlap}
 	err := x.alloc()
 	if err := comm.Agree(g.World, err); err != nil {
 		x.free()
@@ -70,7 +118,7 @@ func (x *deviceExchange) alloc() error {
 	if x.es, err = x.eng.Stream(); err != nil {
 		return err
 	}
-	if x.xs, err = x.rt.StreamCreate(x.dev); err != nil {
+	if x.xs, err = x.eng.exchangeStream(); err != nil {
 		return err
 	}
 	if x.evCompute, err = x.rt.EventCreate(x.dev, false); err != nil {
@@ -78,6 +126,11 @@ func (x *deviceExchange) alloc() error {
 	}
 	if x.evXch, err = x.rt.EventCreate(x.dev, false); err != nil {
 		return err
+	}
+	for k := range x.ev {
+		if x.ev[k], err = x.rt.EventCreate(x.dev, true); err != nil {
+			return err
+		}
 	}
 	l := x.l
 	bn := int(l.BlockN)
@@ -115,7 +168,8 @@ func (x *deviceExchange) alloc() error {
 	return nil
 }
 
-// free releases what alloc made (not the communicators).
+// free releases what alloc made (not the communicators, nor the streams,
+// which are the engine's).
 func (x *deviceExchange) free() error {
 	if x.rt == nil {
 		return nil
@@ -125,16 +179,13 @@ func (x *deviceExchange) free() error {
 		errs = append(errs, x.rt.Free(p))
 	}
 	x.bufs = nil
-	for _, e := range []uintptr{x.evCompute, x.evXch} {
+	for _, e := range append([]uintptr{x.evCompute, x.evXch}, x.ev[:]...) {
 		if e != 0 {
 			errs = append(errs, x.rt.EventDestroy(e))
 		}
 	}
-	x.evCompute, x.evXch = 0, 0
-	if x.xs != 0 {
-		errs = append(errs, x.rt.StreamDestroy(x.xs))
-		x.xs = 0
-	}
+	x.evCompute, x.evXch, x.ev = 0, 0, [nTimingEvents]uintptr{}
+	x.xs = 0 // the engine's: destroyed with it
 	return errors.Join(errs...)
 }
 
@@ -150,9 +201,9 @@ func (x *deviceExchange) close() error {
 
 // run orders one exchange between the two streams: the exchange stream
 // waits for the engine's work so far (the payloads), f enqueues the
-// exchange on it, the engine stream waits for the exchange, and the host
-// waits for it too (catching NCCL errors), so that the phase's time is
-// the exchange's.
+// exchange on it, and the engine stream waits for the exchange. The
+// callers (fold, preds) then wait on the host too (NCCLComm.Sync,
+// catching NCCL errors), so that the phase's time is the exchange's.
 func (x *deviceExchange) run(f func() error) error {
 	return x.rt.OnDevice(x.dev, func() error {
 		if err := x.rt.EventRecord(x.evCompute, x.es); err != nil {
@@ -179,45 +230,138 @@ func (x *deviceExchange) slot(base uintptr, k int) uintptr {
 	return base + uintptr(4*k*x.maxWords)
 }
 
-// expand is the expand exchange (Algorithm 2 line 13) along the grid
-// column, nf being the own frontier's size. It returns the bytes sent.
-func (x *deviceExchange) expand(nf int) (int64, error) {
+// expandLevel is the expand exchange (Algorithm 2 line 13) and
+// expand_frontier (line 15, Algorithm 3) of level lvl, overlapped: the
+// exchange stream gathers the column's frontiers while the engine's
+// stream expands the own one; then the received payloads are appended to
+// all_front and expanded (with overlap off, the whole of all_front is
+// expanded after the exchange). colFront[r] is the frontier size of P(r,j),
+// this rank's included, which sizes every payload. It returns the bytes
+// this rank sent and adds the level's times to times, which add up to its
+// wall time: expansion, the device time of the two expansion ranges;
+// wait, the time the engine's stream stood waiting for the exchange after
+// the first range (what the overlap left exposed); expand_exchange, the
+// rest: packing and unpacking payloads, the host's calls and waits while
+// the device had nothing queued, reading the counts.
+func (x *deviceExchange) expandLevel(lvl int32, colFront []int64, times map[string]float64) (int64, error) {
+	start := time.Now()
 	l, bn := x.l, int(x.l.BlockN)
-	words, err := x.eng.frontierPayloadDev(x.mode, x.expSend)
-	if err != nil {
-		return 0, fmt.Errorf("expand message: %w", err)
-	}
-	all := make([]int64, l.R)
-	if err := x.g.Col.Allgather(comm.Host([]int64{int64(nf)}), comm.Host(all)); err != nil {
-		return 0, fmt.Errorf("expand exchange counts: %w", err)
+	if len(colFront) != l.R {
+		return 0, fmt.Errorf("expand exchange: %d frontier sizes for a grid column of %d", len(colFront), l.R)
 	}
 	counts, displs := make([]int, l.R), make([]int, l.R)
-	for r, n := range all {
+	exchange := false // whether any payload travels (the same answer on every rank of the column)
+	for r, n := range colFront {
 		_, counts[r] = payloadWords(x.mode, int(n), bn)
 		displs[r] = r * x.maxWords
+		exchange = exchange || counts[r] > 0
 	}
-	if counts[l.I] != words {
-		return 0, fmt.Errorf("expand exchange: own payload of %d words, %d expected", words, counts[l.I])
+	own := int64(x.eng.nfront)
+	if own != colFront[l.I] {
+		return 0, fmt.Errorf("expand exchange: own frontier of %d vertices, the level's collective says %d", own, colFront[l.I])
+	}
+	split := own // all_front[0, split) is expanded while the exchange runs
+	if !x.overlap {
+		split = 0
 	}
 	col := x.dg.Col
-	err = x.run(func() error {
-		return col.Allgatherv(comm.Device(x.expSend, words, comm.Uint32), comm.Device(x.expRecv, l.R*x.maxWords, comm.Uint32), counts, displs)
+	var words int
+	err := x.rt.OnDevice(x.dev, func() error {
+		var err error
+		if words, err = x.eng.frontierPayloadDev(x.mode, x.expSend); err != nil {
+			return fmt.Errorf("expand message: %w", err)
+		}
+		if words != counts[l.I] {
+			return fmt.Errorf("expand message: own payload of %d words, %d expected", words, counts[l.I])
+		}
+		if err := x.rt.EventRecord(x.ev[evSent], x.es); err != nil {
+			return err
+		}
+		if exchange {
+			// The exchange first, so that its kernel is queued ahead of
+			// the expansion's blocks.
+			if err := x.rt.StreamWaitEvent(x.xs, x.ev[evSent]); err != nil {
+				return err
+			}
+			if err := col.Allgatherv(comm.Device(x.expSend, words, comm.Uint32), comm.Device(x.expRecv, l.R*x.maxWords, comm.Uint32), counts, displs); err != nil {
+				return err
+			}
+			if err := x.rt.EventRecord(x.evXch, x.xs); err != nil {
+				return err
+			}
+		}
+		// The own frontier, while the exchange runs.
+		if err := x.eng.frontierBeginDev(); err != nil {
+			return err
+		}
+		if err := x.eng.expandBegin(); err != nil {
+			return err
+		}
+		if err := x.rt.EventRecord(x.ev[evOwnStart], x.es); err != nil {
+			return err
+		}
+		if err := x.eng.expandRange(lvl, 0, split); err != nil {
+			return err
+		}
+		if err := x.rt.EventRecord(x.ev[evOwn], x.es); err != nil {
+			return err
+		}
+		if exchange {
+			if err := x.rt.StreamWaitEvent(x.es, x.evXch); err != nil {
+				return err
+			}
+		}
+		return x.rt.EventRecord(x.ev[evWaited], x.es)
 	})
-	if err == nil {
+	if err == nil && exchange {
 		err = col.Sync()
 	}
 	if err != nil {
 		return 0, fmt.Errorf("expand exchange: %w", err)
 	}
 	ps := make([]devPayload, 0, l.R)
-	for r, n := range all {
+	for r, n := range colFront {
 		if r != l.I {
 			ps = append(ps, devPayload{src: r, ptr: x.slot(x.expRecv, r), count: int(n)})
 		}
 	}
-	if err := x.eng.loadFrontierDev(x.mode, ps); err != nil {
-		return 0, err
+	nall, err := x.eng.frontierAddDev(x.mode, ps)
+	if err != nil {
+		return 0, fmt.Errorf("expand exchange: %w", err)
 	}
+	if err := x.rt.OnDevice(x.dev, func() error { return x.rt.EventRecord(x.ev[evLoaded], x.es) }); err != nil {
+		return 0, fmt.Errorf("expand exchange: %w", err)
+	}
+	if err := x.eng.expandRange(lvl, split, nall); err != nil {
+		return 0, fmt.Errorf("expand_frontier: %w", err)
+	}
+	if err := x.rt.OnDevice(x.dev, func() error { return x.rt.EventRecord(x.ev[evEnd], x.es) }); err != nil {
+		return 0, fmt.Errorf("expand_frontier: %w", err)
+	}
+	if _, _, err := x.eng.expandEnd(); err != nil {
+		return 0, fmt.Errorf("expand_frontier: %w", err)
+	}
+	wall := time.Since(start).Seconds()
+	var first, wait, second float64 // ms
+	err = x.rt.OnDevice(x.dev, func() error {
+		var err error
+		if first, err = x.rt.ElapsedMs(x.ev[evOwnStart], x.ev[evOwn]); err != nil {
+			return err
+		}
+		if wait, err = x.rt.ElapsedMs(x.ev[evOwn], x.ev[evWaited]); err != nil {
+			return err
+		}
+		second, err = x.rt.ElapsedMs(x.ev[evLoaded], x.ev[evEnd])
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("expand exchange timing: %w", err)
+	}
+	expansion, wait := min((first+second)/1e3, wall), min(wait/1e3, wall)
+	expansion = min(expansion, wall-wait)
+	times[PhaseExpansion] += expansion
+	times[PhaseWait] += wait
+	times[PhaseExpandExchange] += wall - expansion - wait
 	return 4 * int64(words) * int64(l.R-1), nil
 }
 

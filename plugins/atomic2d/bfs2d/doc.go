@@ -13,7 +13,11 @@
 //   - rank.go: Algorithm 2, one rank's search loop with per-level phase
 //     times and bytes;
 //   - exchange.go: the §3.3 non-blocking send/receive scheme of the expand
-//     (grid column) and fold (grid row) exchanges;
+//     (grid column) and fold (grid row) exchanges, through host memory;
+//   - device_exchange.go, cuda_device.go: the same exchanges device to
+//     device over NCCL, the expand exchange overlapped with the expansion
+//     of the own frontier (§3.3's overlap of communication with
+//     computation);
 //   - message.go: vertex lists and §5's bitmap messages;
 //   - pred.go: the delayed predecessor exchange (§3.5);
 //   - engine.go, cpu_engine.go, kernels_cpu.go: the compute backend

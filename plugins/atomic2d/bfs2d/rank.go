@@ -194,6 +194,12 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 		return SearchResult{}, fmt.Errorf("reset: %w", err)
 	}
 	frontier := int64(1) // the global frontier: the root
+	var colFront []int64 // device path: the grid column's frontier sizes
+	if rk.dx != nil {
+		if frontier, colFront, err = rk.frontiers(nf); err != nil {
+			return SearchResult{}, err
+		}
+	}
 	var phases []results.LevelPhase
 	var bytes []int64 // per level: expand, fold
 	lvl := int32(1)
@@ -201,14 +207,24 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 		// LevelPhase.Level counts from 0 (the root's level) in every
 		// variant; the paper's lvl counts from 1.
 		ph := results.LevelPhase{Level: int(lvl) - 1, Frontier: frontier, Times: map[string]float64{}, Bytes: map[string]int64{}}
-		t0 := time.Now()
-		eb, err := rk.expandExchange(nf)
-		if err != nil {
-			return SearchResult{}, fmt.Errorf("level %d: %w", lvl, err)
-		}
-		t1 := time.Now()
-		if _, _, err = rk.eng.Expand(lvl); err != nil {
-			return SearchResult{}, fmt.Errorf("level %d: expand_frontier: %w", lvl, err)
+		var eb int64
+		if rk.dx != nil && l.R > 1 {
+			// The device path overlaps the two and times their parts
+			// itself (expand_exchange, wait, expansion).
+			if eb, err = rk.dx.expandLevel(lvl, colFront, ph.Times); err != nil {
+				return SearchResult{}, fmt.Errorf("level %d: %w", lvl, err)
+			}
+		} else {
+			t0 := time.Now()
+			if eb, err = rk.expandExchange(); err != nil {
+				return SearchResult{}, fmt.Errorf("level %d: %w", lvl, err)
+			}
+			t1 := time.Now()
+			if _, _, err = rk.eng.Expand(lvl); err != nil {
+				return SearchResult{}, fmt.Errorf("level %d: expand_frontier: %w", lvl, err)
+			}
+			ph.Times[PhaseExpandExchange] = t1.Sub(t0).Seconds()
+			ph.Times[PhaseExpansion] = time.Since(t1).Seconds()
 		}
 		t2 := time.Now()
 		fb, err := rk.foldExchange()
@@ -220,15 +236,18 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 			return SearchResult{}, fmt.Errorf("level %d: update_frontier: %w", lvl, err)
 		}
 		t4 := time.Now()
-		// Line 19: stop when every frontier is empty. The allreduce is
+		// Line 19: stop when every frontier is empty. The collective is
 		// communication, counted with the fold exchange ([1] §4
 		// counts it among the transfers).
-		if frontier, err = comm.AllreduceInt64(rk.grid.World, int64(nf), comm.Sum); err != nil {
-			return SearchResult{}, fmt.Errorf("level %d: frontier allreduce: %w", lvl, err)
+		if rk.dx != nil {
+			frontier, colFront, err = rk.frontiers(nf)
+		} else if frontier, err = comm.AllreduceInt64(rk.grid.World, int64(nf), comm.Sum); err != nil {
+			err = fmt.Errorf("frontier allreduce: %w", err)
+		}
+		if err != nil {
+			return SearchResult{}, fmt.Errorf("level %d: %w", lvl, err)
 		}
 		t5 := time.Now()
-		ph.Times[PhaseExpandExchange] = t1.Sub(t0).Seconds()
-		ph.Times[PhaseExpansion] = t2.Sub(t1).Seconds()
 		ph.Times[PhaseFoldExchange] = t3.Sub(t2).Seconds() + t5.Sub(t4).Seconds()
 		ph.Times[PhaseUpdate] = t4.Sub(t3).Seconds()
 		phases = append(phases, ph)
@@ -259,15 +278,43 @@ func (rk *Rank) BFS(root int64) (SearchResult, error) {
 	return SearchResult{Levels: int(lvl), Phases: phases}, nil
 }
 
-// expandExchange is Algorithm 2 line 13: every processor of the grid column
-// sends its frontier to the others and all_front is assembled. It returns
-// the bytes this rank sent.
-func (rk *Rank) expandExchange(nf int) (int64, error) {
+// frontiers is the level's closing collective on the device path: every
+// rank's frontier size nf gathered (world order), in place of the host
+// path's sum. It returns the global frontier and the sizes of this rank's
+// grid column, P(r,j) for r = 0..R-1, which size the next expand
+// exchange's payloads (deviceExchange.expandLevel).
+func (rk *Rank) frontiers(nf int) (int64, []int64, error) {
+	l := rk.l
+	all := make([]int64, rk.grid.World.Size())
+	if err := rk.grid.World.Allgather(comm.Host([]int64{int64(nf)}), comm.Host(all)); err != nil {
+		return 0, nil, fmt.Errorf("frontier allgather: %w", err)
+	}
+	return columnFrontiers(all, l.R, l.J)
+}
+
+// columnFrontiers sums the frontier sizes all (world order) and picks
+// those of grid column j of an R-row grid.
+func columnFrontiers(all []int64, r, j int) (int64, []int64, error) {
+	if len(all)%r != 0 || (j+1)*r > len(all) {
+		return 0, nil, fmt.Errorf("%d frontier sizes for grid column %d of %d rows", len(all), j, r)
+	}
+	var sum int64
+	for _, n := range all {
+		sum += n
+	}
+	col := make([]int64, r)
+	for i := range col {
+		col[i] = all[comm.GridRank(i, j, r)]
+	}
+	return sum, col, nil
+}
+
+// expandExchange is Algorithm 2 line 13 on the host path: every processor
+// of the grid column sends its frontier to the others and all_front is
+// assembled. It returns the bytes this rank sent.
+func (rk *Rank) expandExchange() (int64, error) {
 	if rk.l.R == 1 {
 		return 0, rk.eng.LoadFrontier(nil)
-	}
-	if rk.dx != nil {
-		return rk.dx.expand(nf)
 	}
 	msg, err := rk.eng.FrontierMessage(rk.opt.BitmapMessages, rk.frontBuf)
 	if err != nil {

@@ -127,6 +127,10 @@ __global__ void AddKernel(uint32_t* a, uint32_t n, uint32_t add) {
   }
 }
 
+// AccumulateKernel adds *x to *acc (the edges scanned by the parts of one
+// expansion, a2d_expand_range).
+__global__ void AccumulateKernel(unsigned long long* acc, const uint32_t* x) { *acc += *x; }
+
 // PackKernel sets bit src[k]-sub of bm for every k (list to bitmap, §5).
 __global__ void PackKernel(const uint32_t* __restrict__ src, uint32_t n, uint32_t sub,
                            uint32_t* bm) {
@@ -441,6 +445,7 @@ struct Handle {
   int tpb = 256;
   int expand_blocks = 0;  // persistent grid of the expansion kernel
   cudaStream_t s = nullptr;
+  cudaStream_t xs = nullptr;  // the exchange stream (a2d_exchange_stream), or none
   uint32_t* col_off = nullptr;
   uint32_t* row_idx = nullptr;
   uint64_t* lp = nullptr;  // level << 32 | predecessor, per local row
@@ -453,6 +458,7 @@ struct Handle {
   uint32_t* segs = nullptr;
   uint32_t* stage = nullptr;  // bitmap of block_n bits
   int64_t* parents = nullptr;
+  unsigned long long* edges = nullptr;  // edges scanned by the current expansion's parts
   std::vector<uint32_t*> host;  // pinned host buffers (a2d_host_alloc)
   bfsb::Scratch scratch;
   int64_t nfront = 0;
@@ -470,7 +476,7 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {col_off, row_idx, lp, bmap, out, cnt, all_front, cumul, recv, segs, stage, parents};
+    void* ptrs[] = {col_off, row_idx, lp, bmap, out, cnt, all_front, cumul, recv, segs, stage, parents, edges};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -479,6 +485,7 @@ struct Handle {
     }
     scratch.Free();
     if (s != nullptr) cudaStreamDestroy(s);
+    if (xs != nullptr) cudaStreamDestroy(xs);
   }
 };
 
@@ -497,7 +504,7 @@ int64_t DeviceBytes(const a2d_params* p) {
   b += 4 * p->C * n + 4 * (p->C + 1);                         // out, cnt, cursor
   b += 4 * p->local_cols + 4 * (p->local_cols + 1);           // all_front, cumul
   b += 4 * (p->C > 1 ? p->C - 1 : 1) * n + 4 * (p->C + 1);     // recv, segs
-  b += 4 * ((n + 31) / 32) + 8 * p->own_len;                  // stage, parents
+  b += 4 * ((n + 31) / 32) + 8 * p->own_len + 8;              // stage, parents, edges
   b += 64 << 20;                                              // CUB scratch and slack
   return b;
 }
@@ -541,9 +548,22 @@ cudaError_t SetExpandBlocks(Handle* h) {
   return cudaSuccess;
 }
 
+// OnDevice reports whether p is device memory (not pinned host memory).
+bool OnDevice(const void* p) {
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();  // clear it: unknown memory is treated as host memory
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice;
+}
+
 // Payload writes count vertices of src (device), minus sub, to dst (pinned
 // host or device memory: the copy's direction follows from the address)
-// as a list or a bitmap of block_n bits.
+// as a list or a bitmap of block_n bits. For host memory it returns once
+// dst holds the payload (the host sends it next); for device memory it
+// returns at once, the payload ordered on the handle's stream (the device
+// path's exchange stream waits for it with an event).
 int32_t Payload(Handle* h, const uint32_t* src, int64_t count, uint32_t sub, int32_t bitmap,
                 uint32_t* dst, char* err, int32_t errlen) {
   if (!bitmap) {
@@ -559,7 +579,66 @@ int32_t Payload(Handle* h, const uint32_t* src, int64_t count, uint32_t sub, int
     }
     BFSB_CHECK(cudaMemcpyAsync(dst, h->stage, 4 * h->bitmap_words(), cudaMemcpyDefault, h->s));
   }
+  if (!OnDevice(dst)) BFSB_CHECK(cudaStreamSynchronize(h->s));
+  return 0;
+}
+
+// ExpandBegin is the start of expand_frontier: dst_cnt[] = 0 and no edge
+// scanned yet.
+int32_t ExpandBegin(Handle* h, char* err, int32_t errlen) {
+  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * h->p.C, h->s));  // dst_cnt[] = 0
+  BFSB_CHECK(cudaMemsetAsync(h->edges, 0, sizeof(*h->edges), h->s));
+  return 0;
+}
+
+// ExpandRange enqueues expand_frontier (Algorithm 3) over all_front[from,
+// to): degree gather, exclusive scan (CUB), the kernel, and the range's
+// edges added to h->edges. Ranges of one level may be expanded one after
+// the other: Algorithm 3 treats every frontier edge alike, whatever the
+// order (the atomicOr on the bitmap picks one parent of the level's
+// frontier per vertex), so the parts together do what one pass over the
+// whole of all_front does.
+int32_t ExpandRange(Handle* h, int32_t lvl, int64_t from, int64_t to, char* err, int32_t errlen) {
+  BFSB_REQUIRE(from >= 0 && from <= to && to <= h->nall, "expansion of all_front[%lld, %lld) of %lld",
+               (long long)from, (long long)to, (long long)h->nall);
+  const int64_t nf = to - from;
+  if (nf == 0) return 0;
+  const uint32_t* front = h->all_front + from;
+  DegreesKernel<<<GridFor(h, nf + 1), h->tpb, 0, h->s>>>(front, (uint32_t)nf, h->col_off, h->cumul);
+  BFSB_CHECK_LAUNCH("DegreesKernel");
+  BFSB_CHECK(bfsb::ExclusiveSum(h->scratch, h->cumul, h->cumul, (int)(nf + 1), h->s));
+  ExpandArgs a;
+  a.col_off = h->col_off;
+  a.row_idx = h->row_idx;
+  a.front = front;
+  a.cumul = h->cumul;
+  a.nfront = (uint32_t)nf;
+  a.bmap = h->bmap;
+  a.lp = h->lp;
+  a.out = h->out;
+  a.cnt = h->cnt;
+  a.block_n = (uint32_t)h->p.block_n;
+  a.C = (uint32_t)h->p.C;
+  a.J = (uint32_t)h->p.J;
+  a.row0 = h->row0();
+  a.col0 = h->col0();
+  a.lvl = lvl;
+  BFSB_CHECK(LaunchExpand(h, a));
+  AccumulateKernel<<<1, 1, 0, h->s>>>(h->edges, h->cumul + nf);
+  BFSB_CHECK_LAUNCH("AccumulateKernel");
+  return 0;
+}
+
+// ExpandEnd waits for the expansion and reads dst_cnt and the edges
+// scanned: one host synchronization per level.
+int32_t ExpandEnd(Handle* h, uint32_t* counts, int64_t* edges, char* err, int32_t errlen) {
+  unsigned long long total = 0;
+  BFSB_CHECK(cudaMemcpyAsync(&total, h->edges, sizeof(total), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->hcounts.data(), h->cnt, 4 * h->p.C, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
+  memcpy(counts, h->hcounts.data(), 4 * h->p.C);
+  *edges = (int64_t)total;
+  h->nfront = h->hcounts[h->p.J];
   return 0;
 }
 
@@ -646,6 +725,7 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
     BFSB_CHECK(cudaMalloc(&h->segs, 4 * (p->C + 1)));
     BFSB_CHECK(cudaMalloc(&h->stage, 4 * h->bitmap_words()));
     BFSB_CHECK(cudaMalloc(&h->parents, 8 * (p->own_len > 0 ? p->own_len : 1)));
+    BFSB_CHECK(cudaMalloc(&h->edges, sizeof(*h->edges)));
     // A clear bitmap, so that a test floor timed before the first search
     // reads defined memory.
     BFSB_CHECK(cudaMemset(h->bmap, 0, 4 * ((p->local_rows + 31) / 32)));
@@ -718,37 +798,37 @@ int32_t a2d_frontier_add(void* hv, int64_t r, int32_t bitmap, const uint32_t* pa
 int32_t a2d_expand(void* hv, int32_t lvl, uint32_t* counts, int64_t* edges, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  const int64_t nf = h->nall;
-  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * h->p.C, h->s));  // dst_cnt[] = 0
-  uint32_t total = 0;
-  if (nf > 0) {
-    DegreesKernel<<<GridFor(h, nf + 1), h->tpb, 0, h->s>>>(h->all_front, (uint32_t)nf, h->col_off, h->cumul);
-    BFSB_CHECK_LAUNCH("DegreesKernel");
-    BFSB_CHECK(bfsb::ExclusiveSum(h->scratch, h->cumul, h->cumul, (int)(nf + 1), h->s));
-    ExpandArgs a;
-    a.col_off = h->col_off;
-    a.row_idx = h->row_idx;
-    a.front = h->all_front;
-    a.cumul = h->cumul;
-    a.nfront = (uint32_t)nf;
-    a.bmap = h->bmap;
-    a.lp = h->lp;
-    a.out = h->out;
-    a.cnt = h->cnt;
-    a.block_n = (uint32_t)h->p.block_n;
-    a.C = (uint32_t)h->p.C;
-    a.J = (uint32_t)h->p.J;
-    a.row0 = h->row0();
-    a.col0 = h->col0();
-    a.lvl = lvl;
-    BFSB_CHECK(LaunchExpand(h, a));
-    BFSB_CHECK(cudaMemcpyAsync(&total, h->cumul + nf, 4, cudaMemcpyDeviceToHost, h->s));
-  }
-  BFSB_CHECK(cudaMemcpyAsync(h->hcounts.data(), h->cnt, 4 * h->p.C, cudaMemcpyDeviceToHost, h->s));
-  BFSB_CHECK(cudaStreamSynchronize(h->s));
-  memcpy(counts, h->hcounts.data(), 4 * h->p.C);
-  *edges = total;
-  h->nfront = h->hcounts[h->p.J];
+  int32_t st = ExpandBegin(h, err, errlen);
+  if (st == 0) st = ExpandRange(h, lvl, 0, h->nall, err, errlen);
+  if (st == 0) st = ExpandEnd(h, counts, edges, err, errlen);
+  return st;
+}
+
+int32_t a2d_expand_begin(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "a2d_expand_begin: null handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  return ExpandBegin(h, err, errlen);
+}
+
+int32_t a2d_expand_range(void* hv, int32_t lvl, int64_t from, int64_t to, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "a2d_expand_range: null handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  return ExpandRange(h, lvl, from, to, err, errlen);
+}
+
+int32_t a2d_expand_end(void* hv, uint32_t* counts, int64_t* edges, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && counts != nullptr && edges != nullptr, "a2d_expand_end: null argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  return ExpandEnd(h, counts, edges, err, errlen);
+}
+
+int32_t a2d_frontier_count(void* hv, int64_t* nall, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && nall != nullptr, "a2d_frontier_count: null argument");
+  *nall = h->nall;
   return 0;
 }
 
@@ -972,6 +1052,19 @@ int32_t a2d_stream(void* hv, uintptr_t* stream, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && stream != nullptr, "a2d_stream: null argument");
   *stream = (uintptr_t)h->s;
+  return 0;
+}
+
+int32_t a2d_exchange_stream(void* hv, uintptr_t* stream, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && stream != nullptr, "a2d_exchange_stream: null argument");
+  if (h->xs == nullptr) {
+    BFSB_CHECK(cudaSetDevice((int)h->p.device));
+    int least = 0, greatest = 0;
+    BFSB_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    BFSB_CHECK(cudaStreamCreateWithPriority(&h->xs, cudaStreamNonBlocking, greatest));
+  }
+  *stream = (uintptr_t)h->xs;
   return 0;
 }
 

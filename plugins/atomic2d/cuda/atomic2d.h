@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 8
+#define A2D_ABI_VERSION 9
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -79,7 +79,9 @@ int32_t a2d_reset(void* h, int64_t root_row, int64_t* nfront, char* err, int32_t
 /* a2d_frontier_payload writes the own frontier (nfront vertices, as offsets
  * from the own first column) to dst, as a list (bitmap = 0; dst holds
  * nfront words) or as a bitmap of block_n bits (bitmap = 1; dst holds
- * ⌈block_n/32⌉ words). */
+ * ⌈block_n/32⌉ words). With dst in host memory it returns once dst holds
+ * the payload; with dst in device memory it returns at once, the copy
+ * enqueued on the handle's stream (a2d_stream), as with a2d_fold_payload. */
 int32_t a2d_frontier_payload(void* h, int32_t bitmap, uint32_t* dst, char* err, int32_t errlen);
 
 /* a2d_frontier_begin starts all_front with the own frontier. */
@@ -97,6 +99,22 @@ int32_t a2d_frontier_add(void* h, int64_t r, int32_t bitmap, const uint32_t* pay
  * dst_cnt, *edges the number of edges scanned. */
 int32_t a2d_expand(void* h, int32_t lvl, uint32_t* counts, int64_t* edges, char* err,
                    int32_t errlen);
+
+/* The expansion in parts, for the device path's overlap of the expand
+ * exchange with the expansion of the own frontier ([1] §3.3's overlap of
+ * communication with computation): a2d_expand_begin clears dst_cnt;
+ * a2d_expand_range enqueues Algorithm 3 over all_front[from, to) (0 ≤ from
+ * ≤ to ≤ the entries a2d_frontier_begin and a2d_frontier_add put there) and
+ * returns without waiting; a2d_expand_end waits for the parts and stores
+ * dst_cnt in counts[C] and the edges scanned by every part in *edges.
+ * begin, the ranges of [0, n) in any split, then end, do what one
+ * a2d_expand does (which is those three calls). */
+int32_t a2d_expand_begin(void* h, char* err, int32_t errlen);
+int32_t a2d_expand_range(void* h, int32_t lvl, int64_t from, int64_t to, char* err, int32_t errlen);
+int32_t a2d_expand_end(void* h, uint32_t* counts, int64_t* edges, char* err, int32_t errlen);
+
+/* a2d_frontier_count stores the entries of all_front in *nall. */
+int32_t a2d_frontier_count(void* h, int64_t* nall, char* err, int32_t errlen);
 
 /* a2d_fold_payload writes dst_verts[m] (counts[m] local rows of block m, as
  * offsets from m·n) to dst as a list or a bitmap (see
@@ -166,6 +184,13 @@ int32_t a2d_test_floor(void* h, int32_t mode, int32_t reps, float* ms, uint64_t*
  * every function above enqueues its work, in *stream: the device path's
  * exchanges order themselves against it with events. */
 int32_t a2d_stream(void* h, uintptr_t* stream, char* err, int32_t errlen);
+
+/* a2d_exchange_stream stores in *stream a second stream of the handle,
+ * non-blocking and of the device's highest priority, created by the first
+ * call and destroyed by a2d_destroy: the device path's exchanges run there,
+ * so that the block scheduler starts their kernels ahead of the
+ * expansion's waiting blocks when both are ready. */
+int32_t a2d_exchange_stream(void* h, uintptr_t* stream, char* err, int32_t errlen);
 
 /* a2d_destroy frees everything the handle holds. NULL is allowed. */
 void a2d_destroy(void* h);
