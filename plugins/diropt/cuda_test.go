@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/cuda"
+	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
 )
@@ -113,4 +117,72 @@ func TestCUDACaseInfo(t *testing.T) {
 		t.Fatalf("copy bandwidth %v GB/s, floor %v s: %v", bw, fl, info)
 	}
 	t.Logf("copy %.0f GB/s, floor %.3g ms, devices %v", bw, fl*1e3, v.(sdk.Devicer).Devices())
+}
+
+// needDeviceExchange skips the test where the device path of the exchanges
+// cannot run (fewer than two GPUs, or no NCCL), unless BFSBENCH_REQUIRE
+// names nccl.
+func needDeviceExchange(t *testing.T) {
+	t.Helper()
+	needCUDA(t)
+	if _, _, err := comm.SelectExchange(comm.ExchangeDevice, true, 2, 2); err != nil {
+		if slices.Contains(strings.Split(os.Getenv("BFSBENCH_REQUIRE"), ","), "nccl") {
+			t.Fatalf("device exchange required: %v", err)
+		}
+		t.Skip("no device exchange here: ", err, " (set BFSBENCH_REQUIRE=nccl to make this a failure)")
+	}
+}
+
+// truncated is g restricted to its first n-drop vertices: an odd vertex
+// count makes blocks of a length that is not a multiple of 32, the
+// device path's unaligned case (OwnBitsKernel, PlaceBitsKernel).
+func truncated(t *testing.T, g *testGraph, drop int64) *testGraph {
+	t.Helper()
+	n := g.n - drop
+	var edges []graph500.Edge
+	for _, e := range g.edges {
+		if e.V0 < n && e.V1 < n {
+			edges = append(edges, e)
+		}
+	}
+	keys, err := graph500.SearchKeys(edges, n, len(g.keys), [2]uint64{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testGraph{scale: g.scale, ef: g.ef, edges: edges, n: n, keys: keys, val: graph500.NewValidator(edges, n)}
+}
+
+// TestCUDADeviceExchange checks the device path of the 2D exchanges (NCCL
+// between two GPUs): every search validates and has the host path's level
+// structure, on 1×2 and 2×1, blocks aligned and not, WritePred at the end
+// and per level.
+func TestCUDADeviceExchange(t *testing.T) {
+	needDeviceExchange(t)
+	for _, grid := range [][2]int{{1, 2}, {2, 1}} {
+		for _, drop := range []int64{0, 7} {
+			for _, wp := range []string{dobfs.WritePredEnd, dobfs.WritePredLevel} {
+				name := fmt.Sprintf("%dx%d/drop%d/%s", grid[0], grid[1], drop, wp)
+				t.Run(name, func(t *testing.T) {
+					g := newTestGraph(t, 14, 16, 3)
+					if drop > 0 {
+						g = truncated(t, g, drop)
+					}
+					full, err := plugin{}.Info().CheckParams(map[string]any{pWritePred: wp, pExchange: comm.ExchangeHost})
+					if err != nil {
+						t.Fatal(err)
+					}
+					cfg := sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 2, Grid: grid}
+					host := searchAll(t, cfg, g)
+					full[pExchange] = comm.ExchangeDevice
+					dev := searchAll(t, cfg, g)
+					for k := range host {
+						a, b := levelShape(host[k]), levelShape(dev[k])
+						if fmt.Sprint(a) != fmt.Sprint(b) {
+							t.Errorf("search %d: host-path levels %v, device-path levels %v", k, a, b)
+						}
+					}
+				})
+			}
+		}
+	}
 }

@@ -30,6 +30,7 @@ const (
 	pBUSerial  = "bu_serial"
 	pThreads   = "threads_per_block"
 	pWorkers   = "workers"
+	pExchange  = "exchange"
 )
 
 // Presets.
@@ -82,13 +83,15 @@ func (plugin) Info() sdk.Info {
 			{Name: pOrder, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, dobfs.OrderID, dobfs.OrderDegree},
 				Help: "order of each bottom-up (CSC) list: id, or degree (neighbours of higher degree first, which are likelier to be in the frontier, so the scan stops sooner; in 2D the degree within the block); preset: the preset's (paper: id, tuned: degree)"},
 			{Name: pTDBig, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
-				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32; -1: the preset's, paper 0, tuned 2048). The CPU backend ignores it"},
+				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32; -1: the preset's, paper 0, tuned 1024). The CPU backend ignores it"},
 			{Name: pBUSerial, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
-				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone; -1: the preset's, paper 0, tuned 16). The CPU backend ignores it"},
+				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone; -1: the preset's, paper 0, tuned 4). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CPU: goroutines per rank running ExploreFrontier and the construction (0: GOMAXPROCS divided among the in-process ranks)"},
+			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
+				Help: comm.ExchangeHelp + " (diropt enqueues the device path on its compute stream; the CPU backend always exchanges through the host)"},
 		},
 		MultiRank: true,
 	}
@@ -102,6 +105,7 @@ type options struct {
 	BUSerial int64
 	Threads  int
 	Workers  int
+	Exchange string // the exchange parameter, before sdk.SelectExchange
 }
 
 func parseOptions(cfg sdk.Config) (options, error) {
@@ -115,7 +119,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial),
-		Threads: int(cfg.Int(pThreads)), Workers: int(cfg.Int(pWorkers)),
+		Threads: int(cfg.Int(pThreads)), Workers: int(cfg.Int(pWorkers)), Exchange: cfg.String(pExchange),
 	}
 	if o.Alpha == 0 {
 		o.Alpha = ps.alpha
@@ -209,12 +213,25 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 			return err
 		}
 		v.devOrd = dev
+		xch, why := comm.ExchangeHost, "one rank exchanges nothing"
+		if v.grid.World.Size() > 1 {
+			if xch, why, err = sdk.SelectExchange(v.cfg, v.grid.World, v.opt.Exchange); err != nil {
+				return err
+			}
+		}
 		v.rank, v.device, err = dobfs.NewCUDARank(v.grid, b, v.opt.Options, dobfs.CUDAOptions{
-			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial})
+			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
+			Exchange: xch})
 		if err != nil {
 			return err
 		}
-	} else if v.rank, err = dobfs.NewCPURank(v.grid, b, v.opt.Options, v.opt.Workers); err != nil {
+		if v.info, err = caseInfo(v.grid, b, v.rank.Edges(), w.NEdges); err != nil {
+			return err
+		}
+		v.info["exchange"], v.info["exchange_reason"] = xch, why
+		return nil
+	}
+	if v.rank, err = dobfs.NewCPURank(v.grid, b, v.opt.Options, v.opt.Workers); err != nil {
 		return err
 	}
 	v.info, err = caseInfo(v.grid, b, v.rank.Edges(), w.NEdges)

@@ -51,6 +51,10 @@
 //                      at the first hit. The warp owns its words of visited
 //                      and out_queue, so it writes them without atomics.
 //   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
+//   RowScanKernel, OwnBitsKernel, PlaceBitsKernel, PackPredKernel,
+//   WritePredKernel    2D, device exchanges: the bit work around the NCCL
+//                      operations (row union, own block out, in_queue in,
+//                      WritePred's send and receive sides).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel.
 //
 // Launches and host round trips per level on a 1×1 grid (the level loop
@@ -335,6 +339,7 @@ __global__ void BottomUpKernel(const uint32_t* __restrict__ bu_off, const uint32
 }
 
 // MergeKernel (2D, lines 17 and 23 of Algorithm 2): a thread per word.
+// prefix == nullptr stands for an empty prefix (a one-column grid).
 __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32_t* __restrict__ prefix,
                             const uint32_t* __restrict__ uni, const uint32_t* __restrict__ bu_off,
                             uint32_t* level_assigned, uint32_t* all_assigned, uint32_t* visited,
@@ -342,7 +347,7 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
   unsigned long long degrees = 0;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < row_words; w += stride) {
-    const uint32_t la = out_queue[w] & ~prefix[w];
+    const uint32_t la = prefix != nullptr ? out_queue[w] & ~prefix[w] : out_queue[w];
     level_assigned[w] = la;
     all_assigned[w] |= la;
     uint32_t u = uni[w];
@@ -391,6 +396,135 @@ __global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t*
     const uint32_t m = 1u << (v & 31);
     const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || v == root);
     parents[v] = reached ? (int64_t)pred[v] : -1;
+  }
+}
+
+// The device path of the 2D exchanges (dob_dev_*): small thread-per-word
+// kernels around the NCCL operations the Go level loop enqueues on the
+// same stream.
+
+// kNone marks a row WritePred does not send (pred_send, pred_recv).
+constexpr uint32_t kNone = 0xffffffffu;
+
+// RowScanKernel is Algorithm 2 lines 12-21 on the device path, after the
+// row's allgather of the out_queues (row_gather: c blocks of words words,
+// block k from P(i,k)): prefix = the OR of the blocks k < j (what the
+// seed's chain hands P(i,j)), uni = the OR of them all (what line 21
+// broadcasts).
+__global__ void RowScanKernel(const uint32_t* __restrict__ row_gather, int64_t c, int64_t j, int64_t words,
+                              uint32_t* prefix, uint32_t* uni) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
+    uint32_t pre = 0, all = 0;
+    for (int64_t k = 0; k < c; ++k) {
+      const uint32_t x = row_gather[k * words + w];
+      if (k == j) pre = all;
+      all |= x;
+    }
+    prefix[w] = pre;
+    uni[w] = all;
+  }
+}
+
+// GetBits returns the n <= 32 bits of src from bit off, in the low bits.
+__device__ __forceinline__ uint32_t GetBits(const uint32_t* __restrict__ src, int64_t off, int n) {
+  const int64_t w = off >> 5;
+  const int s = (int)(off & 31);
+  uint32_t x = src[w] >> s;
+  if (s != 0 && 32 - s < n) x |= src[w + 1] << (32 - s);
+  return n < 32 ? x & ((1u << n) - 1) : x;
+}
+
+// OwnBitsKernel is line 24's send side: own = bits [off, off+n) of uni
+// (the own block's rows), counting them into ctr->found (this rank's share
+// of the next n_f).
+__global__ void OwnBitsKernel(const uint32_t* __restrict__ uni, int64_t off, int64_t n, uint32_t* own,
+                              Counters* ctr) {
+  unsigned long long found = 0;
+  const int64_t words = (n + 31) / 32;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  // Every lane runs the same trip count, so AddCounts's shuffles see the
+  // whole warp.
+  for (int64_t w0 = (int64_t)blockIdx.x * blockDim.x; w0 < words; w0 += stride) {
+    const int64_t w = w0 + threadIdx.x;
+    if (w < words) {
+      const uint32_t x = GetBits(uni, off + 32 * w, (int)(n - 32 * w < 32 ? n - 32 * w : 32));
+      own[w] = x;
+      found += __popc(x);
+    }
+  }
+  AddCounts(ctr, nullptr, found, 0, 0);
+}
+
+// PlaceBitsKernel is line 24's receive side where B % 32 != 0: in_queue's
+// word w takes its bits from the blocks of gather (r blocks of ⌈n/32⌉
+// words, block r at bit offset r·n of in_queue).
+__global__ void PlaceBitsKernel(const uint32_t* __restrict__ gather, int64_t n, int64_t r, uint32_t* in_queue,
+                                int64_t in_words) {
+  const int64_t bw = (n + 31) / 32, total = n * r;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < in_words; w += stride) {
+    uint32_t x = 0;
+    const int64_t end = 32 * w + 32 < total ? 32 * w + 32 : total;
+    for (int64_t b = 32 * w; b < end;) {
+      const int64_t blk = b / n, o = b - blk * n;
+      const int64_t room = 32 * w + 32 - b;
+      const int k = (int)(room < n - o ? room : n - o);
+      x |= GetBits(gather + blk * bw, o, k) << (b - 32 * w);
+      b += k;
+    }
+    in_queue[w] = x;
+  }
+}
+
+// PackPredKernel is WritePred's send side: pred_send[v] = pred[v] for the
+// assigned rows, kNone for the others.
+__global__ void PackPredKernel(const uint32_t* __restrict__ assigned, const uint32_t* __restrict__ pred,
+                               uint32_t* pred_send, int64_t rows) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
+    pred_send[v] = (assigned[v >> 5] >> (v & 31)) & 1u ? pred[v] : kNone;
+  }
+}
+
+// WritePredKernel is WritePred on the owner: block m of src (B entries
+// from P(i,m), whose local column x is global vertex m·local_cols + x)
+// gives parents[o] for the entries that are not kNone.
+__global__ void WritePredKernel(const uint32_t* __restrict__ src, int64_t blocks, int64_t first, int64_t b,
+                                int64_t own_len, int64_t local_cols, int64_t* parents) {
+  const int64_t n = blocks * own_len;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += stride) {
+    const int64_t m = t / own_len, o = t - m * own_len;
+    const uint32_t x = src[m * b + o];
+    if (x != kNone) parents[o] = (first + m) * local_cols + x;
+  }
+}
+
+// BuildParentsKernel makes the own block's int64 parents after a search
+// whose WritePred was deferred (dob_dev_write_pred, end): from the c
+// blocks of pred_recv (grid_c > 1; block m from P(i,m), local column x is
+// vertex m·local_cols + x), or, on a one-column grid, from pred and
+// all_assigned over the own rows (first_row = j·B); -1 where no block
+// assigned the vertex, and the root's own parent.
+__global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64_t c, int64_t b,
+                                   const uint32_t* __restrict__ pred, const uint32_t* __restrict__ all_assigned,
+                                   int64_t first_row, int64_t j, int64_t own_len, int64_t local_cols,
+                                   int64_t root_own, int64_t root_global, int64_t* parents) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < own_len; o += stride) {
+    int64_t parent = -1;
+    if (pred_recv != nullptr) {
+      for (int64_t m = 0; m < c; ++m) {
+        const uint32_t x = pred_recv[m * b + o];
+        if (x != kNone) parent = m * local_cols + x;
+      }
+    } else {
+      const int64_t v = first_row + o;
+      if ((all_assigned[v >> 5] >> (v & 31)) & 1u) parent = j * local_cols + pred[v];
+    }
+    if (o == root_own) parent = root_global;
+    parents[o] = parent;
   }
 }
 
@@ -446,17 +580,27 @@ struct Handle {
   BigItem* big_queue = nullptr;
   int64_t* parents = nullptr;
   int64_t* pairs = nullptr;
+  // The device path of the 2D exchanges (device_exchange): own and gather
+  // only where B % 32 != 0 (else views into uni and in_queue).
+  uint32_t *own = nullptr, *gather = nullptr, *pred_send = nullptr, *pred_recv = nullptr;
+  uint32_t* row_gather = nullptr;  // grid_c > 1: the row's out_queues
   Counters* ctr = nullptr;   // two sets
   Counters* hctr = nullptr;  // pinned readback
   unsigned long long* sink = nullptr;
   std::vector<void*> host;  // pinned host buffers (dob_host_alloc)
-  bfsb::EventPool ev;       // 0: search start, 1: search end, 2-3: floor
+  bfsb::EventPool ev;       // 0: search start, 1: search end, 2-3: floor, 4-5: a deferred exploration
   int level = 0;            // levels since the reset (picks the counter set)
   // frontier_degrees is the degree sum of the frontier the next top-down
   // level expands, where known (a 1×1 grid, after a level); below td_big,
   // no list can be queued and TopDownBigKernel is not launched.
   int64_t frontier_degrees = INT64_MAX;
   bool out_clean = true;    // out_queue is all zero
+  // The 2D device path's parents (device_exchange): the reset leaves them
+  // (parents_dirty) until a per-level WritePred writes them (-1 first) or
+  // dob_parents builds them all from what the end-of-search WritePred left
+  // in pred_recv (parents_deferred).
+  bool parents_dirty = false, parents_deferred = false;
+  int64_t root_own = -1, root_global = -1;
 
   int64_t row_words() const { return (p.local_rows + 31) / 32; }
   int64_t col_words() const { return (p.local_cols + 31) / 32; }
@@ -465,13 +609,26 @@ struct Handle {
   // + 1 chunks, and at most td_nnz / td_big lists are that long.
   int64_t big_cap() const { return BigCap(p.td_nnz, p.td_big); }
   int64_t parents_len() const { return p.own_len > 0 ? p.own_len : 1; }
+  int64_t own_words() const { return (p.block + 31) / 32; }
+  // Aligned: vertex blocks start on word boundaries, so own is a run of
+  // uni's words and the allgather can write in_queue itself.
+  bool Aligned() const { return p.block % 32 == 0; }
+  // The row union: on a one-column grid out_queue itself (no exchange).
+  uint32_t* Union() const { return p.grid_c > 1 ? uni : out_q; }
+  // Deferred: a 2D level on the device path reads its exploration's
+  // counts back with the merge's (dob_dev_merge), one wait a level.
+  bool Deferred() const { return p.device_exchange != 0; }
 
   ~Handle() {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
-                    prefix, uni, big_queue, parents, pairs, ctr, sink};
+                    prefix, uni, big_queue, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
+    }
+    if (!Aligned()) {
+      if (own != nullptr) cudaFree(own);
+      if (gather != nullptr) cudaFree(gather);
     }
     if (!p.shared) {
       if (bu_off != nullptr) cudaFree(bu_off);
@@ -510,6 +667,11 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (!p->single) b += 4 * rw + 16 * p->own_len;                 // assigned x2, prefix, union; pairs
+  if (!p->single && p->device_exchange) {
+    b += 8 * p->local_rows;                                      // pred_send, pred_recv
+    if (p->grid_c > 1) b += p->grid_c * rw;                      // row_gather
+    if (p->block % 32 != 0) b += 4 * (p->grid_r + 1) * ((p->block + 31) / 32);  // own, gather
+  }
   b += 8 * (p->own_len > 0 ? p->own_len : 1);                    // parents
   b += 8 * BigCap(p->td_nnz, p->td_big);                          // big_queue
   return b + 2 * sizeof(Counters) + 8;
@@ -529,6 +691,23 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->td_big == 0 || p->td_big >= 32, "td_big %lld: want 0 or at least 32", (long long)p->td_big);
   BFSB_REQUIRE(p->bu_serial >= 0 && p->bu_serial < (1ll << 31), "bu_serial %lld out of range",
                (long long)p->bu_serial);
+  BFSB_REQUIRE(p->grid_r >= 1 && p->grid_c >= 1 && p->grid_j >= 0 && p->grid_j < p->grid_c && p->block >= 1 &&
+                   p->local_rows == p->grid_c * p->block && p->local_cols == p->grid_r * p->block,
+               "dob: grid %lld×%lld (column %lld), block %lld do not match %lld local rows and %lld columns",
+               (long long)p->grid_r, (long long)p->grid_c, (long long)p->grid_j, (long long)p->block,
+               (long long)p->local_rows, (long long)p->local_cols);
+  BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
+  return 0;
+}
+
+// CleanParents gives a device-exchange handle's parents their reset state
+// (-1, the root's own) before a per-level WritePred writes into them.
+int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
+  if (!h->parents_dirty) return 0;
+  BFSB_CHECK(cudaMemsetAsync(h->parents, 0xff, 8 * h->parents_len(), h->s));
+  ResetRootKernel<<<1, 32, 0, h->s>>>(-1, -1, h->root_own, h->root_global, h->visited, h->in_q, h->pred, h->parents);
+  BFSB_CHECK_LAUNCH("ResetRootKernel");
+  h->parents_dirty = false;
   return 0;
 }
 
@@ -561,7 +740,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
-    BFSB_CHECK(h->ev.Create(4));
+    BFSB_CHECK(h->ev.Create(6));
     const int64_t rw = h->row_words(), cw = h->col_words();
     BFSB_CHECK(cudaMalloc(&h->td_off, 4 * (p->local_cols + 1)));
     BFSB_CHECK(cudaMalloc(&h->td_adj, 4 * std::max<int64_t>(p->td_nnz, 1)));
@@ -589,11 +768,23 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->uni, 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->pairs, 16 * h->parents_len()));
     }
+    if (p->device_exchange) {
+      BFSB_CHECK(cudaMalloc(&h->pred_send, 4 * p->local_rows));
+      BFSB_CHECK(cudaMalloc(&h->pred_recv, 4 * p->local_rows));
+      if (p->grid_c > 1) BFSB_CHECK(cudaMalloc(&h->row_gather, 4 * p->grid_c * rw));
+      if (h->Aligned()) {
+        h->own = h->Union() + p->grid_j * (p->block / 32);
+        h->gather = h->in_q;
+      } else {
+        BFSB_CHECK(cudaMalloc(&h->own, 4 * h->own_words()));
+        BFSB_CHECK(cudaMalloc(&h->gather, 4 * p->grid_r * h->own_words()));
+      }
+    }
     BFSB_CHECK(cudaMalloc(&h->parents, 8 * h->parents_len()));
     BFSB_CHECK(cudaMalloc(&h->big_queue, sizeof(BigItem) * h->big_cap()));
     BFSB_CHECK(cudaMalloc(&h->ctr, 2 * sizeof(Counters)));
     BFSB_CHECK(cudaMalloc(&h->sink, 8));
-    BFSB_CHECK(cudaMallocHost(&h->hctr, sizeof(Counters)));
+    BFSB_CHECK(cudaMallocHost(&h->hctr, 2 * sizeof(Counters)));
     BFSB_CHECK(cudaMemset(h->sink, 0, 8));
     return 0;
   }();
@@ -632,8 +823,14 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   BFSB_CHECK(cudaMemsetAsync(h->in_q, 0, 4 * std::max(rw, cw), h->s));
   BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * std::max(rw, cw), h->s));
   BFSB_CHECK(cudaMemsetAsync(h->ctr, 0, 2 * sizeof(Counters), h->s));
-  if (!h->p.single) {
-    BFSB_CHECK(cudaMemsetAsync(h->all_assigned, 0, 4 * rw, h->s));
+  if (!h->p.single) BFSB_CHECK(cudaMemsetAsync(h->all_assigned, 0, 4 * rw, h->s));
+  h->root_own = root_own;
+  h->root_global = root_global;
+  if (h->p.device_exchange) {  // the parents wait for WritePred (see Handle)
+    h->parents_dirty = true;
+    h->parents_deferred = false;
+    root_own = -1;
+  } else if (!h->p.single) {
     BFSB_CHECK(cudaMemsetAsync(h->parents, 0xff, 8 * h->parents_len(), h->s));  // -1
   }
   ResetRootKernel<<<1, 32, 0, h->s>>>(root_row, root_col, root_own, root_global, h->visited, h->in_q, h->pred,
@@ -650,6 +847,7 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   BFSB_REQUIRE(h != nullptr && counts != nullptr, "dob_explore: null argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words(), cw = h->col_words();
+  if (h->Deferred()) BFSB_CHECK(h->ev.Record(4, h->s));
   if (bottom_up) {
     if (h->p.bu_serial > 0) {
       BottomUpKernel<true><<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
@@ -675,6 +873,13 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
     // On 1×1 the in_queue, cleared word by word, is the next out_queue; on
     // 2D grids out_queue keeps this level's vertices (dob_merge reads it).
     h->out_clean = h->p.single != 0;
+  }
+  if (h->Deferred()) {  // dob_dev_merge reads this level's counts and time
+    BFSB_CHECK(h->ev.Record(5, h->s));
+    counts[0] = counts[1] = counts[2] = 0;
+    h->frontier_degrees = INT64_MAX;
+    h->level++;
+    return 0;
   }
   BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->Cur(), sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
@@ -786,6 +991,17 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
     ParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(h->pred, h->visited, h->isolated,
                                                                      h->p.own_len, root, h->parents);
     BFSB_CHECK_LAUNCH("ParentsKernel");
+  } else if (h->p.device_exchange && h->parents_deferred) {
+    const bool one_col = h->p.grid_c == 1;
+    BuildParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(
+        one_col ? nullptr : h->pred_recv, h->p.grid_c, h->p.block, h->pred, h->all_assigned,
+        h->p.grid_j * h->p.block, h->p.grid_j, h->p.own_len, h->p.local_cols, h->root_own, h->root_global,
+        h->parents);
+    BFSB_CHECK_LAUNCH("BuildParentsKernel");
+    h->parents_deferred = false;
+    h->parents_dirty = false;
+  } else if (h->p.device_exchange) {
+    if (int32_t st = CleanParents(h, err, errlen)) return st;
   }
   BFSB_CHECK(cudaMemcpyAsync(dst, h->parents, 8 * h->p.own_len, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
@@ -825,6 +1041,114 @@ int32_t dob_host_alloc(void* hv, int64_t bytes, void** ptr, char* err, int32_t e
   BFSB_CHECK(cudaMallocHost(&q, bytes > 0 ? bytes : 4));
   h->host.push_back(q);
   *ptr = q;
+  return 0;
+}
+
+int32_t dob_stream(void* hv, uint64_t* stream, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && stream != nullptr, "dob_stream: null argument");
+  *stream = (uint64_t)(uintptr_t)h->s;
+  return 0;
+}
+
+int32_t dob_dev_buffers(void* hv, dob_dev_bufs* b, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && b != nullptr, "dob_dev_buffers: null argument");
+  BFSB_REQUIRE(h->p.device_exchange, "dob_dev_buffers: the handle was made without device_exchange");
+  b->out_queue = (uint64_t)(uintptr_t)h->out_q;
+  b->row_gather = (uint64_t)(uintptr_t)h->row_gather;
+  b->own = (uint64_t)(uintptr_t)h->own;
+  b->gather = (uint64_t)(uintptr_t)h->gather;
+  b->pred_send = (uint64_t)(uintptr_t)h->pred_send;
+  b->pred_recv = (uint64_t)(uintptr_t)h->pred_recv;
+  b->own_words = h->own_words();
+  return 0;
+}
+
+int32_t dob_dev_union(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_dev_union: no device-exchange handle");
+  if (h->p.grid_c == 1) return 0;  // the union is out_queue
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words();
+  RowScanKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->row_gather, h->p.grid_c, h->p.grid_j, rw, h->prefix,
+                                                         h->uni);
+  BFSB_CHECK_LAUNCH("RowScanKernel");
+  return 0;
+}
+
+int32_t dob_dev_merge(void* hv, int64_t* counts, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && counts != nullptr && h->p.device_exchange, "dob_dev_merge: bad argument");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words();
+  // The exploration (dob_explore, deferred) counted into the set of the
+  // level before h->level; the merge counts into the current set, zeroed
+  // before and again after the readback, for the next exploration.
+  Counters* explored = h->ctr + ((h->level + 1) & 1);
+  const bool one_col = h->p.grid_c == 1;
+  BFSB_CHECK(cudaMemsetAsync(h->Cur(), 0, sizeof(Counters), h->s));
+  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, one_col ? nullptr : h->prefix, h->Union(), h->bu_off,
+                                                       h->level_assigned, h->all_assigned, h->visited, rw, h->Cur());
+  BFSB_CHECK_LAUNCH("MergeKernel");
+  // In the aligned layout own is a view of the union: the kernel then
+  // rewrites each word with itself, and counts it.
+  OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
+                                                                     h->p.block, h->own, h->Cur());
+  BFSB_CHECK_LAUNCH("OwnBitsKernel");
+  BFSB_CHECK(cudaMemcpyAsync(h->hctr, explored, sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->hctr + 1, h->Cur(), sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  counts[0] = (int64_t)h->hctr[1].found;    // own block's share of the next n_f
+  counts[1] = (int64_t)h->hctr[1].degrees;  // m_f's share
+  counts[2] = (int64_t)h->hctr[0].found;    // the exploration's
+  counts[3] = (int64_t)h->hctr[0].degrees;
+  counts[4] = (int64_t)h->hctr[0].edges;
+  float ms = 0;
+  BFSB_CHECK(h->ev.ElapsedMs(4, 5, &ms));
+  counts[5] = (int64_t)((double)ms * 1e6);  // the exploration's device time, ns
+  BFSB_CHECK(cudaMemsetAsync(h->Cur(), 0, sizeof(Counters), h->s));
+  h->out_clean = false;
+  return 0;
+}
+
+int32_t dob_dev_load_in(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_dev_load_in: no device-exchange handle");
+  if (h->Aligned()) return 0;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t cw = h->col_words();
+  PlaceBitsKernel<<<h->ThreadGrid(cw), h->tpb, 0, h->s>>>(h->gather, h->p.block, h->p.grid_r, h->in_q, cw);
+  BFSB_CHECK_LAUNCH("PlaceBitsKernel");
+  return 0;
+}
+
+int32_t dob_dev_pack_pred(void* hv, int32_t all, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_dev_pack_pred: no device-exchange handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  PackPredKernel<<<h->ThreadGrid(h->p.local_rows), h->tpb, 0, h->s>>>(all ? h->all_assigned : h->level_assigned,
+                                                                        h->pred, h->pred_send, h->p.local_rows);
+  BFSB_CHECK_LAUNCH("PackPredKernel");
+  return 0;
+}
+
+int32_t dob_dev_write_pred(void* hv, int32_t end, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_dev_write_pred: no device-exchange handle");
+  if (end) {  // dob_parents builds them from pred_recv (or pred)
+    h->parents_deferred = true;
+    return 0;
+  }
+  if (h->p.own_len == 0) return 0;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = CleanParents(h, err, errlen)) return st;
+  const bool one_col = h->p.grid_c == 1;  // no all-to-all: the own block of pred_send
+  const uint32_t* src = one_col ? h->pred_send + h->p.grid_j * h->p.block : h->pred_recv;
+  const int64_t blocks = one_col ? 1 : h->p.grid_c, first = one_col ? h->p.grid_j : 0;
+  WritePredKernel<<<h->ThreadGrid(blocks * h->p.own_len), h->tpb, 0, h->s>>>(
+      src, blocks, first, h->p.block, h->p.own_len, h->p.local_cols, h->parents);
+  BFSB_CHECK_LAUNCH("WritePredKernel");
   return 0;
 }
 

@@ -11,7 +11,10 @@
  * a 32-bit predecessor per local row (the local column it was found from)
  * and, on 2D grids, the own block's 64-bit parents. The level loop runs in
  * Go (plugins/diropt/dobfs/rank.go); the exchanges of 2D grids are staged
- * through host buffers (dob_stage_out, dob_merge, dob_load_in).
+ * through host buffers (dob_stage_out, dob_merge, dob_load_in), or, with
+ * device_exchange, made between the device buffers of dob_dev_buffers by
+ * a device communicator (NCCL) on the handle's stream, with the dob_dev_*
+ * kernels around them.
  *
  * Errors follow bfsb_abi.h: an int32 status (0 = success) and a message in
  * the caller's buffer (err, errlen), always the last two arguments. Every
@@ -26,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 1
+#define DOB_ABI_VERSION 2
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -48,6 +51,13 @@ typedef struct dob_params {
   int64_t bu_serial;         /* bottom-up: entries a lane scans alone before
                                 its warp scans the rest of its list together
                                 (0: each lane scans its whole list) */
+  int64_t grid_r, grid_c;    /* the R×C grid */
+  int64_t grid_j;            /* this processor's grid column j */
+  int64_t block;             /* B, vertices per vertex block */
+  int64_t device_exchange;   /* 1: the 2D exchanges run between device
+                                buffers (dob_dev_*, over NCCL on the
+                                handle's stream); 0: staged through host
+                                buffers (dob_stage_out, dob_merge, ...) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -80,7 +90,8 @@ int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
 /* dob_explore is ExploreFrontier for one level, top-down (bottom_up = 0) or
  * bottom-up, then one readback: counts[0] the vertices put in out_queue,
  * counts[1] the sum of their CSC degrees, counts[2] the adjacency entries
- * read. */
+ * read. On a device_exchange handle it only enqueues (counts are 0):
+ * dob_dev_merge reads them back. */
 int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen);
 
 /* dob_swap is in_queue <- out_queue on a 1×1 grid (a pointer swap). */
@@ -117,7 +128,8 @@ int32_t dob_write_parents(void* h, const int64_t* pairs, int64_t npairs, char* e
 /* dob_parents copies the own block's parents to host dst (own_len int64,
  * -1 for unreached vertices). On a 1×1 grid they are made on the device
  * from the predecessors and visited first (visited rows but the isolated
- * ones, and the root). */
+ * ones, and the root); on the 2D device path after an end-of-search
+ * WritePred, from what it left on the owner (dob_dev_write_pred). */
 int32_t dob_parents(void* h, int64_t root, int64_t* dst, char* err, int32_t errlen);
 
 /* dob_floor times the measured floor: one pass doing the least work of a
@@ -130,6 +142,68 @@ int32_t dob_floor(void* h, int32_t reps, double* seconds, uint64_t* sink, char* 
 /* dob_host_alloc allocates bytes of pinned host memory into *ptr, freed by
  * dob_destroy (the staging buffers of the 2D exchanges). */
 int32_t dob_host_alloc(void* h, int64_t bytes, void** ptr, char* err, int32_t errlen);
+
+/* The device path of the 2D exchanges (device_exchange = 1). Every call
+ * only enqueues work on the handle's stream (dob_stream), on which the
+ * caller's NCCL operations are enqueued too, so that stream order is the
+ * exchange's order; dob_dev_merge alone waits, for its counts. */
+
+/* Device buffers the communicator reads and writes (uint32 words). */
+typedef struct dob_dev_bufs {
+  uint64_t out_queue;  /* ⌈local_rows/32⌉ */
+  uint64_t row_gather; /* grid_c·⌈local_rows/32⌉ (grid_c > 1): the row's
+                          allgather of the out_queues */
+  uint64_t own;        /* ⌈B/32⌉: the own block's bits of the row union
+                          (B % 32 == 0: inside it, at word grid_j·B/32) */
+  uint64_t gather;    /* grid_r·⌈B/32⌉: the column's own blocks (B % 32 ==
+                         0: in_queue itself) */
+  uint64_t pred_send; /* local_rows: WritePred's send buffer */
+  uint64_t pred_recv; /* local_rows: WritePred's receive buffer */
+  int64_t own_words;  /* ⌈B/32⌉ */
+} dob_dev_bufs;
+
+/* dob_stream stores the handle's cudaStream_t in *stream. */
+int32_t dob_stream(void* h, uint64_t* stream, char* err, int32_t errlen);
+
+/* dob_dev_buffers fills *b (device_exchange handles only). */
+int32_t dob_dev_buffers(void* h, dob_dev_bufs* b, char* err, int32_t errlen);
+
+/* dob_dev_union is Algorithm 2 lines 12-21 after the row's allgather of
+ * the out_queues into row_gather: prefix <- the OR of the blocks of the
+ * columns left of grid_j, the union <- the OR of all (a no-op on a
+ * one-column grid, whose union is out_queue). */
+int32_t dob_dev_union(void* h, char* err, int32_t errlen);
+
+/* dob_dev_merge is dob_merge on the device buffers, then own <- the own
+ * block's bits of the union; it waits for the stream and stores counts[0]
+ * = the set bits of own (this rank's share of the next n_f), counts[1] =
+ * m_f's share (as dob_merge's *mf), counts[2..4] the last dob_explore's
+ * counts (found, degrees, edges), which that call, on a device_exchange
+ * handle, leaves to this one (its own are 0), and counts[5] its device
+ * time in nanoseconds (CUDA events around its kernels). */
+int32_t dob_dev_merge(void* h, int64_t* counts, char* err, int32_t errlen);
+
+/* dob_dev_load_in is line 24 after the column's allgather into gather:
+ * in_queue <- the grid_r blocks of gather, placed at bit offsets r·B (a
+ * no-op when B % 32 == 0: the allgather wrote in_queue). */
+int32_t dob_dev_load_in(void* h, char* err, int32_t errlen);
+
+/* dob_dev_pack_pred is WritePred's send side: pred_send[v] <- pred[v] for
+ * the rows assigned by the last merge (all = 0) or since the reset (all =
+ * 1), 0xffffffff for the others. Block m (rows m·B..m·B+B-1) goes to P(i,m)
+ * by an all-to-all of B words each along the row. */
+int32_t dob_dev_pack_pred(void* h, int32_t all, char* err, int32_t errlen);
+
+/* dob_dev_write_pred is WritePred on the owner after that all-to-all.
+ * end = 0 (per level): parents[o] <- ColGlobal(m, pred_recv[m·B+o]) for
+ * every block m and own offset o whose entry is not 0xffffffff (on a
+ * one-column grid, which has no all-to-all, from pred_send's own block).
+ * end = 1 (once, after the search): the predecessors of every own vertex
+ * now sit on its owner, in pred_recv (a one-column grid: in pred and the
+ * rows assigned since the reset), 32-bit local columns with a known base,
+ * as a 1×1 grid's sit in pred; dob_parents makes the int64 parents from
+ * them, as it does on 1×1. Nothing is enqueued. */
+int32_t dob_dev_write_pred(void* h, int32_t end, char* err, int32_t errlen);
 
 /* dob_destroy frees everything the handle holds. NULL is allowed. */
 void dob_destroy(void* h);

@@ -18,9 +18,11 @@ func NewCPURank(g *comm.Grid, b *Block, opt Options, workers int) (*Rank, error)
 	return newRank(g, b, eng, opt)
 }
 
-// NewCUDARank builds a rank on the CUDA backend. Collective over the grid:
-// when any rank fails to set up its GPU, every rank returns an error before
-// the first exchange. It returns the device's description ("cuda:N name").
+// NewCUDARank builds a rank on the CUDA backend, with the device path of
+// the exchanges (device_exchange.go) when co.Exchange is
+// comm.ExchangeDevice on a 2D grid. Collective over the grid: when any
+// rank fails to set up its GPU, every rank returns an error before the
+// first exchange. It returns the device's description ("cuda:N name").
 func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, string, error) {
 	var desc string
 	eng, err := newCUDAEngine(b, co)
@@ -38,6 +40,12 @@ func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, st
 	if err != nil {
 		eng.Close()
 		return nil, "", err
+	}
+	if eng.devX {
+		if rk.dx, err = newDeviceExchange(g, b, eng, co.Device); err != nil {
+			eng.Close()
+			return nil, "", err
+		}
 	}
 	return rk, desc, nil
 }

@@ -13,6 +13,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
@@ -20,17 +21,27 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 1
+const dobABIVersion = 2
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
 	Device, LocalRows, LocalCols, TDNNZ, BUNNZ int64
 	Shared, Single, OwnLen, ThreadsPerBlock    int64
 	TDBig, BUSerial                            int64
+	GridR, GridC, GridJ, Block, DeviceExchange int64
 }
 
-var _ [88 - unsafe.Sizeof(dobParams{})]struct{} // 11 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 88]struct{}
+var _ [128 - unsafe.Sizeof(dobParams{})]struct{} // 16 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 128]struct{}
+
+// dobDevBufs mirrors struct dob_dev_bufs.
+type dobDevBufs struct {
+	OutQueue, RowGather, Own, Gather, PredSend, PredRecv uint64
+	OwnWords                                             int64
+}
+
+var _ [56 - unsafe.Sizeof(dobDevBufs{})]struct{}
+var _ [unsafe.Sizeof(dobDevBufs{}) - 56]struct{}
 
 type errBuf = *byte
 
@@ -51,6 +62,13 @@ type dobFuncs struct {
 	parents      func(h uintptr, root int64, dst *int64, e errBuf, n int32) int32
 	floor        func(h uintptr, reps int32, seconds *float64, sink *uint64, e errBuf, n int32) int32
 	hostAlloc    func(h uintptr, bytes int64, ptr *unsafe.Pointer, e errBuf, n int32) int32
+	stream       func(h uintptr, s *uint64, e errBuf, n int32) int32
+	devBuffers   func(h uintptr, b *dobDevBufs, e errBuf, n int32) int32
+	devUnion     func(h uintptr, e errBuf, n int32) int32
+	devMerge     func(h uintptr, counts *int64, e errBuf, n int32) int32
+	devLoadIn    func(h uintptr, e errBuf, n int32) int32
+	devPackPred  func(h uintptr, all int32, e errBuf, n int32) int32
+	devWritePred func(h uintptr, end int32, e errBuf, n int32) int32
 	destroy      func(h uintptr)
 }
 
@@ -69,6 +87,10 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 			{Name: "dob_assigned", Fn: &f.assigned}, {Name: "dob_write_parents", Fn: &f.writeParents},
 			{Name: "dob_parents", Fn: &f.parents}, {Name: "dob_floor", Fn: &f.floor},
 			{Name: "dob_host_alloc", Fn: &f.hostAlloc}, {Name: "dob_destroy", Fn: &f.destroy},
+			{Name: "dob_stream", Fn: &f.stream}, {Name: "dob_dev_buffers", Fn: &f.devBuffers},
+			{Name: "dob_dev_union", Fn: &f.devUnion}, {Name: "dob_dev_merge", Fn: &f.devMerge},
+			{Name: "dob_dev_load_in", Fn: &f.devLoadIn}, {Name: "dob_dev_pack_pred", Fn: &f.devPackPred},
+			{Name: "dob_dev_write_pred", Fn: &f.devWritePred},
 		}
 	},
 }
@@ -111,6 +133,10 @@ type CUDAOptions struct {
 	ThreadsPerBlock int   // multiple of 32 in [64, 1024]
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
+	// Exchange is comm.ExchangeDevice (2D exchanges between device
+	// buffers over NCCL) or comm.ExchangeHost (staged through pinned host
+	// buffers), as the plugin resolved it.
+	Exchange string
 }
 
 // cudaEngine is one rank's CUDA backend.
@@ -119,6 +145,7 @@ type cudaEngine struct {
 	h      uintptr
 	dev    cuda.Device
 	single bool
+	devX   bool     // 2D exchanges between device buffers (device_exchange.go)
 	buOff  []uint32 // the CSC offsets, kept on the host for the root's degree
 	root   int64
 	st     *Staging
@@ -149,9 +176,11 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 	}
 	l := b.L
 	single := l.R*l.C == 1
+	devX := !single && co.Exchange == comm.ExchangeDevice
 	p := dobParams{Device: int64(co.Device), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
-		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial}
+		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
+		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -159,11 +188,14 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 	if err := dev.Need(need, fmt.Sprintf("diropt rank P(%d,%d) (%d CSR + %d CSC entries)", b.I, b.J, len(b.TD.Adj), len(b.BU.Adj))); err != nil {
 		return nil, err
 	}
-	e := &cudaEngine{lib: lib, dev: dev, single: single, buOff: b.BU.Off}
+	e := &cudaEngine{lib: lib, dev: dev, single: single, devX: devX, buOff: b.BU.Off}
 	if err := e.call("dob_create", func(eb *byte, n int32) int32 {
 		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), &e.h, eb, n)
 	}); err != nil {
 		return nil, err
+	}
+	if devX {
+		return e, nil // no host staging
 	}
 	if !single {
 		alloc := func(n int64) ([]uint32, error) { return e.hostAlloc(n) }
@@ -229,7 +261,7 @@ func (e *cudaEngine) Finish() (float64, error) {
 	var s float64
 	err := e.call("dob_finish", func(eb *byte, n int32) int32 { return e.lib.finish(e.h, &s, eb, n) })
 	if !e.single {
-		s = 0 // 2D searches are timed by the host clock around the exchanges
+		s = 0 // 2D searches are timed by Rank.BFS on the host clock
 	}
 	return s, err
 }
@@ -301,4 +333,44 @@ func (e *cudaEngine) Close() error {
 		e.h = 0
 	}
 	return nil
+}
+
+// The device path of the 2D exchanges (deviceEngine, device_exchange.go):
+// each call enqueues on the handle's stream, which the NCCL communicators
+// share; DevMerge alone waits.
+
+func (e *cudaEngine) Stream() (uintptr, error) {
+	var s uint64
+	err := e.call("dob_stream", func(eb *byte, n int32) int32 { return e.lib.stream(e.h, &s, eb, n) })
+	return uintptr(s), err
+}
+
+func (e *cudaEngine) DeviceBuffers() (DevBuffers, error) {
+	var b dobDevBufs
+	err := e.call("dob_dev_buffers", func(eb *byte, n int32) int32 { return e.lib.devBuffers(e.h, &b, eb, n) })
+	return DevBuffers{OutQueue: uintptr(b.OutQueue), RowGather: uintptr(b.RowGather),
+		Own: uintptr(b.Own), Gather: uintptr(b.Gather), PredSend: uintptr(b.PredSend),
+		PredRecv: uintptr(b.PredRecv), OwnWords: b.OwnWords}, err
+}
+
+func (e *cudaEngine) DevUnion() error {
+	return e.call("dob_dev_union", func(eb *byte, n int32) int32 { return e.lib.devUnion(e.h, eb, n) })
+}
+
+func (e *cudaEngine) DevMerge() (nfOwn, mf int64, ex Explored, err error) {
+	var c [6]int64
+	err = e.call("dob_dev_merge", func(eb *byte, n int32) int32 { return e.lib.devMerge(e.h, &c[0], eb, n) })
+	return c[0], c[1], Explored{Found: c[2], Degrees: c[3], Edges: c[4], DeviceS: float64(c[5]) / 1e9}, err
+}
+
+func (e *cudaEngine) DevLoadIn() error {
+	return e.call("dob_dev_load_in", func(eb *byte, n int32) int32 { return e.lib.devLoadIn(e.h, eb, n) })
+}
+
+func (e *cudaEngine) DevPackPred(all bool) error {
+	return e.call("dob_dev_pack_pred", func(eb *byte, n int32) int32 { return e.lib.devPackPred(e.h, int32(b64(all)), eb, n) })
+}
+
+func (e *cudaEngine) DevWritePred(end bool) error {
+	return e.call("dob_dev_write_pred", func(eb *byte, n int32) int32 { return e.lib.devWritePred(e.h, int32(b64(end)), eb, n) })
 }

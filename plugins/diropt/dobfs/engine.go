@@ -8,9 +8,9 @@ package dobfs
 //
 // Exchanged bitmaps (2D grids only) are staged through the host buffers of
 // Staging: StageOut copies out_queue there, LoadIn copies the gathered
-// in_queue from there. With a device communicator (NCCL) these buffers
-// would be device memory and the staging calls no-ops; the level loop
-// reaches them only through the communicator and the helpers of bits.go.
+// in_queue from there. On the device path (device_exchange.go) they stay
+// in device memory, and the CUDA engine's deviceEngine methods replace
+// the staging calls.
 
 // Dir is the direction of one level's exploration.
 type Dir int
@@ -34,6 +34,9 @@ type Explored struct {
 	Found   int64 // vertices this rank put in out_queue
 	Degrees int64 // the sum of their degrees in this block (m_f's share)
 	Edges   int64 // adjacency entries read (edges examined)
+	// DeviceS is the exploration's device time where its kernels were only
+	// enqueued by Explore (the 2D device path), else 0.
+	DeviceS float64
 }
 
 // RootPos places the root in a rank's index spaces (-1 where it is not).

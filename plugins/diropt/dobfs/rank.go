@@ -35,6 +35,7 @@ package dobfs
 // the counts per level).
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -64,6 +65,7 @@ const (
 	PhaseColumnExchange = "column_exchange"
 	PhaseWritePred      = "writepred"
 	PhaseSwitch         = "switch"
+	PhaseReset          = "reset" // 2D, level 0: lines 1-5 and the root degree's allreduce
 )
 
 // Byte keys (results.LevelPhase.Bytes): exchanged bytes summed over the
@@ -125,6 +127,7 @@ type Rank struct {
 	pairs  [][]int64
 	send   []int64
 	recv   []int64
+	dx     *deviceExchange // the device path of the exchanges, or nil
 }
 
 // newRank builds a rank around an engine. Collective over the grid.
@@ -189,6 +192,7 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	if root < 0 || root >= l.N {
 		return Result{}, fmt.Errorf("root %d out of range [0, %d)", root, l.N)
 	}
+	start := time.Now()
 	// Algorithm 2 lines 1-5.
 	pos := RootPos{Global: root, Row: -1, Col: -1, Own: -1}
 	if l.HasRow(g.I, root) {
@@ -211,6 +215,7 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		}
 	}
 	res := Result{Reached: 1}
+	resetS := time.Since(start).Seconds()
 	nf, prevNf, mu := int64(1), int64(0), rk.edges-mf
 	dir := TopDown
 	if rk.opt.Mode == ModeBottomUp {
@@ -228,6 +233,9 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		t2 := time.Now()
 		ph.Times[PhaseSwitch] = t1.Sub(t0).Seconds()
 		ph.Times["explore_"+dir.String()] = t2.Sub(t1).Seconds()
+		if level == 0 && !rk.single {
+			ph.Times[PhaseReset] = resetS
+		}
 		ph.Bytes[CountFrontierEdges] = mf
 		var next, nextMf int64
 		if rk.single {
@@ -264,8 +272,27 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		ph.Bytes[BytesWritePred] = b
 		res.Phases = append(res.Phases, ph)
 	}
+	if rk.dx != nil {
+		if err := rk.dx.sync(); err != nil {
+			return Result{}, fmt.Errorf("device exchange: %w", err)
+		}
+	}
 	if res.TimeS, err = rk.eng.Finish(); err != nil {
 		return Result{}, fmt.Errorf("finish: %w", err)
+	}
+	if !rk.single {
+		// A 2D search takes from the first rank's reset to the last rank's
+		// completion; every rank measures its own span on the host clock
+		// (its device work is complete when Finish returns) and the
+		// longest is the search's time. The ranks start together (they are
+		// dispatched at once and meet at the root-degree allreduce), so
+		// that longest span is the search's span, without the dispatch
+		// around the call that the wall clock of the whole call adds.
+		t := []float64{time.Since(start).Seconds()}
+		if err := comm.AllreduceSlice(g.World, t, comm.Max); err != nil {
+			return Result{}, fmt.Errorf("search time: %w", err)
+		}
+		res.TimeS = t[0]
 	}
 	return res, nil
 }
@@ -274,15 +301,24 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 // the next frontier's n_f and m_f over the whole grid.
 func (rk *Rank) exchangeLevel(ph *results.LevelPhase, ex Explored) (nf, mf int64, err error) {
 	t0 := time.Now()
-	rowBytes, err := rk.rowExchange()
+	rowBytes, mfLocal, err := rk.rowExchange()
 	if err != nil {
 		return 0, 0, err
 	}
-	mfLocal, err := rk.eng.Merge()
-	if err != nil {
-		return 0, 0, fmt.Errorf("merge: %w", err)
-	}
 	t1 := time.Now()
+	rowS := t1.Sub(t0).Seconds()
+	if rk.dx != nil {
+		// The exploration's kernels ran while the host waited here: its
+		// device time moves from the row exchange to the exploration.
+		ex = rk.dx.ex
+		dir := "explore_" + TopDown.String()
+		if _, ok := ph.Times["explore_"+BottomUp.String()]; ok {
+			dir = "explore_" + BottomUp.String()
+		}
+		d := min(ex.DeviceS, rowS)
+		ph.Times[dir] += d
+		rowS -= d
+	}
 	var predBytes int64
 	if rk.opt.WritePred == WritePredLevel {
 		if predBytes, err = rk.writePred(false); err != nil {
@@ -300,7 +336,7 @@ func (rk *Rank) exchangeLevel(ph *results.LevelPhase, ex Explored) (nf, mf int64
 		return 0, 0, fmt.Errorf("counts allreduce: %w", err)
 	}
 	t4 := time.Now()
-	ph.Times[PhaseRowExchange] = t1.Sub(t0).Seconds()
+	ph.Times[PhaseRowExchange] = rowS
 	ph.Times[PhaseWritePred] = t2.Sub(t1).Seconds()
 	ph.Times[PhaseColumnExchange] = t3.Sub(t2).Seconds()
 	ph.Times[PhaseSwitch] += t4.Sub(t3).Seconds()
@@ -312,8 +348,23 @@ func (rk *Rank) exchangeLevel(ph *results.LevelPhase, ex Explored) (nf, mf int64
 }
 
 // rowExchange is lines 12-21: the prefix chain along the grid row, then
-// the union broadcast from its last rank. It returns the bytes sent.
-func (rk *Rank) rowExchange() (int64, error) {
+// the union broadcast from its last rank; then lines 17 and 23 (Merge). It
+// returns the bytes sent and m_f's share.
+func (rk *Rank) rowExchange() (sent, mf int64, err error) {
+	if rk.dx != nil {
+		return rk.dx.row()
+	}
+	if sent, err = rk.rowChain(); err != nil {
+		return 0, 0, err
+	}
+	if mf, err = rk.eng.Merge(); err != nil {
+		return 0, 0, fmt.Errorf("merge: %w", err)
+	}
+	return sent, mf, nil
+}
+
+// rowChain is lines 12-21 through the host buffers of Staging.
+func (rk *Rank) rowChain() (int64, error) {
 	st := rk.eng.Staging()
 	if err := rk.eng.StageOut(); err != nil {
 		return 0, fmt.Errorf("stage out_queue: %w", err)
@@ -358,6 +409,9 @@ func (rk *Rank) rowExchange() (int64, error) {
 // every rank of the grid column, and in_queue is assembled from theirs. It
 // returns this rank's next-frontier size (own vertices) and the bytes sent.
 func (rk *Rank) columnExchange() (int64, int64, error) {
+	if rk.dx != nil {
+		return rk.dx.column()
+	}
 	st := rk.eng.Staging()
 	l := rk.b.L
 	extractBits(st.Own, st.Union, rk.b.OwnRow0(), l.B)
@@ -387,6 +441,9 @@ func (rk *Rank) columnExchange() (int64, int64, error) {
 // (the owner of local row m·B+o is P(i,m)), which store them. Those of the
 // last level, or with all every level's. It returns the bytes sent.
 func (rk *Rank) writePred(all bool) (int64, error) {
+	if rk.dx != nil {
+		return rk.dx.writePred(all)
+	}
 	l, j := rk.b.L, rk.grid.J
 	for m := range rk.pairs {
 		rk.pairs[m] = rk.pairs[m][:0]
@@ -447,5 +504,12 @@ func (rk *Rank) Floor(reps int) (float64, error) {
 	return f.Floor(reps)
 }
 
-// Close releases the engine.
-func (rk *Rank) Close() error { return rk.eng.Close() }
+// Close releases the device communicators (collective) and the engine.
+func (rk *Rank) Close() error {
+	var err error
+	if rk.dx != nil {
+		err = rk.dx.close()
+		rk.dx = nil
+	}
+	return errors.Join(err, rk.eng.Close())
+}
