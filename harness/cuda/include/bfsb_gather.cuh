@@ -1,0 +1,227 @@
+// bfsb_gather.cuh: load-balanced neighbour gathering, written once for all
+// bfsbench CUDA libraries (merrill, ueno, diropt).
+//
+// Reference: D. Merrill, M. Garland, A. Grimshaw, "Scalable GPU Graph
+// Traversal", PPoPP 2012 (§4, "neighbor gathering"). Each thread of a block
+// brings at most one adjacency list (a source vertex and its edge range
+// [begin, end) in a CSR column array); the block then expands all of them
+// with three strategies, by list length:
+//
+//   1. CTA   lists of >= kThreads edges: the threads holding one compete for
+//            the block, the winner's list is read by the whole block
+//            (coalesced, kThreads edges a step); repeated until none is left.
+//   2. warp  lists of >= 32 edges: the same contest inside each warp (by
+//            ballot), the winner's list read by the warp, 32 edges a step.
+//   3. scan  the rest (< 32 edges each): a block-wide exclusive scan of the
+//            lengths gives each list its ranks in the block's combined
+//            leftover; the ranks are packed into shared memory kThreads at a
+//            time, and thread t then takes the t-th edge of the window, so
+//            that short lists are read as densely as long ones
+//            ("fine-grained, scan-based gathering").
+//
+// ThreadGather is the baseline without balancing (each thread reads its
+// own list serially), for ablations (e.g. `gather = thread_per_vertex`).
+//
+// API (stable; see the example below):
+//
+//   template <int kThreads, typename V, typename E> class BlockGather
+//     kThreads: threads per block, a multiple of 32, at most 1024; the block
+//               must be launched with exactly kThreads threads.
+//     V: the source-vertex type handed through to the visitor (uint32_t,
+//        int64_t, ...); E: the edge-index type (int64_t for offsets past
+//        2^32, uint32_t otherwise). Lists must be shorter than 2^31 edges.
+//     Storage: the shared memory it needs (kThreads * (sizeof(E) + sizeof(V))
+//              plus a few words); declare one `__shared__` per block.
+//
+//     ForEachEdge(active, src, begin, end, col, visit)
+//        calls visit(src, e, col[e]) exactly once for every edge index e of
+//        every active thread's list [begin, end), on some thread of the
+//        block, in no defined order. Only threads with a valid edge call the
+//        visitor, so it must not use warp-synchronous collectives; use
+//        plain atomics there.
+//     ForEachEdgeSync(active, src, begin, end, col, visit)
+//        the same, but visit(valid, src, e, dst) is called by all 32 lanes of
+//        a warp together (valid false: src/e/dst meaningless, do nothing but
+//        take part), so the visitor may use bfsb_warp.cuh collectives
+//        (WarpReserve, WarpAppend) to append what it finds.
+//
+//   ThreadGather(active, src, begin, end, col, visit)
+//        the serial baseline: visit(src, e, col[e]) for the thread's own list.
+//
+// Both BlockGather calls are block-synchronous (they contain __syncthreads):
+// every thread of the block must call them, the same number of times, so a
+// grid-stride loop over a queue must be block-uniform (step the block's
+// base, and pass active = false past the end of the queue). col is read
+// through the read-only path (__ldg). The visitor is copied by value; a
+// __device__ lambda or a small functor struct both work.
+//
+// Example (the "scattering parents" gather of the merrill variant: each
+// frontier vertex u writes itself as the parent candidate of every neighbour
+// it reaches; duplicate writes to one v are harmless, any of them is right):
+//
+//   struct ScatterParent {            // a functor: mk/cuda.mk builds without
+//     int64_t* cand;                  // --extended-lambda, so no __device__ lambdas
+//     __device__ void operator()(uint32_t u, int64_t /*e*/, uint32_t v) const {
+//       cand[v] = u;                  // Vector_i[v] <- u
+//     }
+//   };
+//   template <int kT>
+//   __global__ void Gather(const uint32_t* queue, uint32_t n, const int64_t* rowptr,
+//                          const uint32_t* col, int64_t* cand) {
+//     using G = bfsb::BlockGather<kT, uint32_t, int64_t>;
+//     __shared__ typename G::Storage smem;
+//     G g(smem);
+//     for (uint32_t base = blockIdx.x * kT; base < n; base += gridDim.x * kT) {
+//       const uint32_t i = base + threadIdx.x;   // base is block-uniform
+//       const bool active = i < n;
+//       const uint32_t u = active ? queue[i] : 0;
+//       const int64_t b = active ? rowptr[u] : 0, e = active ? rowptr[u + 1] : 0;
+//       g.ForEachEdge(active, u, b, e, col, ScatterParent{cand});
+//     }
+//   }
+//
+// (Lambdas defined inside device code, e.g. [&](uint32_t u, int64_t e,
+// uint32_t v) { ... } in the kernel body, need no flag and work too.)
+#ifndef BFSB_GATHER_CUH
+#define BFSB_GATHER_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "bfsb_warp.cuh"
+
+namespace bfsb {
+
+// ThreadGather calls visit(src, e, col[e]) for e in [begin, end) of this
+// thread's own list, serially (no balancing).
+template <typename V, typename E, typename Col, typename Visit>
+__device__ __forceinline__ void ThreadGather(bool active, V src, E begin, E end,
+                                             const Col* __restrict__ col, Visit visit) {
+  if (!active) return;
+  for (E e = begin; e < end; ++e) visit(src, e, __ldg(&col[e]));
+}
+
+// BlockGather is the Merrill CTA + warp + scan gather of one block.
+template <int kThreads, typename V, typename E>
+class BlockGather {
+  static_assert(kThreads % 32 == 0 && kThreads >= 32 && kThreads <= 1024,
+                "BlockGather: kThreads must be a multiple of 32 in [32, 1024]");
+  static constexpr int kWarps = kThreads / 32;
+
+ public:
+  // Storage is the block's shared memory for the gather.
+  struct Storage {
+    E slot_edge[kThreads];  // scan phase: edge index of window slot t
+    V slot_src[kThreads];   // scan phase: its source vertex
+    E cta_begin, cta_end;   // CTA phase: the winning list
+    V cta_src;
+    int owner;                     // CTA phase: the winning thread, -1 for none
+    uint32_t warp_total[kWarps];  // scan phase: per-warp sums, then offsets
+    uint32_t total;
+  };
+
+  __device__ explicit BlockGather(Storage& s) : s_(s) {}
+
+  // ForEachEdge calls visit(src, e, dst) for every edge of every active
+  // thread's list, on threads that hold an edge.
+  template <typename Col, typename Visit>
+  __device__ __forceinline__ void ForEachEdge(bool active, V src, E begin, E end,
+                                              const Col* __restrict__ col, Visit visit) {
+    Run(active, src, begin, end, col, [&](bool valid, V s, E e, Col d) {
+      if (valid) visit(s, e, d);
+    });
+  }
+
+  // ForEachEdgeSync calls visit(valid, src, e, dst) on all lanes of a warp
+  // together; valid says whether this lane holds an edge.
+  template <typename Col, typename Visit>
+  __device__ __forceinline__ void ForEachEdgeSync(bool active, V src, E begin, E end,
+                                                  const Col* __restrict__ col, Visit visit) {
+    Run(active, src, begin, end, col, visit);
+  }
+
+ private:
+  template <typename Col, typename Visit>
+  __device__ __forceinline__ void Run(bool active, V src, E begin, E end,
+                                      const Col* __restrict__ col, Visit visit) {
+    const int tid = threadIdx.x;
+    const int lane = tid & 31;
+    if (!active) end = begin;
+
+    // 1. CTA: whole-block expansion of lists of at least kThreads edges.
+    while (true) {
+      if (tid == 0) s_.owner = -1;
+      __syncthreads();
+      if (end - begin >= (E)kThreads) s_.owner = tid;  // any winner will do
+      __syncthreads();
+      const int owner = s_.owner;
+      if (owner < 0) break;  // block-uniform
+      if (tid == owner) {
+        s_.cta_src = src;
+        s_.cta_begin = begin;
+        s_.cta_end = end;
+        end = begin;  // handed to the block
+      }
+      __syncthreads();
+      const V csrc = s_.cta_src;
+      const E cb = s_.cta_begin, ce = s_.cta_end;
+      // s_.cta_* is next written after two more barriers: no barrier here.
+      for (E e0 = cb; e0 < ce; e0 += kThreads) {  // block-uniform trip count
+        const E e = e0 + tid;
+        const bool valid = e < ce;
+        visit(valid, csrc, e, valid ? __ldg(&col[e]) : Col(0));
+      }
+    }
+
+    // 2. Warp: warp-wide expansion of lists of at least 32 edges.
+    while (true) {
+      const uint32_t want = __ballot_sync(kFullWarp, end - begin >= (E)32);
+      if (want == 0) break;  // warp-uniform
+      const int leader = __ffs(want) - 1;
+      const V wsrc = __shfl_sync(kFullWarp, src, leader);
+      const E wb = __shfl_sync(kFullWarp, begin, leader);
+      const E we = __shfl_sync(kFullWarp, end, leader);
+      if (lane == leader) end = begin;
+      for (E e0 = wb; e0 < we; e0 += 32) {  // warp-uniform trip count
+        const E e = e0 + lane;
+        const bool valid = e < we;
+        visit(valid, wsrc, e, valid ? __ldg(&col[e]) : Col(0));
+      }
+    }
+
+    // 3. Scan: the leftover lists (< 32 edges each) packed densely.
+    const uint32_t len = (uint32_t)(end - begin);
+    const uint32_t incl = WarpInclusiveSum(len);
+    if (lane == 31) s_.warp_total[tid >> 5] = incl;
+    __syncthreads();
+    if (tid < 32) {
+      const uint32_t w = tid < kWarps ? s_.warp_total[tid] : 0;
+      const uint32_t wincl = WarpInclusiveSum(w);
+      if (tid < kWarps) s_.warp_total[tid] = wincl - w;  // exclusive offsets
+      if (tid == 31) s_.total = wincl;
+    }
+    __syncthreads();
+    const uint32_t rank = s_.warp_total[tid >> 5] + incl - len;
+    const uint32_t total = s_.total;
+    for (uint32_t w = 0; w < total; w += kThreads) {  // block-uniform
+      const uint32_t lo = rank > w ? rank : w;
+      const uint32_t hi = rank + len < w + kThreads ? rank + len : w + kThreads;
+      for (uint32_t r = lo; r < hi; ++r) {
+        s_.slot_edge[r - w] = begin + (E)(r - rank);
+        s_.slot_src[r - w] = src;
+      }
+      __syncthreads();
+      const bool valid = w + tid < total;
+      const E e = valid ? s_.slot_edge[tid] : E(0);
+      const V ssrc = valid ? s_.slot_src[tid] : V(0);
+      visit(valid, ssrc, e, valid ? __ldg(&col[e]) : Col(0));
+      __syncthreads();
+    }
+  }
+
+  Storage& s_;
+};
+
+}  // namespace bfsb
+
+#endif  // BFSB_GATHER_CUH

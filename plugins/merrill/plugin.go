@@ -1,0 +1,244 @@
+package main
+
+// plugin.go: the merrill plugin's description (sdk.Info), its parameters
+// (the paper's knobs, two presets) and its single-process variant, which
+// drives every partition (GPU) itself.
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/merrill/mgbfs"
+)
+
+// paperRef is the paper as Info.Paper and the README cite it.
+const paperRef = "Mitsuishi, Suzuki, Hayashi, Kan, Amano, Breadth First Search on Cost-efficient Multi-GPU Systems, HEART 2015 (ACM SIGARCH Computer Architecture News 43(4), 2015), Algorithm 2, §5; gathering after Merrill, Garland, Grimshaw, Scalable GPU Graph Traversal, PPoPP 2012"
+
+// plugin is the sdk.Plugin of merrill.
+type plugin struct{}
+
+// Parameter names.
+const (
+	pPreset       = "preset"
+	pGPUs         = "gpus"
+	pGather       = "gather"
+	pOverlap      = "overlap"
+	pPeer         = "peer"
+	pExpand       = "expand"
+	pVisitedCheck = "visited_check"
+	pVectorReset  = "vector_reset"
+	pWorkers      = "workers"
+)
+
+// Presets and the "take the preset's" value.
+const (
+	presetTuned = "tuned"
+	presetPaper = "paper"
+	fromPreset  = "auto"
+	on          = "on"
+	off         = "off"
+)
+
+// preset is what a preset gives the preset-controlled parameters.
+type preset struct {
+	visitedCheck bool
+	vectorReset  string
+}
+
+var presets = map[string]preset{
+	// The published configuration: every gathered edge scatters its
+	// parent (Fig. 3), Vector reset to -1 at every level (Algorithm 2).
+	presetPaper: {visitedCheck: false, vectorReset: mgbfs.ResetMemset},
+	// Ours: the scatter skips neighbours already visited (a 1-byte read
+	// instead of a 4-byte random write), and ConvertVtoQ resets the
+	// entries it enqueues, so no level sweeps Vector with a memset.
+	presetTuned: {visitedCheck: true, vectorReset: mgbfs.ResetConvert},
+}
+
+// Info implements sdk.Plugin.
+func (plugin) Info() sdk.Info {
+	return sdk.Info{
+		Name:     "merrill",
+		Paper:    paperRef,
+		Summary:  "single-process multi-GPU BFS, 1D by destination: Merrill CTA/warp/scan gathering of every GPU's queue (own first, then circular left-right peer copies overlapped on a second stream), parents scattered into a vector-type array (no sort, no filter), UpdateLabels, ConvertVtoQ by a scan",
+		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
+		Params: []sdk.Param{
+			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
+				Help: "the defaults of visited_check and vector_reset (a parameter given explicitly wins): paper, Algorithm 2 as published (every gathered edge scatters its parent, Vector reset by a memset each level); tuned, ours (visited neighbours skipped, Vector reset by ConvertVtoQ)"},
+			{Name: pGPUs, Type: sdk.TypeInt, Default: int64(1), Min: sdk.Bound(1), Max: sdk.Bound(64),
+				Help: "partitions p, one per GPU (1D by destination); where fewer CUDA devices exist, partitions share devices round-robin and peer copies become device copies (case info shared_devices). The CPU backend runs p partitions too"},
+			{Name: pGather, Type: sdk.TypeString, Default: mgbfs.GatherMerrill, Choices: []string{mgbfs.GatherMerrill, mgbfs.GatherThread},
+				Help: "neighbour gathering: merrill (CTA for lists of at least a block, warp for at least 32, scan-based fine-grained gathering for the rest, Merrill et al.) or thread_per_vertex (each thread reads its vertex's list alone). The CPU backend ignores it"},
+			{Name: pOverlap, Type: sdk.TypeBool, Default: true,
+				Help: "CUDA, gpus > 1, peer = copy: copy the next queue on a second stream while the compute stream gathers the previous one (§5.3); off: each copy runs on the compute stream before its gather"},
+			{Name: pPeer, Type: sdk.TypeString, Default: mgbfs.PeerCopy, Choices: []string{mgbfs.PeerCopy, mgbfs.PeerAccess},
+				Help: "how a GPU gets the other GPUs' queues: copy (cudaMemcpyPeerAsync into receive buffers, the paper's UVA-MCP) or access (the gather kernel loads them from the peer's memory, UVA-MAP; fails where the devices cannot access each other)"},
+			{Name: pExpand, Type: sdk.TypeString, Default: mgbfs.ExpandScatter, Choices: []string{mgbfs.ExpandScatter, mgbfs.ExpandContract},
+				Help: "scatter_parents: parents scattered into Vector, then UpdateLabels and ConvertVtoQ (the paper); expand_contract: Merrill's edge queue of (neighbour, parent) pairs and a contraction claiming each vertex once (the paper's Table 4 comparison; needs 8 bytes per CSR entry more)"},
+			{Name: pVisitedCheck, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, on, off},
+				Help: "scatter_parents: skip neighbours already visited before writing Vector; auto: the preset's (paper off, tuned on)"},
+			{Name: pVectorReset, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, mgbfs.ResetMemset, mgbfs.ResetConvert},
+				Help: "scatter_parents: how Vector returns to -1 each level: memset (Algorithm 2's 'Initialize Vector_i to -1') or convert (ConvertVtoQ resets the entries it enqueues, UpdateLabels the others); auto: the preset's (paper memset, tuned convert)"},
+			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
+				Help: "CPU: goroutines in all (0: GOMAXPROCS), divided among the partitions"},
+		},
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 8 + 8 + 4 + 8 + 1 + 4 + 8, HostPerEdge: 8 + 16},
+			sdk.BackendCUDA: {HostPerVertex: 8 + 8 + 4, HostPerEdge: 8, DevicePerVertex: 8 + 4 + 8 + 1 + 4 + 4 + 8 + 1, DevicePerEdge: 8},
+		},
+	}
+}
+
+// options are one case's resolved parameters.
+type options struct {
+	mgbfs.Options
+	GPUs     int
+	Workers  int
+	resolved []string
+}
+
+func parseOptions(cfg sdk.Config) (options, error) {
+	params, err := plugin{}.Info().CheckParams(cfg.Params)
+	if err != nil {
+		return options{}, err
+	}
+	cfg.Params = params
+	ps := presets[cfg.String(pPreset)]
+	o := options{
+		Options: mgbfs.Options{Gather: cfg.String(pGather), Overlap: cfg.Bool(pOverlap), Peer: cfg.String(pPeer),
+			Expand: cfg.String(pExpand), VisitedCheck: ps.visitedCheck, VectorReset: ps.vectorReset},
+		GPUs: int(cfg.Int(pGPUs)), Workers: int(cfg.Int(pWorkers)),
+	}
+	if v := cfg.String(pVisitedCheck); v != fromPreset {
+		o.VisitedCheck = v == on
+	}
+	if v := cfg.String(pVectorReset); v != fromPreset {
+		o.VectorReset = v
+	}
+	params[pVisitedCheck] = map[bool]string{true: on, false: off}[o.VisitedCheck]
+	params[pVectorReset] = o.VectorReset
+	for k, v := range params {
+		o.resolved = append(o.resolved, fmt.Sprintf("%s=%v", k, v))
+	}
+	sort.Strings(o.resolved)
+	return o, nil
+}
+
+// New implements sdk.Plugin.
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	o, err := parseOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Ranks > 1 {
+		return nil, fmt.Errorf("merrill is one process driving its GPUs (parameter gpus), not %d ranks", cfg.Ranks)
+	}
+	switch cfg.Backend {
+	case sdk.BackendCPU:
+	case sdk.BackendCUDA:
+		if _, err := mgbfs.DeviceCount(); err != nil { // fail early and clearly without a GPU
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("merrill has no backend %q (it has cpu, cuda)", cfg.Backend)
+	}
+	return &variant{cfg: cfg, opt: o}, nil
+}
+
+// variant is one case: the partition and the searcher over an engine.
+type variant struct {
+	cfg  sdk.Config
+	opt  options
+	pt   *mgbfs.Partition
+	s    *mgbfs.Searcher
+	gpu  *mgbfs.CUDAEngine
+	info map[string]any
+}
+
+// Construct builds the partition's CSRs and uploads them (Graph500 kernel 1).
+func (v *variant) Construct(w *sdk.Workload) error {
+	pt, err := mgbfs.Build(w.NVertices, w.Edges, v.opt.GPUs, v.opt.Workers)
+	if err != nil {
+		return err
+	}
+	v.pt = pt
+	var eng mgbfs.Engine
+	if v.cfg.Backend == sdk.BackendCUDA {
+		g, err := mgbfs.NewCUDAEngine(pt, v.opt.Options, true)
+		if err != nil {
+			return err
+		}
+		v.gpu, eng = g, g
+	} else {
+		eng = mgbfs.NewCPUEngine(pt, v.opt.Options, v.opt.Workers)
+	}
+	v.s = mgbfs.NewSearcher(pt, eng)
+	v.info = caseInfo(v, w.NEdges)
+	return nil
+}
+
+// BFS implements sdk.Variant: the time ends when the last level's kernels
+// are complete, every Label in device memory.
+func (v *variant) BFS(root int64) (sdk.Search, error) {
+	if v.s == nil {
+		return sdk.Search{}, fmt.Errorf("bfs before construct")
+	}
+	t0 := time.Now()
+	res, err := v.s.BFS(root)
+	if err != nil {
+		return sdk.Search{}, err
+	}
+	t := time.Since(t0).Seconds()
+	return sdk.Search{TimeS: t, Levels: res.Levels, Phases: res.Phases, BoundBytes: searchBoundBytes(res, v.pt.P, v.devices())}, nil
+}
+
+// Parents implements sdk.Variant: the Label transfer, timed by the SDK
+// apart from the search (the paper's Fig. 8).
+func (v *variant) Parents(dst []int64) error {
+	if v.s == nil {
+		return fmt.Errorf("parents before construct")
+	}
+	return v.s.Parents(dst)
+}
+
+// Close implements sdk.Variant.
+func (v *variant) Close() error {
+	if v.s != nil {
+		err := v.s.Close()
+		v.s, v.gpu = nil, nil
+		return err
+	}
+	return nil
+}
+
+// Devices implements sdk.Devicer.
+func (v *variant) Devices() []string {
+	if v.gpu == nil {
+		return nil
+	}
+	return v.gpu.Devices()
+}
+
+func (v *variant) devices() int { return max(1, len(v.Devices())) }
+
+// CaseInfo implements sdk.Informer. For the CUDA backend it adds, measured
+// here (after the timed construction), the copy bandwidth of partition 0's
+// device and the measured floor.
+func (v *variant) CaseInfo() map[string]any {
+	if v.gpu != nil && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
+		if bw, err := mgbfs.CopyBandwidth(v.gpu.DeviceOf(0), 1<<30, 10); err == nil {
+			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
+		} else {
+			v.info["device_copy_error"] = err.Error()
+		}
+		if s, err := v.gpu.Floor(floorReps); err == nil {
+			v.info[sdk.InfoFloorTimeS] = s
+			v.info["floor_formula"] = floorFormula
+		} else {
+			v.info["floor_error"] = err.Error()
+		}
+	}
+	return v.info
+}
