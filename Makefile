@@ -51,7 +51,8 @@ test-go:
 ## testdata/fuzz runs as plain tests in test-go too)
 FUZZTIME ?= 8s
 FUZZ_TARGETS := harness/graphio:FuzzReadSNAP harness/graphio:FuzzReadMatrixMarket \
-	harness/graphio:FuzzReadParents harness/graphio:FuzzReadEdgesBinary harness/config:FuzzParse
+	harness/graphio:FuzzReadParents harness/graphio:FuzzReadEdgesBinary harness/config:FuzzParse \
+	harness/vlq:FuzzVLQ
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "$(GO) test ./$$pkg -run=^$$ -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/vlq"
+	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
+)
+
+// needCUDA skips the test where the CUDA backend cannot run (fails instead
+// under BFSBENCH_REQUIRE).
+func needCUDA(t *testing.T) {
+	t.Helper()
+	n, err := ubfs.DeviceCount()
+	if err == nil && n < 1 {
+		err = fmt.Errorf("the runtime found no device")
+	}
+	if err != nil {
+		if os.Getenv("BFSBENCH_REQUIRE") != "" {
+			t.Fatalf("CUDA backend required: %v", err)
+		}
+		t.Skip("no CUDA device or no lib/libueno.so: ", err)
+	}
+}
+
+// TestCUDAMatchesCPU checks that CUDA searches validate and have the CPU
+// backend's frontier per level.
+func TestCUDAMatchesCPU(t *testing.T) {
+	needCUDA(t)
+	for _, grid := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}} {
+		for _, params := range []map[string]any{
+			{}, {pPreset: presetPaper}, {pCompression: false, pSVUpdate: ubfs.SVTestAndSet},
+			{pSVUpdate: ubfs.SVTestSet}, {pEdgeBuffer: int64(64), pFoldChunk: int64(5), pAlpha: 1.0},
+			{pGather: ubfs.GatherSplit, pEdgeBuffer: int64(100), pExchange: "host"},
+			{pExchange: "host"},
+		} {
+			name := fmt.Sprintf("%dx%d/%v", grid[0], grid[1], params)
+			t.Run(name, func(t *testing.T) {
+				g := newTestGraph(t, 14, 16, 4)
+				full, err := plugin{}.Info().CheckParams(params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := sdk.Config{Params: full, Ranks: grid[0] * grid[1], Grid: grid, Backend: sdk.BackendCPU}
+				cpu := searchAll(t, cfg, g)
+				cfg.Backend = sdk.BackendCUDA
+				gpu := searchAll(t, cfg, g)
+				for k := range cpu {
+					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); !slices.Equal(a, b) {
+						t.Errorf("search %d: CPU frontiers %v, CUDA %v", k, a, b)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCUDAVLQMatchesGo checks that bfsb_vlq.cuh's encoder writes the Go
+// codec's bytes (width 32) and its decoder reads them back, for value
+// ranges from 1 byte to 5 and for lengths around group boundaries.
+func TestCUDAVLQMatchesGo(t *testing.T) {
+	needCUDA(t)
+	rng := rand.New(rand.NewPCG(4, 5))
+	for _, n := range []int{0, 1, 4, 31, 32, 33, 1000, 1 << 20} {
+		for _, bitsMax := range []int{7, 14, 21, 28, 32} {
+			vals := make([]uint32, n)
+			for i := range vals {
+				vals[i] = uint32(rng.Uint64() >> (64 - 1 - rng.IntN(bitsMax)))
+			}
+			if n == 4 {
+				vals = []uint32{3, 123456, 80, 300}
+			}
+			want := vlq.Append(nil, vals, vlq.WarpWidth)
+			got, _, err := ubfs.VLQEncodeGPU(0, vals, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("n %d, %d bits: GPU coded %d bytes, Go %d (first difference at %d)", n, bitsMax, len(got), len(want), firstDiff(got, want))
+			}
+			dec, _, err := ubfs.VLQDecodeGPU(0, want, n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(dec, vals) {
+				t.Fatalf("n %d, %d bits: GPU decoding differs", n, bitsMax)
+			}
+			if n > 1 {
+				if _, _, err := ubfs.VLQDecodeGPU(0, want[:len(want)-1], n, 1); err == nil {
+					t.Fatalf("n %d: truncated stream decoded without an error", n)
+				}
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestCUDACaseInfo checks the bandwidth and the measured floor.
+func TestCUDACaseInfo(t *testing.T) {
+	needCUDA(t)
+	g := newTestGraph(t, 16, 16, 1)
+	full, _ := plugin{}.Info().CheckParams(map[string]any{pFloorReps: int64(5)})
+	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.Construct(g.workload()); err != nil {
+		t.Fatal(err)
+	}
+	info := v.(sdk.Informer).CaseInfo()
+	bw, _ := info[sdk.InfoCopyBandwidthGBs].(float64)
+	fl, _ := info[sdk.InfoFloorTimeS].(float64)
+	if bw <= 0 || fl <= 0 {
+		t.Fatalf("copy bandwidth %v GB/s, floor %v s: %v", bw, fl, info)
+	}
+}

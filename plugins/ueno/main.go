@@ -1,0 +1,14 @@
+// Command ueno is the ueno bfsbench plugin: the distributed BFS of Koji
+// Ueno and Toyotaro Suzumura, "Parallel Distributed Breadth First Search on
+// GPU", HiPC 2013, pp. 314–323 (§V: 2D partition with CQ, NQ and VISITED
+// bitmaps, expand compressed by SIMD VLQ, CQ list, Merrill gathering into
+// a bounded buffer, shared-visited filtering, fold in chunks), on a CPU
+// backend and a CUDA backend (cuda/ueno.cu).
+//
+// It only serves: the harness starts it through go-plugin
+// (`bfsbench run CONFIG.toml`).
+package main
+
+import "github.com/bfsbench/bfsbench/harness/sdk"
+
+func main() { sdk.Serve(plugin{}) }

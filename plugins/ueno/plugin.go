@@ -1,0 +1,309 @@
+package main
+
+// plugin.go: the ueno plugin's description (sdk.Info), its parameters and
+// presets, and its per-rank variant over sdk.NewDistributed. The paper:
+//
+//	Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth First
+//	Search on GPU", 20th International Conference on High Performance
+//	Computing (HiPC 2013), pp. 314–323.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
+	"github.com/bfsbench/bfsbench/harness/partition"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
+)
+
+const paperRef = "Koji Ueno, Toyotaro Suzumura, \"Parallel Distributed Breadth First Search on GPU\", HiPC 2013, pp. 314–323: §V (Figure 3's tasks 1–8, Algorithms III–V)"
+
+type plugin struct{}
+
+// Parameter names.
+const (
+	pPreset      = "preset"
+	pAlpha       = "alpha"
+	pCompression = "compression"
+	pShareSV     = "share_sv"
+	pSVUpdate    = "sv_update"
+	pEdgeBuffer  = "edge_buffer"
+	pFoldChunk   = "fold_chunk"
+	pGather      = "gather_filter"
+	pThreads     = "threads_per_block"
+	pFloorReps   = "floor_reps"
+	pExchange    = "exchange"
+)
+
+// Presets, and the value that leaves a parameter to the preset.
+const (
+	presetTuned = "tuned"
+	presetPaper = "paper"
+	fromPreset  = "auto"
+)
+
+// presets give the preset-controlled parameters: paper is §VI-D's final
+// configuration (expand compression on, SV method B, gathering and
+// filtering as two kernels, §V-E) with a 1 Mi-edge buffer and 256 Ki-pair
+// fold chunks (the paper gives no sizes, its GPUs had 2.8 GB); tuned
+// filters each edge in the gathering kernel (no buffer traffic) and uses
+// larger parts, so that a level of a scale-25 graph takes few launches.
+var presets = map[string]map[string]any{
+	presetPaper: {pSVUpdate: ubfs.SVTestTestAndSet, pEdgeBuffer: int64(1 << 20), pFoldChunk: int64(1 << 18), pGather: ubfs.GatherSplit},
+	presetTuned: {pSVUpdate: ubfs.SVTestTestAndSet, pEdgeBuffer: int64(1 << 24), pFoldChunk: int64(1 << 22), pGather: ubfs.GatherFused},
+}
+
+// Info implements sdk.Plugin.
+func (plugin) Info() sdk.Info {
+	return sdk.Info{
+		Name:     "ueno",
+		Paper:    paperRef,
+		Summary:  "2D R×C partition with CQ/NQ/VISITED bitmaps; expand as bitmaps above α·n, else sorted delta lists in SIMD VLQ; CQ list of non-empty words; Merrill gathering into a bounded edge buffer; shared-visited (SV) filtering; fold sent in chunks while gathering goes on",
+		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
+		Params: []sdk.Param{
+			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
+				Help: "the defaults of sv_update, gather_filter, edge_buffer and fold_chunk (explicit values win): paper, §VI-D's configuration (method B, gathering and filtering split) with a 1 Mi-edge buffer and 256 Ki-pair chunks; tuned, method B, fused, 16 Mi edges and 4 Mi pairs"},
+			{Name: pAlpha, Type: sdk.TypeFloat, Default: 1.0 / 16, Min: sdk.Bound(0), Max: sdk.Bound(1),
+				Help: "Algorithm III: the expand sends bitmaps when the global |NQ| exceeds alpha·n, else compressed lists (§V-B: 1/16)"},
+			{Name: pCompression, Type: sdk.TypeBool, Default: true,
+				Help: "§V-B expand compression (sorted delta lists in SIMD VLQ below alpha·n); false: always bitmaps (Figure 9's base)"},
+			{Name: pShareSV, Type: sdk.TypeBool, Default: true,
+				Help: "§V-F-2: the expand also all-gathers NQ in the grid row and marks it in SV (shared visited), so edges to vertices just found elsewhere are filtered"},
+			{Name: pSVUpdate, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, ubfs.SVTestAndSet, ubfs.SVTestTestAndSet, ubfs.SVTestSet},
+				Help: "Algorithm V, how filtering updates SV: A test-and-set (atomicOr), B test then test-and-set, C test and set without atomics; auto: the preset's (B). The CPU backend's filter is one goroutine per rank, so the three behave alike there"},
+			{Name: pGather, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, ubfs.GatherSplit, ubfs.GatherFused},
+				Help: "tasks 5-6: split, gathered into the edge buffer by one kernel and filtered by another (§V-E, the paper's choice); fused, each edge filtered in the gathering kernel where it is read; auto: the preset's (paper split, tuned fused)"},
+			{Name: pEdgeBuffer, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 30),
+				Help: "task 5's bounded buffer in edges: gathering stops when the next CQ list entry would overflow it and resumes after the part is filtered and sent (0: the preset's)"},
+			{Name: pFoldChunk, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 28),
+				Help: "most (target, source) pairs per fold message (0: the preset's)"},
+			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
+				Help: "CUDA: threads per block (a multiple of 32)"},
+			{Name: pFloorReps, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1000),
+				Help: "CUDA: after construction, time the floor kernel this many times (after a warm-up): one pass over every local edge reading its target and testing its SV bit; the case info gets floor_time_s (median, the slowest rank's); 0: not measured"},
+			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
+				Help: comm.ExchangeHelp + ". The device path sends the fold in rounds, one part of the CQ list each, without the host path's overlap of sends and gathering; the CPU backend always exchanges through the host"},
+		},
+		MultiRank: true,
+		// Rough linear estimates (bytes): the partition's targets (8 per
+		// input edge: both directions, 4 bytes each) and its transient
+		// exchange, the column offsets and the bitmaps and PRED; per rank
+		// the fold messages (host) and the tuned preset's edge buffer and
+		// per-column output (device).
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 32, HostPerEdge: 32, HostPerRank: 256 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 32, HostPerEdge: 32, HostPerRank: 256 << 20, DevicePerVertex: 24, DevicePerEdge: 8, DevicePerRank: 640 << 20},
+		},
+	}
+}
+
+// options are one case's resolved parameters.
+type options struct {
+	ubfs.Options
+	Preset    string
+	Exchange  string
+	Threads   int
+	FloorReps int
+	resolved  []string
+}
+
+func parseOptions(cfg sdk.Config) (options, error) {
+	params, err := plugin{}.Info().CheckParams(cfg.Params)
+	if err != nil {
+		return options{}, err
+	}
+	preset := params[pPreset].(string)
+	for name, v := range presets[preset] {
+		switch params[name] {
+		case fromPreset, int64(0):
+			params[name] = v
+		}
+	}
+	cfg.Params = params
+	o := options{
+		Options: ubfs.Options{
+			Alpha:        cfg.Float(pAlpha),
+			Compression:  cfg.Bool(pCompression),
+			ShareSV:      cfg.Bool(pShareSV),
+			SVUpdate:     cfg.String(pSVUpdate),
+			EdgeBuffer:   int(cfg.Int(pEdgeBuffer)),
+			FoldChunk:    int(cfg.Int(pFoldChunk)),
+			GatherFilter: cfg.String(pGather),
+		},
+		Preset:    preset,
+		Exchange:  cfg.String(pExchange),
+		Threads:   int(cfg.Int(pThreads)),
+		FloorReps: int(cfg.Int(pFloorReps)),
+	}
+	if o.EdgeBuffer < 32 {
+		return options{}, fmt.Errorf("%s = %d, want at least 32", pEdgeBuffer, o.EdgeBuffer)
+	}
+	out := make([]string, 0, len(params))
+	for k, v := range params {
+		out = append(out, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(out)
+	o.resolved = out
+	return o, nil
+}
+
+// New implements sdk.Plugin: every grid, 1×1 included, runs through
+// sdk.NewDistributed.
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
+	o, err := parseOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := sdk.GridShape(cfg); err != nil {
+		return nil, err
+	}
+	switch cfg.Backend {
+	case sdk.BackendCPU, sdk.BackendCUDA:
+	default:
+		return nil, fmt.Errorf("ueno has no backend %q (it has cpu, cuda)", cfg.Backend)
+	}
+	return sdk.NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
+		r, cc, err := sdk.GridShape(cfg)
+		if err != nil {
+			return nil, err
+		}
+		g, err := comm.NewGrid(c, r, cc)
+		if err != nil {
+			return nil, err
+		}
+		return &rankVariant{cfg: cfg, opt: o, grid: g}, nil
+	})
+}
+
+// rankVariant is one rank's sdk.RankVariant.
+type rankVariant struct {
+	cfg    sdk.Config
+	opt    options
+	grid   *comm.Grid
+	rank   *ubfs.Rank
+	device string
+	devOrd int
+	info   map[string]any
+}
+
+// Construct builds the rank's block through the shared 2D partition and
+// sets up its backend (Graph500 kernel 1).
+func (v *rankVariant) Construct(w *sdk.Workload) error {
+	part, err := partition.Build2D(v.grid, w.NVertices, w.Edges)
+	if err != nil {
+		return err
+	}
+	if v.info, err = caseInfo(v.grid, part); err != nil {
+		return err
+	}
+	v.info["resolved"] = v.opt.resolved
+	v.info["exchange"] = comm.ExchangeHost
+	if v.cfg.Backend == sdk.BackendCUDA {
+		dev, err := cuda.RankDevice(v.grid.World.Rank(), ubfs.DeviceCount)
+		if err := comm.Agree(v.grid.World, err); err != nil {
+			return err
+		}
+		v.devOrd = dev
+		xch, why, err := sdk.SelectExchange(v.cfg, v.grid.World, v.opt.Exchange)
+		if err != nil {
+			return err
+		}
+		v.info["exchange"], v.info["exchange_reason"] = xch, why
+		v.rank, v.device, err = ubfs.NewCUDARank(v.grid, part, v.opt.Options,
+			ubfs.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch})
+		if err != nil {
+			return err
+		}
+		if v.opt.FloorReps > 0 {
+			return v.measureFloor()
+		}
+		return nil
+	}
+	v.rank, err = ubfs.NewCPURank(v.grid, part, v.opt.Options)
+	return err
+}
+
+// measureFloor times the floor kernel of every rank, one rank at a time,
+// and records the slowest rank's median (sdk.InfoFloorTimeS). A failure is
+// recorded as floor_error and the case goes on. Collective.
+func (v *rankVariant) measureFloor() error {
+	w := v.grid.World
+	ms := []float64{0}
+	for r := range w.Size() {
+		var err error
+		if r == w.Rank() {
+			ms[0], err = v.rank.Floor(v.opt.FloorReps)
+		}
+		if err := comm.Agree(w, err); err != nil {
+			v.info["floor_error"] = err.Error()
+			return nil
+		}
+	}
+	if err := comm.AllreduceSlice(w, ms, comm.Max); err != nil {
+		return err
+	}
+	v.info["floor_ms"] = ms[0]
+	v.info[sdk.InfoFloorTimeS] = ms[0] / 1e3
+	return nil
+}
+
+// BFS implements sdk.RankVariant.
+func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
+	if v.rank == nil {
+		return sdk.Search{}, fmt.Errorf("bfs before construct")
+	}
+	res, err := v.rank.BFS(root)
+	if err != nil {
+		return sdk.Search{}, err
+	}
+	b, _ := v.info["bytes_fixed_per_bfs"].(int64)
+	return sdk.Search{Levels: res.Levels, Phases: res.Phases, BoundBytes: b}, nil
+}
+
+// Parents implements sdk.RankVariant.
+func (v *rankVariant) Parents(dst []int64) error {
+	if v.rank == nil {
+		return fmt.Errorf("parents before construct")
+	}
+	return v.rank.Parents(dst)
+}
+
+// Close implements sdk.RankVariant.
+func (v *rankVariant) Close() error {
+	var err error
+	if v.rank != nil {
+		err = v.rank.Close()
+		v.rank = nil
+	}
+	if v.grid != nil {
+		if e := v.grid.Close(); err == nil {
+			err = e
+		}
+		v.grid = nil
+	}
+	return err
+}
+
+// Devices implements sdk.Devicer.
+func (v *rankVariant) Devices() []string {
+	if v.device == "" {
+		return nil
+	}
+	return []string{v.device}
+}
+
+// CaseInfo implements sdk.Informer: the partition, the bound's byte count
+// (bound.go), the resolved parameters, the floor when floor_reps > 0 and,
+// for the CUDA backend, the device's copy bandwidth.
+func (v *rankVariant) CaseInfo() map[string]any {
+	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
+		if bw, err := ubfs.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
+			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
+		} else {
+			v.info["device_copy_error"] = err.Error()
+		}
+	}
+	return v.info
+}
