@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # gpu-multi.sh: the multi-GPU check on a machine with several GPUs, in one
 # call: the device communicator's tests (NCCL, in-process and under
-# mpirun), its bandwidth table (device path against host-staged), the
-# atomic2d GPU tests, then $CONFIGS through bfsbench, and the table last.
-# Binaries come from `TESTS=1 TEST_PKGS="harness/comm plugins/atomic2d"
-# scripts/gpu-pack.sh`, as for scripts/gpu-check.sh.
+# mpirun) and its bandwidth table (device path against host-staged) where
+# harness/comm's test binary was carried, every other carried test binary
+# with BFSBENCH_REQUIRE=cuda,nccl (so that a GPU or NCCL test cannot skip),
+# then $CONFIGS through bfsbench, and the table last. Binaries come from
+# `TESTS=1 TEST_PKGS="harness/comm plugins/atomic2d ..." scripts/gpu-pack.sh`,
+# as for scripts/gpu-check.sh; set BANDWIDTH=0 to leave out the bandwidth
+# table.
 # Usage: scripts/gpu-multi.sh [OUTDIR]   (default: $OUT, else a temporary folder)
 set -uo pipefail
 out=${1:-${OUT:-$(mktemp -d)}}
@@ -22,7 +25,7 @@ nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
 nvidia-smi topo -m 2>/dev/null | head -5
 make --no-print-directory -k -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3 >"$out/build.txt" 2>&1 || { status=1; tail -20 "$out/build.txt"; }
 t=.carry/tests
-if [ -x $t/harness_comm.test ]; then
+if [ -x $t/harness_comm.test ] && [ "${BANDWIDTH:-1}" = 1 ]; then
   echo "== device communicator tests"
   (cd harness/comm && BFSBENCH_REQUIRE=cuda,nccl timeout "$STEP_TIMEOUT" "$root/$t/harness_comm.test" \
     -test.run 'NCCL|SelectExchange|DeviceBuffer' -test.v -test.count=1) >"$out/nccl-tests.txt" 2>&1 || status=1
@@ -32,11 +35,14 @@ if [ -x $t/harness_comm.test ]; then
     "$root/$t/harness_comm.test" -test.run TestNCCLBandwidth -test.v) >"$out/nccl-bandwidth.txt" 2>&1 || status=1
   tail -3 "$out/nccl-bandwidth.txt"
 fi
-for p in plugins_atomic2d plugins_atomic2d_bfs2d; do
-  [ -x $t/$p.test ] || continue
+for tb in $t/*.test; do
+  [ -x "$tb" ] || continue
+  p=$(basename "$tb" .test)
+  [ "$p" = harness_comm ] && continue
   dir=${p//_//}
   echo "== $p tests"
-  (cd "$dir" && BFSBENCH_REQUIRE=cuda,nccl BFSBENCH_LIB_DIR="$root/lib" timeout "$STEP_TIMEOUT" "$root/$t/$p.test" -test.count=1) 2>&1 | tail -5 || status=1
+  (cd "$dir" && BFSBENCH_REQUIRE=cuda,nccl BFSBENCH_LIB_DIR="$root/lib" timeout "$STEP_TIMEOUT" "$root/$t/$p.test" -test.count=1) >"$out/$p-tests.txt" 2>&1 || status=1
+  grep -E '^(--- FAIL|ok|FAIL|PASS|panic)|^    --- FAIL' "$out/$p-tests.txt" | head -20
 done
 jsons=()
 for c in $CONFIGS; do

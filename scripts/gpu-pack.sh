@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TESTS=${TESTS:-0}
-TEST_PKGS=${TEST_PKGS:-"harness/cuda plugins/edgescan plugins/atomic2d plugins/atomic2d/bfs2d plugins/diropt"}
+TEST_PKGS=${TEST_PKGS:-"harness/cuda plugins/edgescan plugins/atomic2d plugins/atomic2d/bfs2d plugins/diropt plugins/merrill plugins/ueno"}
 
 make --no-print-directory build GOBUILD="go build -buildvcs=auto -ldflags=-s\ -w"
 mkdir -p .carry

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# gpu-session.sh: one call on a GPU machine under a time budget. It
+#   1. unpacks the carried binaries (.carry/bin.tar.xz from
+#      scripts/gpu-pack.sh: the GPU machine has no Go);
+#   2. builds the CUDA libraries (make -f mk/cuda.mk cuda);
+#   3. runs each carried test binary (.carry/tests/<pkg>.test) in its
+#      package folder with BFSBENCH_REQUIRE=cuda,nccl, so that no GPU or
+#      NCCL test can skip (TESTRUN narrows them: go test's -run);
+#   4. runs $COMMANDS (a ;-separated list of shell commands, e.g. a
+#      microbenchmark binary) and each config of $CONFIGS through bfsbench;
+#   5. prints one table of every finished config.
+# Every step is bounded by what is left of BUDGET seconds (default 570),
+# and every output is appended to OUTDIR/session.tar as soon as it exists
+# (with log.txt beside it), so that what finished comes back even from a
+# call cut short, in two files.
+# Usage: scripts/gpu-session.sh [OUTDIR]   (default: $OUT, else a temporary folder)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-${OUT:-$(mktemp -d)}}
+BUDGET=${BUDGET:-570}
+TESTRUN=${TESTRUN:-.}
+CONFIGS=${CONFIGS:-}
+COMMANDS=${COMMANDS:-}
+WORK=$(mktemp -d)
+start=$(date +%s)
+export NCCL_NVLS_ENABLE=0 # never NVLink multicast
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mkdir -p "$out"
+exec > >(tee -a "$out/log.txt") 2>&1
+status=0
+left() { echo $(( BUDGET - ($(date +%s) - start) )); }
+keep() { (cd "$WORK" && tar -rf "$out/session.tar" "$@"); }
+
+echo "== gpu-session $(date -u +%FT%TZ), budget ${BUDGET} s"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader 2>&1 || true
+if [ ! -x bin/bfsbench ] && [ -f .carry/bin.tar.xz ]; then
+  python3 -c 'import tarfile; tarfile.open(".carry/bin.tar.xz").extractall()' || status=1
+fi
+make --no-print-directory -k -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3 >"$WORK/build.txt" 2>&1 || { status=1; tail -20 "$WORK/build.txt"; }
+keep build.txt
+echo "build done at $(( $(date +%s) - start )) s"
+
+for tb in .carry/tests/*.test; do
+  [ -x "$tb" ] || continue
+  p=$(basename "$tb" .test)
+  dir=${p//_//}
+  t=$(( $(left) - 10 ))
+  [ "$t" -gt 10 ] || { echo "== no time left for $p"; status=1; continue; }
+  (cd "$dir" && BFSBENCH_REQUIRE=cuda,nccl BFSBENCH_LIB_DIR="$OLDPWD/lib" timeout "$t" "$OLDPWD/$tb" \
+    -test.run "$TESTRUN" -test.count=1 -test.v) >"$WORK/$p-tests.txt" 2>&1
+  rc=$?
+  [ $rc = 0 ] || status=1
+  echo "== $p tests: rc $rc at $(( $(date +%s) - start )) s"
+  grep -E '^(--- FAIL|ok|FAIL|PASS|panic)|^    --- FAIL|SKIP' "$WORK/$p-tests.txt" | head -12
+  keep "$p-tests.txt"
+done
+
+IFS=';' read -ra cmds <<<"$COMMANDS"
+for i in "${!cmds[@]}"; do
+  c=${cmds[$i]}
+  [ -n "${c// }" ] || continue
+  t=$(( $(left) - 10 ))
+  [ "$t" -gt 10 ] || { echo "== no time left for: $c"; status=1; continue; }
+  echo "== $c"
+  timeout "$t" bash -c "$c" >"$WORK/command-$i.txt" 2>&1 || status=1
+  tail -n 4 "$WORK/command-$i.txt"
+  keep "command-$i.txt"
+done
+
+jsons=()
+for c in $CONFIGS; do
+  name=$(basename "$c" .toml)
+  t=$(( $(left) - 10 ))
+  [ "$t" -gt 20 ] || { echo "== no time left for $c"; status=1; continue; }
+  echo "== bfsbench run $c (at most $t s)"
+  timeout "$t" bin/bfsbench run "$c" --out "$WORK/$name" >"$WORK/$name.txt" 2>&1 || status=1
+  echo "$c: done at $(( $(date +%s) - start )) s"
+  tail -n 3 "$WORK/$name.txt"
+  if [ -f "$WORK/$name/results.json" ]; then
+    cp "$WORK/$name/results.json" "$WORK/$name.json"
+    (cd "$WORK/$name" && ls figure-* >/dev/null 2>&1) && keep "$name"/figure-*
+    keep "$name.json"
+    jsons+=("$WORK/$name.json")
+  fi
+  keep "$name.txt"
+done
+echo "== gpu-session done at $(( $(date +%s) - start )) s, status $status"
+[ ${#jsons[@]} -gt 0 ] && bin/bfsbench table "${jsons[@]}"
+exit $status
