@@ -166,13 +166,8 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
-	cfg    sdk.Config
-	opt    options
-	grid   *comm.Grid
-	rank   *bfs2d.Rank
-	device string
-	devOrd int // CUDA device ordinal of this rank
-	info   map[string]any
+	sdk.RankBase[*bfs2d.Rank]
+	opt options
 }
 
 func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
@@ -188,51 +183,51 @@ func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, defaultWorkers()/(r*cc))
 	}
-	return &rankVariant{cfg: cfg, opt: o, grid: g}, nil
+	return &rankVariant{RankBase: sdk.RankBase[*bfs2d.Rank]{Cfg: cfg, Grid: g}, opt: o}, nil
 }
 
 // Construct builds the rank's CSC block through the shared 2D partition and
 // sets up its backend (Graph500 kernel 1).
 func (v *rankVariant) Construct(w *sdk.Workload) error {
-	part, err := partition.Build2D(v.grid, w.NVertices, w.Edges)
+	part, err := partition.Build2D(v.Grid, w.NVertices, w.Edges)
 	if err != nil {
 		return err
 	}
 	l, csc, err := bfs2d.FromPartition(part)
-	if err := comm.Agree(v.grid.World, err); err != nil {
+	if err := comm.Agree(v.Grid.World, err); err != nil {
 		return err
 	}
 	part = nil
-	if v.cfg.Backend == sdk.BackendCUDA {
-		dev, err := cuda.RankDevice(v.grid.World.Rank(), bfs2d.DeviceCount)
-		if err := comm.Agree(v.grid.World, err); err != nil {
+	if v.Cfg.Backend == sdk.BackendCUDA {
+		dev, err := cuda.RankDevice(v.Grid.World.Rank(), bfs2d.DeviceCount)
+		if err := comm.Agree(v.Grid.World, err); err != nil {
 			return err
 		}
-		v.devOrd = dev
-		xch, why, err := sdk.SelectExchange(v.cfg, v.grid.World, v.opt.Exchange)
+		v.DevOrd = dev
+		xch, why, err := sdk.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
 		if err != nil {
 			return err
 		}
-		v.rank, v.device, err = bfs2d.NewCUDARank(v.grid, l, csc, v.opt.Options,
+		v.Rank, v.Device, err = bfs2d.NewCUDARank(v.Grid, l, csc, v.opt.Options,
 			bfs2d.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch, Overlap: v.opt.Overlap != bfs2d.OverlapOff})
 		if err != nil {
 			return err
 		}
 		defer func() {
-			if v.info != nil {
-				v.info["exchange"], v.info["exchange_reason"] = xch, why
+			if v.Info != nil {
+				v.Info["exchange"], v.Info["exchange_reason"] = xch, why
 			}
 		}()
 	} else {
-		if v.rank, err = bfs2d.NewCPURank(v.grid, l, csc, v.opt.Options); err != nil {
+		if v.Rank, err = bfs2d.NewCPURank(v.Grid, l, csc, v.opt.Options); err != nil {
 			return err
 		}
 	}
-	if v.info, err = caseInfo(v.grid, l, csc); err != nil {
+	if v.Info, err = caseInfo(v.Grid, l, csc); err != nil {
 		return err
 	}
-	v.info["resolved"] = v.opt.resolved
-	if v.cfg.Backend == sdk.BackendCUDA && v.opt.FloorReps > 0 {
+	v.Info["resolved"] = v.opt.resolved
+	if v.Cfg.Backend == sdk.BackendCUDA && v.opt.FloorReps > 0 {
 		return v.measureFloor()
 	}
 	return nil
@@ -249,13 +244,13 @@ var floorModes = []bfs2d.FloorMode{bfs2d.FloorStream, bfs2d.FloorThread, bfs2d.F
 // seconds. A failed pass is recorded as test_floor_error, and the case
 // goes on without a floor. Collective.
 func (v *rankVariant) measureFloor() error {
-	w := v.grid.World
+	w := v.Grid.World
 	ms := make([]float64, len(floorModes)+1) // each kind, then the floor
 	for r := range w.Size() {
 		var err error
 		if r == w.Rank() {
 			for i, mode := range floorModes {
-				if ms[i], _, err = v.rank.TestFloor(mode, v.opt.FloorReps); err != nil {
+				if ms[i], _, err = v.Rank.TestFloor(mode, v.opt.FloorReps); err != nil {
 					err = fmt.Errorf("test floor (%s) of rank %d: %w", mode, r, err)
 					break
 				}
@@ -264,7 +259,7 @@ func (v *rankVariant) measureFloor() error {
 		}
 		if err := comm.Agree(w, err); err != nil {
 			// The construction is done: the case goes on without a floor.
-			v.info["test_floor_error"] = err.Error()
+			v.Info["test_floor_error"] = err.Error()
 			return nil
 		}
 	}
@@ -272,18 +267,18 @@ func (v *rankVariant) measureFloor() error {
 		return err
 	}
 	for i, mode := range floorModes {
-		v.info["test_floor_"+mode.String()+"_ms"] = ms[i]
+		v.Info["test_floor_"+mode.String()+"_ms"] = ms[i]
 	}
-	v.info[sdk.InfoFloorTimeS] = ms[len(floorModes)] / 1e3
+	v.Info[sdk.InfoFloorTimeS] = ms[len(floorModes)] / 1e3
 	return nil
 }
 
 // BFS implements sdk.RankVariant.
 func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
-	if v.rank == nil {
+	if !v.Built() {
 		return sdk.Search{}, fmt.Errorf("bfs before construct")
 	}
-	res, err := v.rank.BFS(root)
+	res, err := v.Rank.BFS(root)
 	if err != nil {
 		return sdk.Search{}, err
 	}
@@ -293,41 +288,8 @@ func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
 // searchBoundBytes is what every search must move through device memory
 // (bound.go's count, summed over the ranks).
 func (v *rankVariant) searchBoundBytes() int64 {
-	b, _ := v.info["bytes_fixed_per_bfs"].(int64)
+	b, _ := v.Info["bytes_fixed_per_bfs"].(int64)
 	return b
-}
-
-// Parents implements sdk.RankVariant.
-func (v *rankVariant) Parents(dst []int64) error {
-	if v.rank == nil {
-		return fmt.Errorf("parents before construct")
-	}
-	return v.rank.Parents(dst)
-}
-
-// Close implements sdk.RankVariant.
-func (v *rankVariant) Close() error {
-	var err error
-	if v.rank != nil {
-		err = v.rank.Close()
-		v.rank = nil
-	}
-	if v.grid != nil {
-		if e := v.grid.Close(); err == nil {
-			err = e
-		}
-		v.grid = nil
-	}
-	return err
-}
-
-// Devices implements sdk.Devicer: this rank's GPU ("cuda:N name"); ranks
-// sharing a GPU report the same string, so the union counts distinct GPUs.
-func (v *rankVariant) Devices() []string {
-	if v.device == "" {
-		return nil
-	}
-	return []string{v.device}
 }
 
 // CaseInfo implements sdk.Informer: the partition and the bound's byte
@@ -335,12 +297,9 @@ func (v *rankVariant) Devices() []string {
 // floor_reps > 0, and for the CUDA backend the copy bandwidth of this
 // rank's device, measured here (after the timed construction).
 func (v *rankVariant) CaseInfo() map[string]any {
-	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
-		if bw, err := bfs2d.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
-			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
-		} else {
-			v.info["device_copy_error"] = err.Error()
-		}
-	}
-	return v.info
+	v.NoteCopyBandwidth(func(dev int) (float64, error) {
+		bw, err := bfs2d.CopyBandwidth(dev, 1<<30, 10)
+		return bw.CopyGBs, err
+	})
+	return v.Info
 }

@@ -168,14 +168,9 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
-	cfg    sdk.Config
-	opt    options
-	grid   *comm.Grid
-	rank   *dobfs.Rank
-	n      int64
-	device string
-	devOrd int
-	info   map[string]any
+	sdk.RankBase[*dobfs.Rank]
+	opt options
+	n   int64
 }
 
 func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
@@ -191,59 +186,59 @@ func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, runtime.GOMAXPROCS(0)/(r*cc))
 	}
-	return &rankVariant{cfg: cfg, opt: o, grid: g}, nil
+	return &rankVariant{RankBase: sdk.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o}, nil
 }
 
 // Construct builds the rank's block through the shared 2D partition, in CSR
 // and CSC, and sets up its backend (Graph500 kernel 1).
 func (v *rankVariant) Construct(w *sdk.Workload) error {
-	part, err := partition.Build2D(v.grid, w.NVertices, w.Edges)
+	part, err := partition.Build2D(v.Grid, w.NVertices, w.Edges)
 	if err != nil {
 		return err
 	}
 	b, err := dobfs.BuildBlock(part, v.opt.Order, v.opt.Workers)
-	if err := comm.Agree(v.grid.World, err); err != nil {
+	if err := comm.Agree(v.Grid.World, err); err != nil {
 		return err
 	}
 	part = nil
 	v.n = w.NVertices
-	if v.cfg.Backend == sdk.BackendCUDA {
-		dev, err := cuda.RankDevice(v.grid.World.Rank(), dobfs.DeviceCount)
-		if err := comm.Agree(v.grid.World, err); err != nil {
+	if v.Cfg.Backend == sdk.BackendCUDA {
+		dev, err := cuda.RankDevice(v.Grid.World.Rank(), dobfs.DeviceCount)
+		if err := comm.Agree(v.Grid.World, err); err != nil {
 			return err
 		}
-		v.devOrd = dev
+		v.DevOrd = dev
 		xch, why := comm.ExchangeHost, "one rank exchanges nothing"
-		if v.grid.World.Size() > 1 {
-			if xch, why, err = sdk.SelectExchange(v.cfg, v.grid.World, v.opt.Exchange); err != nil {
+		if v.Grid.World.Size() > 1 {
+			if xch, why, err = sdk.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange); err != nil {
 				return err
 			}
 		}
-		v.rank, v.device, err = dobfs.NewCUDARank(v.grid, b, v.opt.Options, dobfs.CUDAOptions{
+		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			Exchange: xch})
 		if err != nil {
 			return err
 		}
-		if v.info, err = caseInfo(v.grid, b, v.rank.Edges(), w.NEdges); err != nil {
+		if v.Info, err = caseInfo(v.Grid, b, v.Rank.Edges(), w.NEdges); err != nil {
 			return err
 		}
-		v.info["exchange"], v.info["exchange_reason"] = xch, why
+		v.Info["exchange"], v.Info["exchange_reason"] = xch, why
 		return nil
 	}
-	if v.rank, err = dobfs.NewCPURank(v.grid, b, v.opt.Options, v.opt.Workers); err != nil {
+	if v.Rank, err = dobfs.NewCPURank(v.Grid, b, v.opt.Options, v.opt.Workers); err != nil {
 		return err
 	}
-	v.info, err = caseInfo(v.grid, b, v.rank.Edges(), w.NEdges)
+	v.Info, err = caseInfo(v.Grid, b, v.Rank.Edges(), w.NEdges)
 	return err
 }
 
 // BFS implements sdk.RankVariant.
 func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
-	if v.rank == nil {
+	if !v.Built() {
 		return sdk.Search{}, fmt.Errorf("bfs before construct")
 	}
-	res, err := v.rank.BFS(root)
+	res, err := v.Rank.BFS(root)
 	if err != nil {
 		return sdk.Search{}, err
 	}
@@ -251,54 +246,21 @@ func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
 		BoundBytes: searchBoundBytes(res.Reached, v.n)}, nil
 }
 
-// Parents implements sdk.RankVariant.
-func (v *rankVariant) Parents(dst []int64) error {
-	if v.rank == nil {
-		return fmt.Errorf("parents before construct")
-	}
-	return v.rank.Parents(dst)
-}
-
-// Close implements sdk.RankVariant.
-func (v *rankVariant) Close() error {
-	var err error
-	if v.rank != nil {
-		err = v.rank.Close()
-		v.rank = nil
-	}
-	if v.grid != nil {
-		if e := v.grid.Close(); err == nil {
-			err = e
-		}
-		v.grid = nil
-	}
-	return err
-}
-
-// Devices implements sdk.Devicer.
-func (v *rankVariant) Devices() []string {
-	if v.device == "" {
-		return nil
-	}
-	return []string{v.device}
-}
-
 // CaseInfo implements sdk.Informer. For the CUDA backend it adds, measured
 // here (after the timed construction), the device's copy bandwidth and the
 // measured floor (floorReps passes of FloorKernel, the median).
 func (v *rankVariant) CaseInfo() map[string]any {
-	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
-		if bw, err := dobfs.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
-			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
+	if v.Cfg.Backend == sdk.BackendCUDA && v.Info != nil && v.Info[sdk.InfoCopyBandwidthGBs] == nil {
+		v.NoteCopyBandwidth(func(dev int) (float64, error) {
+			bw, err := dobfs.CopyBandwidth(dev, 1<<30, 10)
+			return bw.CopyGBs, err
+		})
+		if s, err := v.Rank.Floor(floorReps); err == nil {
+			v.Info[sdk.InfoFloorTimeS] = s
+			v.Info["floor_formula"] = floorFormula
 		} else {
-			v.info["device_copy_error"] = err.Error()
-		}
-		if s, err := v.rank.Floor(floorReps); err == nil {
-			v.info[sdk.InfoFloorTimeS] = s
-			v.info["floor_formula"] = floorFormula
-		} else {
-			v.info["floor_error"] = err.Error()
+			v.Info["floor_error"] = err.Error()
 		}
 	}
-	return v.info
+	return v.Info
 }

@@ -173,45 +173,40 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &rankVariant{cfg: cfg, opt: o, grid: g}, nil
+		return &rankVariant{RankBase: sdk.RankBase[*ubfs.Rank]{Cfg: cfg, Grid: g}, opt: o}, nil
 	})
 }
 
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
-	cfg    sdk.Config
-	opt    options
-	grid   *comm.Grid
-	rank   *ubfs.Rank
-	device string
-	devOrd int
-	info   map[string]any
+	sdk.RankBase[*ubfs.Rank]
+	opt options
 }
 
 // Construct builds the rank's block through the shared 2D partition and
 // sets up its backend (Graph500 kernel 1).
 func (v *rankVariant) Construct(w *sdk.Workload) error {
-	part, err := partition.Build2D(v.grid, w.NVertices, w.Edges)
+	part, err := partition.Build2D(v.Grid, w.NVertices, w.Edges)
 	if err != nil {
 		return err
 	}
-	if v.info, err = caseInfo(v.grid, part); err != nil {
+	if v.Info, err = caseInfo(v.Grid, part); err != nil {
 		return err
 	}
-	v.info["resolved"] = v.opt.resolved
-	v.info["exchange"] = comm.ExchangeHost
-	if v.cfg.Backend == sdk.BackendCUDA {
-		dev, err := cuda.RankDevice(v.grid.World.Rank(), ubfs.DeviceCount)
-		if err := comm.Agree(v.grid.World, err); err != nil {
+	v.Info["resolved"] = v.opt.resolved
+	v.Info["exchange"] = comm.ExchangeHost
+	if v.Cfg.Backend == sdk.BackendCUDA {
+		dev, err := cuda.RankDevice(v.Grid.World.Rank(), ubfs.DeviceCount)
+		if err := comm.Agree(v.Grid.World, err); err != nil {
 			return err
 		}
-		v.devOrd = dev
-		xch, why, err := sdk.SelectExchange(v.cfg, v.grid.World, v.opt.Exchange)
+		v.DevOrd = dev
+		xch, why, err := sdk.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
 		if err != nil {
 			return err
 		}
-		v.info["exchange"], v.info["exchange_reason"] = xch, why
-		v.rank, v.device, err = ubfs.NewCUDARank(v.grid, part, v.opt.Options,
+		v.Info["exchange"], v.Info["exchange_reason"] = xch, why
+		v.Rank, v.Device, err = ubfs.NewCUDARank(v.Grid, part, v.opt.Options,
 			ubfs.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch})
 		if err != nil {
 			return err
@@ -221,7 +216,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		return nil
 	}
-	v.rank, err = ubfs.NewCPURank(v.grid, part, v.opt.Options)
+	v.Rank, err = ubfs.NewCPURank(v.Grid, part, v.opt.Options)
 	return err
 }
 
@@ -229,81 +224,46 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 // and records the slowest rank's median (sdk.InfoFloorTimeS). A failure is
 // recorded as floor_error and the case goes on. Collective.
 func (v *rankVariant) measureFloor() error {
-	w := v.grid.World
+	w := v.Grid.World
 	ms := []float64{0}
 	for r := range w.Size() {
 		var err error
 		if r == w.Rank() {
-			ms[0], err = v.rank.Floor(v.opt.FloorReps)
+			ms[0], err = v.Rank.Floor(v.opt.FloorReps)
 		}
 		if err := comm.Agree(w, err); err != nil {
-			v.info["floor_error"] = err.Error()
+			v.Info["floor_error"] = err.Error()
 			return nil
 		}
 	}
 	if err := comm.AllreduceSlice(w, ms, comm.Max); err != nil {
 		return err
 	}
-	v.info["floor_ms"] = ms[0]
-	v.info[sdk.InfoFloorTimeS] = ms[0] / 1e3
+	v.Info["floor_ms"] = ms[0]
+	v.Info[sdk.InfoFloorTimeS] = ms[0] / 1e3
 	return nil
 }
 
 // BFS implements sdk.RankVariant.
 func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
-	if v.rank == nil {
+	if !v.Built() {
 		return sdk.Search{}, fmt.Errorf("bfs before construct")
 	}
-	res, err := v.rank.BFS(root)
+	res, err := v.Rank.BFS(root)
 	if err != nil {
 		return sdk.Search{}, err
 	}
-	b, _ := v.info["bytes_fixed_per_bfs"].(int64)
+	b, _ := v.Info["bytes_fixed_per_bfs"].(int64)
 	return sdk.Search{Levels: res.Levels, Phases: res.Phases, BoundBytes: b}, nil
-}
-
-// Parents implements sdk.RankVariant.
-func (v *rankVariant) Parents(dst []int64) error {
-	if v.rank == nil {
-		return fmt.Errorf("parents before construct")
-	}
-	return v.rank.Parents(dst)
-}
-
-// Close implements sdk.RankVariant.
-func (v *rankVariant) Close() error {
-	var err error
-	if v.rank != nil {
-		err = v.rank.Close()
-		v.rank = nil
-	}
-	if v.grid != nil {
-		if e := v.grid.Close(); err == nil {
-			err = e
-		}
-		v.grid = nil
-	}
-	return err
-}
-
-// Devices implements sdk.Devicer.
-func (v *rankVariant) Devices() []string {
-	if v.device == "" {
-		return nil
-	}
-	return []string{v.device}
 }
 
 // CaseInfo implements sdk.Informer: the partition, the bound's byte count
 // (bound.go), the resolved parameters, the floor when floor_reps > 0 and,
 // for the CUDA backend, the device's copy bandwidth.
 func (v *rankVariant) CaseInfo() map[string]any {
-	if v.cfg.Backend == sdk.BackendCUDA && v.info != nil && v.info[sdk.InfoCopyBandwidthGBs] == nil {
-		if bw, err := ubfs.CopyBandwidth(v.devOrd, 1<<30, 10); err == nil {
-			v.info[sdk.InfoCopyBandwidthGBs] = bw.CopyGBs
-		} else {
-			v.info["device_copy_error"] = err.Error()
-		}
-	}
-	return v.info
+	v.NoteCopyBandwidth(func(dev int) (float64, error) {
+		bw, err := ubfs.CopyBandwidth(dev, 1<<30, 10)
+		return bw.CopyGBs, err
+	})
+	return v.Info
 }

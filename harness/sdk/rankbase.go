@@ -1,0 +1,88 @@
+package sdk
+
+// rankbase.go: the plumbing every per-rank variant over a processor grid
+// repeats (atomic2d, diropt, ueno): the grid, the rank's algorithm object,
+// its GPU, its case info, and the RankVariant methods that only delegate.
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+)
+
+// RankCore is what a grid variant's per-rank algorithm object provides to
+// RankBase.
+type RankCore interface {
+	// Parents gathers the parents on world rank 0 (dst there, nil elsewhere).
+	Parents(dst []int64) error
+	// Close releases the rank (collective where it holds communicators).
+	Close() error
+}
+
+// RankBase is embedded by a grid variant's RankVariant: it holds the
+// case's config, the grid, the rank object once Construct has built it,
+// this rank's GPU and the case info, and implements Parents, Close and
+// Devices (Devicer) over them. The variant implements Construct, BFS and,
+// where it adds to Info, CaseInfo.
+type RankBase[R RankCore] struct {
+	Cfg    Config
+	Grid   *comm.Grid
+	Rank   R              // the zero value until Construct sets it
+	Device string         // "cuda:N name" of this rank's GPU; "" on the CPU backend
+	DevOrd int            // its CUDA device ordinal
+	Info   map[string]any // the case info (Informer)
+}
+
+// Built reports whether Construct has set Rank.
+func (b *RankBase[R]) Built() bool {
+	var zero R
+	return any(b.Rank) != any(zero)
+}
+
+// Parents implements RankVariant.
+func (b *RankBase[R]) Parents(dst []int64) error {
+	if !b.Built() {
+		return fmt.Errorf("parents before construct")
+	}
+	return b.Rank.Parents(dst)
+}
+
+// Close implements RankVariant: the rank, then the grid's communicators.
+func (b *RankBase[R]) Close() error {
+	var err error
+	if b.Built() {
+		err = b.Rank.Close()
+		var zero R
+		b.Rank = zero
+	}
+	if b.Grid != nil {
+		err = errors.Join(err, b.Grid.Close())
+		b.Grid = nil
+	}
+	return err
+}
+
+// Devices implements Devicer: this rank's GPU; ranks sharing a GPU report
+// the same string, so the union over ranks counts distinct GPUs.
+func (b *RankBase[R]) Devices() []string {
+	if b.Device == "" {
+		return nil
+	}
+	return []string{b.Device}
+}
+
+// NoteCopyBandwidth records in Info, once per case and only for the CUDA
+// backend, the copy bandwidth of this rank's GPU (InfoCopyBandwidthGBs) as
+// measure(DevOrd) gives it in GB/s, or its failure (device_copy_error).
+// Call it from CaseInfo: after the timed construction.
+func (b *RankBase[R]) NoteCopyBandwidth(measure func(dev int) (float64, error)) {
+	if b.Cfg.Backend != BackendCUDA || b.Info == nil || b.Info[InfoCopyBandwidthGBs] != nil {
+		return
+	}
+	if gbs, err := measure(b.DevOrd); err == nil {
+		b.Info[InfoCopyBandwidthGBs] = gbs
+	} else {
+		b.Info["device_copy_error"] = err.Error()
+	}
+}
