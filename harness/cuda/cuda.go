@@ -239,6 +239,26 @@ func (b *Bindings[T]) Load() (*Library, *T, error) {
 	return b.lib, b.fns, b.err
 }
 
+// DeviceCount loads the library (Load) and returns the number of CUDA
+// devices it sees.
+func (b *Bindings[T]) DeviceCount() (int, error) {
+	l, _, err := b.Load()
+	if err != nil {
+		return 0, err
+	}
+	return l.DeviceCount()
+}
+
+// CopyBandwidth loads the library (Load) and measures device's memory
+// bandwidth with it (Library.CopyBandwidth).
+func (b *Bindings[T]) CopyBandwidth(device int, bytes int64, reps int) (Bandwidth, error) {
+	l, _, err := b.Load()
+	if err != nil {
+		return Bandwidth{}, err
+	}
+	return l.CopyBandwidth(device, bytes, reps)
+}
+
 func (b *Bindings[T]) load() (*Library, *T, error) {
 	l, err := Open(b.Name)
 	if err != nil {

@@ -3,44 +3,24 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
-	"github.com/bfsbench/bfsbench/harness/cuda"
-	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
 )
 
-// TestMain points the CUDA loader at the repository's lib/ (where `make
-// cuda` puts libdiropt.so) unless BFSBENCH_LIB_DIR says otherwise: a test
-// binary runs from a temporary directory.
+// TestMain points the CUDA loader at the repository's lib/.
 func TestMain(m *testing.M) {
-	if os.Getenv(cuda.LibDirEnv) == "" {
-		if dir, err := filepath.Abs(filepath.Join("..", "..", "lib")); err == nil {
-			os.Setenv(cuda.LibDirEnv, dir)
-		}
-	}
+	sdktest.UseRepoLib()
 	os.Exit(m.Run())
 }
 
 // needCUDA skips the test where the CUDA backend cannot run.
-func needCUDA(t *testing.T) {
-	t.Helper()
-	n, err := dobfs.DeviceCount()
-	if err == nil && n < 1 {
-		err = fmt.Errorf("the runtime found no device")
-	}
-	if err != nil {
-		if os.Getenv("BFSBENCH_REQUIRE") != "" {
-			t.Fatalf("CUDA backend required: %v", err)
-		}
-		t.Skip("no CUDA device or no lib/libdiropt.so: ", err)
-	}
-}
+func needCUDA(t *testing.T) { sdktest.NeedCUDA(t, dobfs.DeviceCount) }
 
 // levelShape is one search's level structure: per level the frontier size
 // and the direction.
@@ -72,7 +52,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
 				t.Run(name, func(t *testing.T) {
-					g := newTestGraph(t, sc[0], sc[1], 4)
+					g := sdktest.NewGraph(t, sc[0], sc[1], 4)
 					full, err := plugin{}.Info().CheckParams(params)
 					if err != nil {
 						t.Fatal(err)
@@ -100,23 +80,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 // TestCUDACaseInfo checks the bandwidth and the measured floor.
 func TestCUDACaseInfo(t *testing.T) {
 	needCUDA(t)
-	g := newTestGraph(t, 16, 16, 1)
-	full, _ := plugin{}.Info().CheckParams(nil)
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
-	info := v.(sdk.Informer).CaseInfo()
-	bw, _ := info[sdk.InfoCopyBandwidthGBs].(float64)
-	fl, _ := info[sdk.InfoFloorTimeS].(float64)
-	if bw <= 0 || fl <= 0 {
-		t.Fatalf("copy bandwidth %v GB/s, floor %v s: %v", bw, fl, info)
-	}
-	t.Logf("copy %.0f GB/s, floor %.3g ms, devices %v", bw, fl*1e3, v.(sdk.Devicer).Devices())
+	sdktest.CheckCUDACaseInfo(t, plugin{}, nil)
 }
 
 // needDeviceExchange skips the test where the device path of the exchanges
@@ -133,25 +97,6 @@ func needDeviceExchange(t *testing.T) {
 	}
 }
 
-// truncated is g restricted to its first n-drop vertices: an odd vertex
-// count makes blocks of a length that is not a multiple of 32, the
-// device path's unaligned case (OwnBitsKernel, PlaceBitsKernel).
-func truncated(t *testing.T, g *testGraph, drop int64) *testGraph {
-	t.Helper()
-	n := g.n - drop
-	var edges []graph500.Edge
-	for _, e := range g.edges {
-		if e.V0 < n && e.V1 < n {
-			edges = append(edges, e)
-		}
-	}
-	keys, err := graph500.SearchKeys(edges, n, len(g.keys), [2]uint64{2, 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testGraph{scale: g.scale, ef: g.ef, edges: edges, n: n, keys: keys, val: graph500.NewValidator(edges, n)}
-}
-
 // TestCUDADeviceExchange checks the device path of the 2D exchanges (NCCL
 // between two GPUs): every search validates and has the host path's level
 // structure, on 1×2 and 2×1, blocks aligned and not, WritePred at the end
@@ -163,9 +108,9 @@ func TestCUDADeviceExchange(t *testing.T) {
 			for _, wp := range []string{dobfs.WritePredEnd, dobfs.WritePredLevel} {
 				name := fmt.Sprintf("%dx%d/drop%d/%s", grid[0], grid[1], drop, wp)
 				t.Run(name, func(t *testing.T) {
-					g := newTestGraph(t, 14, 16, 3)
+					g := sdktest.NewGraph(t, 14, 16, 3)
 					if drop > 0 {
-						g = truncated(t, g, drop)
+						g = g.Truncated(t, drop)
 					}
 					full, err := plugin{}.Info().CheckParams(map[string]any{pWritePred: wp, pExchange: comm.ExchangeHost})
 					if err != nil {

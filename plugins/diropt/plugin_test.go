@@ -6,75 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bfsbench/bfsbench/harness/graph500"
-	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
 )
 
-// testGraph is one generated workload with its validator and keys.
-type testGraph struct {
-	scale, ef int
-	edges     []graph500.Edge
-	n         int64
-	keys      []int64
-	val       *graph500.Validator
-}
-
-func newTestGraph(t *testing.T, scale, ef, roots int) *testGraph {
+// searchAll runs sdktest.SearchAll on diropt, checking each search's
+// per-level report (checkPhases).
+func searchAll(t *testing.T, cfg sdk.Config, g *sdktest.Graph) []sdk.Search {
 	t.Helper()
-	seed := [2]uint64{2, 3}
-	edges := graph500.Generate(scale, ef, seed)
-	n := graph500.NVertices(scale)
-	keys, err := graph500.SearchKeys(edges, n, roots, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testGraph{scale: scale, ef: ef, edges: edges, n: n, keys: keys, val: graph500.NewValidator(edges, n)}
-}
-
-func (g *testGraph) workload() *sdk.Workload {
-	return &sdk.Workload{NVertices: g.n, NEdges: int64(len(g.edges)), Edges: g.edges,
-		Graph: results.Graph{Scale: g.scale, EdgeFactor: g.ef, NVertices: g.n, NEdges: int64(len(g.edges))}}
-}
-
-// searchAll constructs g on cfg and validates a search from every key and
-// the first key again (state left by earlier searches), with the parent
-// buffer poisoned before each Parents call. It returns the searches.
-func searchAll(t *testing.T, cfg sdk.Config, g *testGraph) []sdk.Search {
-	t.Helper()
-	v, err := plugin{}.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
-	parents := make([]int64, g.n)
-	var out []sdk.Search
-	for i, root := range append(slices.Clone(g.keys), g.keys[0]) {
-		s, err := v.BFS(root)
-		if err != nil {
-			t.Fatalf("search %d from %d: %v", i, root, err)
-		}
-		for k := range parents {
-			parents[k] = -2
-		}
-		if err := v.Parents(parents); err != nil {
-			t.Fatalf("parents of search %d: %v", i, err)
-		}
-		res, err := g.val.Validate(root, parents)
-		if err != nil {
-			t.Fatalf("search %d from %d (params %v): %v", i, root, cfg.Params, err)
-		}
-		if s.Levels != res.Levels {
-			t.Errorf("root %d: %d levels reported, the tree has %d", root, s.Levels, res.Levels)
-		}
-		checkPhases(t, s, cfg)
-		out = append(out, s)
-	}
-	return out
+	return sdktest.SearchAll(t, plugin{}, cfg, g, func(s sdk.Search) { checkPhases(t, s, cfg) })
 }
 
 // checkPhases checks the per-level report: one entry per level, its
@@ -148,13 +89,13 @@ func TestCPU(t *testing.T) {
 		tc{[2]int{1, 3}, 9, 8, nil}, // blocks not a multiple of 32 vertices
 		tc{[2]int{3, 1}, 9, 8, map[string]any{pMode: dobfs.ModeBottomUp}},
 	)
-	graphs := map[[2]int]*testGraph{}
+	graphs := map[[2]int]*sdktest.Graph{}
 	for _, c := range cases {
 		name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", c.grid[0], c.grid[1], c.scale, c.ef, c.params)
 		t.Run(strings.ReplaceAll(name, " ", ","), func(t *testing.T) {
 			g := graphs[[2]int{c.scale, c.ef}]
 			if g == nil {
-				g = newTestGraph(t, c.scale, c.ef, 4)
+				g = sdktest.NewGraph(t, c.scale, c.ef, 4)
 				graphs[[2]int{c.scale, c.ef}] = g
 			}
 			params, err := plugin{}.Info().CheckParams(c.params)
@@ -171,7 +112,7 @@ func TestCPU(t *testing.T) {
 // Kronecker graph (top-down first, bottom-up in the middle) and examines
 // fewer edges than top-down alone.
 func TestHybridSwitches(t *testing.T) {
-	g := newTestGraph(t, 14, 16, 2)
+	g := sdktest.NewGraph(t, 14, 16, 2)
 	examined := func(mode string) (int64, []string) {
 		params, _ := plugin{}.Info().CheckParams(map[string]any{pMode: mode})
 		ss := searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 1}, g)
@@ -230,5 +171,19 @@ func TestPresets(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%v: got %+v, want %+v", tc.params, got, tc.want)
 		}
+	}
+}
+
+// TestCPUUnalignedBlocks runs the 2D grids on a graph whose vertex count
+// is odd, so that no vertex block starts on a 32-bit word: the bitmap
+// extraction and placement of the column exchange at unaligned offsets.
+func TestCPUUnalignedBlocks(t *testing.T) {
+	g := sdktest.NewGraph(t, 12, 16, 3).Truncated(t, 7)
+	for _, grid := range [][2]int{{1, 2}, {2, 1}, {2, 2}} {
+		full, err := plugin{}.Info().CheckParams(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: grid[0] * grid[1], Grid: grid}, g)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/config"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 )
 
 // TestConfigs checks that every merrill config loads and that each value
@@ -44,16 +45,9 @@ func TestConfigs(t *testing.T) {
 // TestCaseInfoGob checks that the case info crosses the plugin's RPC (gob
 // registers only some types for interface values).
 func TestCaseInfoGob(t *testing.T) {
-	g := newTestGraph(t, 8, 8, 1)
+	g := sdktest.NewGraph(t, 8, 8, 1)
 	full, _ := plugin{}.Info().CheckParams(map[string]any{pGPUs: int64(3)})
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
+	v := sdktest.Construct(t, plugin{}, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1}, g)
 	info := v.(sdk.Informer).CaseInfo()
 	if err := gob.NewEncoder(&bytes.Buffer{}).Encode(&info); err != nil {
 		t.Fatalf("case info %v: %v", info, err)

@@ -3,41 +3,21 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/merrill/mgbfs"
 )
 
-// TestMain points the CUDA loader at the repository's lib/ (where `make
-// cuda` puts libmerrill.so) unless BFSBENCH_LIB_DIR says otherwise: a test
-// binary runs from a temporary directory.
+// TestMain points the CUDA loader at the repository's lib/.
 func TestMain(m *testing.M) {
-	if os.Getenv(cuda.LibDirEnv) == "" {
-		if dir, err := filepath.Abs(filepath.Join("..", "..", "lib")); err == nil {
-			os.Setenv(cuda.LibDirEnv, dir)
-		}
-	}
+	sdktest.UseRepoLib()
 	os.Exit(m.Run())
 }
 
-// needCUDA skips the test where the CUDA backend cannot run, unless
-// BFSBENCH_REQUIRE is set.
-func needCUDA(t *testing.T) {
-	t.Helper()
-	n, err := mgbfs.DeviceCount()
-	if err == nil && n < 1 {
-		err = fmt.Errorf("the runtime found no device")
-	}
-	if err != nil {
-		if os.Getenv("BFSBENCH_REQUIRE") != "" {
-			t.Fatalf("CUDA backend required: %v", err)
-		}
-		t.Skip("no CUDA device or no lib/libmerrill.so: ", err)
-	}
-}
+// needCUDA skips the test where the CUDA backend cannot run.
+func needCUDA(t *testing.T) { sdktest.NeedCUDA(t, mgbfs.DeviceCount) }
 
 // TestGatherSelfTest checks bfsb_gather.cuh on the device.
 func TestGatherSelfTest(t *testing.T) {
@@ -60,7 +40,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	} {
 		for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 			t.Run(fmt.Sprintf("scale%d-ef%d/%v", sc[0], sc[1], params), func(t *testing.T) {
-				g := newTestGraph(t, sc[0], sc[1], 4)
+				g := sdktest.NewGraph(t, sc[0], sc[1], 4)
 				full, err := plugin{}.Info().CheckParams(params)
 				if err != nil {
 					t.Fatal(err)
@@ -86,23 +66,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 // TestCUDACaseInfo checks the bandwidth and the measured floor.
 func TestCUDACaseInfo(t *testing.T) {
 	needCUDA(t)
-	g := newTestGraph(t, 16, 16, 1)
-	full, _ := plugin{}.Info().CheckParams(nil)
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
-	info := v.(sdk.Informer).CaseInfo()
-	bw, _ := info[sdk.InfoCopyBandwidthGBs].(float64)
-	fl, _ := info[sdk.InfoFloorTimeS].(float64)
-	if bw <= 0 || fl <= 0 {
-		t.Fatalf("copy bandwidth %v GB/s, floor %v s: %v", bw, fl, info)
-	}
-	t.Logf("copy %.0f GB/s, floor %.3g ms, devices %v", bw, fl*1e3, v.(sdk.Devicer).Devices())
+	sdktest.CheckCUDACaseInfo(t, plugin{}, nil)
 }
 
 // TestPeerAccessError checks that peer = access fails clearly, not
@@ -113,14 +77,14 @@ func TestPeerAccessError(t *testing.T) {
 	if n < 2 {
 		t.Skip("one device: partitions share it, access is always possible")
 	}
-	g := newTestGraph(t, 10, 16, 1)
+	g := sdktest.NewGraph(t, 10, 16, 1)
 	full, _ := plugin{}.Info().CheckParams(map[string]any{pGPUs: int64(2), pPeer: mgbfs.PeerAccess})
 	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
+	if err = v.Construct(g.Workload()); err != nil {
 		t.Logf("peer access unavailable, with a clear error: %v", err)
 	}
 }

@@ -2,45 +2,23 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/merrill/mgbfs"
 )
-
-// testGraph is a generated Graph500 graph and its search keys.
-type testGraph struct {
-	scale, ef int
-	n         int64
-	edges     []graph500.Edge
-	keys      []int64
-}
-
-func newTestGraph(t testing.TB, scale, ef, roots int) *testGraph {
-	t.Helper()
-	seed := [2]uint64{2, 3}
-	edges := graph500.Generate(scale, ef, seed)
-	n := graph500.NVertices(scale)
-	keys, err := graph500.SearchKeys(edges, n, roots, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testGraph{scale: scale, ef: ef, n: n, edges: edges, keys: keys}
-}
-
-func (g *testGraph) workload() *sdk.Workload {
-	return &sdk.Workload{NVertices: g.n, NEdges: int64(len(g.edges)), Edges: g.edges}
-}
 
 // serialShape is, per level of a serial BFS from root, the number of
 // vertices at that level and the sum of their degrees (self-loops
 // excluded, duplicates counted): the frontier and the edges examined that
 // every level of Algorithm 2 must report.
-func serialShape(g *testGraph, root int64) (frontier, edges []int64) {
-	_, levels := graph500.SerialBFS(g.edges, g.n, root)
-	deg := make([]int64, g.n)
-	for _, e := range g.edges {
+func serialShape(g *sdktest.Graph, root int64) (frontier, edges []int64) {
+	_, levels := graph500.SerialBFS(g.Edges, g.N, root)
+	deg := make([]int64, g.N)
+	for _, e := range g.Edges {
 		if e.V0 != e.V1 {
 			deg[e.V0]++
 			deg[e.V1]++
@@ -59,27 +37,11 @@ func serialShape(g *testGraph, root int64) (frontier, edges []int64) {
 	return frontier, edges
 }
 
-// searchAll runs every key of g on a new variant of cfg and returns the
-// searches.
-func searchAll(t *testing.T, cfg sdk.Config, g *testGraph) []sdk.Search {
+// searchAll runs sdktest.SearchAll on merrill: every key and the first
+// again, each search validated.
+func searchAll(t *testing.T, cfg sdk.Config, g *sdktest.Graph) []sdk.Search {
 	t.Helper()
-	v, err := plugin{}.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
-	var out []sdk.Search
-	for _, k := range g.keys {
-		s, err := v.BFS(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
+	return sdktest.SearchAll(t, plugin{}, cfg, g, nil)
 }
 
 // TestLevelsMatchSerial checks that the CPU backend's level structure
@@ -87,7 +49,7 @@ func searchAll(t *testing.T, cfg sdk.Config, g *testGraph) []sdk.Search {
 // several scales and partition counts, with both expansions.
 func TestLevelsMatchSerial(t *testing.T) {
 	for _, sc := range [][2]int{{10, 16}, {13, 8}, {15, 16}} {
-		g := newTestGraph(t, sc[0], sc[1], 3)
+		g := sdktest.NewGraph(t, sc[0], sc[1], 3)
 		for _, gpus := range []int64{1, 2, 3} {
 			for _, expand := range []string{mgbfs.ExpandScatter, mgbfs.ExpandContract} {
 				name := fmt.Sprintf("scale%d-ef%d/gpus%d/%s", sc[0], sc[1], gpus, expand)
@@ -97,19 +59,20 @@ func TestLevelsMatchSerial(t *testing.T) {
 						t.Fatal(err)
 					}
 					ss := searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1}, g)
+					roots := append(slices.Clone(g.Keys), g.Keys[0]) // SearchAll's order
 					for k, s := range ss {
-						wantF, wantE := serialShape(g, g.keys[k])
+						wantF, wantE := serialShape(g, roots[k])
 						if s.Levels != len(wantF) || len(s.Phases) != len(wantF) {
-							t.Fatalf("root %d: %d levels (%d phases), serial BFS %d", g.keys[k], s.Levels, len(s.Phases), len(wantF))
+							t.Fatalf("root %d: %d levels (%d phases), serial BFS %d", roots[k], s.Levels, len(s.Phases), len(wantF))
 						}
 						for l, ph := range s.Phases {
 							if ph.Frontier != wantF[l] || ph.Bytes[mgbfs.CountEdgesExamined] != wantE[l] {
-								t.Errorf("root %d level %d: frontier %d, edges %d; serial %d, %d", g.keys[k], l,
+								t.Errorf("root %d level %d: frontier %d, edges %d; serial %d, %d", roots[k], l,
 									ph.Frontier, ph.Bytes[mgbfs.CountEdgesExamined], wantF[l], wantE[l])
 							}
 						}
 						if s.BoundBytes <= 0 {
-							t.Errorf("root %d: bound bytes %d", g.keys[k], s.BoundBytes)
+							t.Errorf("root %d: bound bytes %d", roots[k], s.BoundBytes)
 						}
 					}
 				})
@@ -136,9 +99,9 @@ func TestCircularOrder(t *testing.T) {
 // TestPartition checks the ranges, the owner function and that every
 // non-loop edge is stored once in each direction, in its destination's part.
 func TestPartition(t *testing.T) {
-	g := newTestGraph(t, 9, 8, 1)
+	g := sdktest.NewGraph(t, 9, 8, 1)
 	for _, p := range []int{1, 2, 3, 7} {
-		pt, err := mgbfs.Build(g.n, g.edges, p, 4)
+		pt, err := mgbfs.Build(g.N, g.Edges, p, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +120,7 @@ func TestPartition(t *testing.T) {
 				}
 			}
 		}
-		for _, e := range g.edges {
+		for _, e := range g.Edges {
 			if e.V0 != e.V1 {
 				want += 2
 			}

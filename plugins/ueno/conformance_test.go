@@ -2,22 +2,15 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
 )
 
-// TestMain points the CUDA loader at the repository's lib/ (where `make
-// cuda` puts libueno.so) unless BFSBENCH_LIB_DIR says otherwise.
+// TestMain points the CUDA loader at the repository's lib/.
 func TestMain(m *testing.M) {
-	if os.Getenv(cuda.LibDirEnv) == "" {
-		if dir, err := filepath.Abs(filepath.Join("..", "..", "lib")); err == nil {
-			os.Setenv(cuda.LibDirEnv, dir)
-		}
-	}
+	sdktest.UseRepoLib()
 	os.Exit(m.Run())
 }
 

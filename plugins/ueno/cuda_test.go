@@ -4,30 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/harness/vlq"
 	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
 )
 
-// needCUDA skips the test where the CUDA backend cannot run (fails instead
-// under BFSBENCH_REQUIRE).
-func needCUDA(t *testing.T) {
-	t.Helper()
-	n, err := ubfs.DeviceCount()
-	if err == nil && n < 1 {
-		err = fmt.Errorf("the runtime found no device")
-	}
-	if err != nil {
-		if os.Getenv("BFSBENCH_REQUIRE") != "" {
-			t.Fatalf("CUDA backend required: %v", err)
-		}
-		t.Skip("no CUDA device or no lib/libueno.so: ", err)
-	}
-}
+// needCUDA skips the test where the CUDA backend cannot run.
+func needCUDA(t *testing.T) { sdktest.NeedCUDA(t, ubfs.DeviceCount) }
 
 // TestCUDAMatchesCPU checks that CUDA searches validate and have the CPU
 // backend's frontier per level.
@@ -42,7 +29,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 		} {
 			name := fmt.Sprintf("%dx%d/%v", grid[0], grid[1], params)
 			t.Run(name, func(t *testing.T) {
-				g := newTestGraph(t, 14, 16, 4)
+				g := sdktest.NewGraph(t, 14, 16, 4)
 				full, err := plugin{}.Info().CheckParams(params)
 				if err != nil {
 					t.Fatal(err)
@@ -112,20 +99,5 @@ func firstDiff(a, b []byte) int {
 // TestCUDACaseInfo checks the bandwidth and the measured floor.
 func TestCUDACaseInfo(t *testing.T) {
 	needCUDA(t)
-	g := newTestGraph(t, 16, 16, 1)
-	full, _ := plugin{}.Info().CheckParams(map[string]any{pFloorReps: int64(5)})
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
-	info := v.(sdk.Informer).CaseInfo()
-	bw, _ := info[sdk.InfoCopyBandwidthGBs].(float64)
-	fl, _ := info[sdk.InfoFloorTimeS].(float64)
-	if bw <= 0 || fl <= 0 {
-		t.Fatalf("copy bandwidth %v GB/s, floor %v s: %v", bw, fl, info)
-	}
+	sdktest.CheckCUDACaseInfo(t, plugin{}, map[string]any{pFloorReps: int64(5)})
 }

@@ -1,76 +1,17 @@
 package main
 
 import (
-	"slices"
 	"testing"
 
-	"github.com/bfsbench/bfsbench/harness/graph500"
-	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
 )
 
-// testGraph is one generated workload with its validator and keys.
-type testGraph struct {
-	scale, ef int
-	edges     []graph500.Edge
-	n         int64
-	keys      []int64
-	val       *graph500.Validator
-}
-
-func newTestGraph(t *testing.T, scale, ef, roots int) *testGraph {
+// searchAll runs sdktest.SearchAll on ueno.
+func searchAll(t *testing.T, cfg sdk.Config, g *sdktest.Graph) []sdk.Search {
 	t.Helper()
-	seed := [2]uint64{2, 3}
-	edges := graph500.Generate(scale, ef, seed)
-	n := graph500.NVertices(scale)
-	keys, err := graph500.SearchKeys(edges, n, roots, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testGraph{scale: scale, ef: ef, edges: edges, n: n, keys: keys, val: graph500.NewValidator(edges, n)}
-}
-
-func (g *testGraph) workload() *sdk.Workload {
-	return &sdk.Workload{NVertices: g.n, NEdges: int64(len(g.edges)), Edges: g.edges,
-		Graph: results.Graph{Scale: g.scale, EdgeFactor: g.ef, NVertices: g.n, NEdges: int64(len(g.edges))}}
-}
-
-// searchAll constructs g on cfg and validates a search from every key and
-// the first key again, the parent buffer poisoned before each Parents call.
-func searchAll(t *testing.T, cfg sdk.Config, g *testGraph) []sdk.Search {
-	t.Helper()
-	v, err := plugin{}.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	if err := v.Construct(g.workload()); err != nil {
-		t.Fatal(err)
-	}
-	parents := make([]int64, g.n)
-	var out []sdk.Search
-	for i, root := range append(slices.Clone(g.keys), g.keys[0]) {
-		s, err := v.BFS(root)
-		if err != nil {
-			t.Fatalf("search %d from %d: %v", i, root, err)
-		}
-		for k := range parents {
-			parents[k] = -2
-		}
-		if err := v.Parents(parents); err != nil {
-			t.Fatalf("parents of search %d: %v", i, err)
-		}
-		res, err := g.val.Validate(root, parents)
-		if err != nil {
-			t.Fatalf("search %d from %d (params %v): %v", i, root, cfg.Params, err)
-		}
-		if s.Levels != res.Levels {
-			t.Errorf("root %d: %d levels reported, the tree has %d", root, s.Levels, res.Levels)
-		}
-		out = append(out, s)
-	}
-	return out
+	return sdktest.SearchAll(t, plugin{}, cfg, g, nil)
 }
 
 // levelShape is a search's frontier size per level.
@@ -86,7 +27,7 @@ func levelShape(s sdk.Search) []int64 {
 // and the bytes of the expand and the fold, which compression and SV
 // sharing shrink (alpha 0 sends bitmaps at every level, like no compression).
 func TestLevelReport(t *testing.T) {
-	g := newTestGraph(t, 12, 16, 2)
+	g := sdktest.NewGraph(t, 12, 16, 2)
 	run := func(params map[string]any) (expand, fold int64) {
 		full, err := plugin{}.Info().CheckParams(params)
 		if err != nil {

@@ -25,7 +25,6 @@ import (
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
-	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
@@ -58,7 +57,7 @@ func (o Options) withDefaults(in sdk.Info) Options {
 		o.EdgeFactors = []int{4, 16}
 	}
 	if o.Seed == [2]uint64{} {
-		o.Seed = [2]uint64{2, 3}
+		o.Seed = DefaultSeed
 	}
 	if o.Roots <= 0 {
 		o.Roots = 4
@@ -72,15 +71,10 @@ func (o Options) withDefaults(in sdk.Info) Options {
 	return o
 }
 
-// graph is one generated workload with its validator, keys and the serial
-// BFS levels of each key.
+// graph is one generated workload with the serial BFS levels of each key.
 type graph struct {
-	scale, ef int
-	edges     []graph500.Edge
-	n         int64
-	keys      []int64
-	val       *graph500.Validator
-	levels    map[int64][]int64
+	*Graph
+	levels map[int64][]int64
 }
 
 // Run runs the conformance suite on p as subtests of t.
@@ -112,7 +106,7 @@ func Run(t *testing.T, p sdk.Plugin, o Options) {
 				name := fmt.Sprintf("%s/%dx%d/params%d", backend, grid[0], grid[1], pi)
 				t.Run(name, func(t *testing.T) {
 					for _, g := range graphs {
-						t.Run(fmt.Sprintf("scale%d-ef%d", g.scale, g.ef), func(t *testing.T) {
+						t.Run(fmt.Sprintf("scale%d-ef%d", g.Scale, g.EdgeFactor), func(t *testing.T) {
 							checkCase(t, p, cfg, g, given)
 						})
 					}
@@ -130,8 +124,8 @@ func newGraph(t testing.TB, scale, ef int, o Options) *graph {
 	if err != nil {
 		t.Fatalf("scale %d ef %d: search keys: %v", scale, ef, err)
 	}
-	g := &graph{scale: scale, ef: ef, edges: edges, n: n, keys: keys,
-		val: graph500.NewValidator(edges, n), levels: map[int64][]int64{}}
+	g := &graph{Graph: &Graph{Scale: scale, EdgeFactor: ef, Edges: edges, N: n, Keys: keys,
+		Val: graph500.NewValidator(edges, n)}, levels: map[int64][]int64{}}
 	for _, k := range keys {
 		_, g.levels[k] = graph500.SerialBFS(edges, n, k)
 	}
@@ -190,16 +184,14 @@ func checkCase(t testing.TB, p sdk.Plugin, cfg sdk.Config, g *graph, given map[s
 			v.Close()
 		}
 	}()
-	w := &sdk.Workload{NVertices: g.n, NEdges: int64(len(g.edges)), Edges: g.edges,
-		Graph: results.Graph{Scale: g.scale, EdgeFactor: g.ef, NVertices: g.n, NEdges: int64(len(g.edges))}}
-	if err := v.Construct(w); err != nil {
+	if err := v.Construct(g.Workload()); err != nil {
 		if !required(cfg.Backend) {
 			t.Skipf("backend %s unavailable here (set %s=%s to fail instead): construct: %v", cfg.Backend, RequireEnv, cfg.Backend, err)
 		}
 		t.Fatalf("Construct: %v", err)
 	}
-	parents := make([]int64, g.n)
-	roots := append(slices.Clone(g.keys), g.keys[0])
+	parents := make([]int64, g.N)
+	roots := append(slices.Clone(g.Keys), g.Keys[0])
 	for i, root := range roots {
 		s, err := v.BFS(root)
 		if err != nil {
@@ -214,7 +206,7 @@ func checkCase(t testing.TB, p sdk.Plugin, cfg sdk.Config, g *graph, given map[s
 		if err := v.Parents(parents); err != nil {
 			t.Fatalf("parents of search %d from %d: %v", i, root, err)
 		}
-		if _, err := g.val.Validate(root, parents); err != nil {
+		if _, err := g.Val.Validate(root, parents); err != nil {
 			t.Fatalf("search %d from %d (params %v): %v", i, root, given, err)
 		}
 		want, got := g.levels[root], graph500.LevelsOf(parents, root)

@@ -145,21 +145,11 @@ type CUDAOptions struct {
 }
 
 // DeviceCount returns the number of CUDA devices libatomic2d.so sees.
-func DeviceCount() (int, error) {
-	lib, _, err := a2dLib.Load()
-	if err != nil {
-		return 0, err
-	}
-	return lib.DeviceCount()
-}
+func DeviceCount() (int, error) { return a2dLib.DeviceCount() }
 
 // CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
 func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
-	lib, _, err := a2dLib.Load()
-	if err != nil {
-		return cuda.Bandwidth{}, err
-	}
-	return lib.CopyBandwidth(device, bytes, reps)
+	return a2dLib.CopyBandwidth(device, bytes, reps)
 }
 
 // b64 is 1 for true, 0 for false (int64 flags of the C ABI).

@@ -110,21 +110,11 @@ func loadLib() (*dobLib, error) {
 }
 
 // DeviceCount returns the number of CUDA devices libdiropt.so sees.
-func DeviceCount() (int, error) {
-	lib, err := loadLib()
-	if err != nil {
-		return 0, err
-	}
-	return lib.lib.DeviceCount()
-}
+func DeviceCount() (int, error) { return dobBindings.DeviceCount() }
 
 // CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
 func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
-	lib, err := loadLib()
-	if err != nil {
-		return cuda.Bandwidth{}, err
-	}
-	return lib.lib.CopyBandwidth(device, bytes, reps)
+	return dobBindings.CopyBandwidth(device, bytes, reps)
 }
 
 // CUDAOptions are the CUDA backend's settings.

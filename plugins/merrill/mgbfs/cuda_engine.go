@@ -57,21 +57,11 @@ var mgBindings = cuda.Bindings[mgFuncs]{
 func loadLib() (*cuda.Library, *mgFuncs, error) { return mgBindings.Load() }
 
 // DeviceCount returns the number of CUDA devices libmerrill.so sees.
-func DeviceCount() (int, error) {
-	lib, _, err := loadLib()
-	if err != nil {
-		return 0, err
-	}
-	return lib.DeviceCount()
-}
+func DeviceCount() (int, error) { return mgBindings.DeviceCount() }
 
 // CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
 func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
-	lib, _, err := loadLib()
-	if err != nil {
-		return cuda.Bandwidth{}, err
-	}
-	return lib.CopyBandwidth(device, bytes, reps)
+	return mgBindings.CopyBandwidth(device, bytes, reps)
 }
 
 // GatherSelfTest runs mg_gather_selftest (bfsb_gather.cuh against a host

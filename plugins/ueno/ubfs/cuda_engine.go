@@ -93,21 +93,11 @@ func loadLib() (*uenoLib, error) {
 }
 
 // DeviceCount returns the number of CUDA devices libueno.so sees.
-func DeviceCount() (int, error) {
-	lib, err := loadLib()
-	if err != nil {
-		return 0, err
-	}
-	return lib.lib.DeviceCount()
-}
+func DeviceCount() (int, error) { return uenoBindings.DeviceCount() }
 
 // CopyBandwidth measures device memory bandwidth (bfsb_copy_bandwidth).
 func CopyBandwidth(device int, bytes int64, reps int) (cuda.Bandwidth, error) {
-	lib, err := loadLib()
-	if err != nil {
-		return cuda.Bandwidth{}, err
-	}
-	return lib.lib.CopyBandwidth(device, bytes, reps)
+	return uenoBindings.CopyBandwidth(device, bytes, reps)
 }
 
 // VLQEncodeGPU codes vals in SIMD VLQ (width 32) on a device with
