@@ -62,3 +62,34 @@ func TestRadixSort(t *testing.T) {
 		}
 	}
 }
+
+// TestCompress checks compress against a direct grouping, for key counts
+// of one bucket and of many (some keys with no entry, some with many).
+func TestCompress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, nKeys := range []int64{1, 5, 3000, 70000} {
+		for _, m := range []int{0, 1, 1000, 200000} {
+			pairs := make([]uint32, 2*m)
+			want := make([][]uint32, nKeys)
+			for k := 0; k < m; k++ {
+				key := uint32(rng.Int64N(nKeys))
+				if k%3 == 0 {
+					key = uint32(nKeys / 2) // a hub
+				}
+				x := uint32(rng.IntN(1 << 20))
+				pairs[2*k], pairs[2*k+1] = key, x
+				want[key] = append(want[key], x)
+			}
+			off, vals := compress(nKeys, pairs)
+			if int64(len(off)) != nKeys+1 || off[0] != 0 || off[nKeys] != int64(m) || len(vals) != m {
+				t.Fatalf("nKeys %d, m %d: %d offsets (first %d, last %d), %d values", nKeys, m, len(off), off[0], off[nKeys], len(vals))
+			}
+			for k := int64(0); k < nKeys; k++ {
+				slices.Sort(want[k])
+				if got := vals[off[k]:off[k+1]]; !slices.Equal(got, want[k]) {
+					t.Fatalf("nKeys %d, m %d: key %d holds %d values, want %d (or different ones)", nKeys, m, k, len(got), len(want[k]))
+				}
+			}
+		}
+	}
+}
