@@ -20,7 +20,7 @@ import (
 //	[[figure]]
 //	name = "fig3"                 # the files are figure-fig3.png and .svg
 //	x = "edges_per_thread"        # scale, ef, ranks, gpus, grid, variant, backend, level, or a parameter
-//	y = "phase:expansion"         # gteps, speedup, time, phase:<name>, bytes:<name>, edges_examined
+//	y = "phase:expansion"         # gteps, speedup, time, transfer, phase:<name>, bytes:<name>, edges_examined
 //	series = "variant"            # a dimension or a list of them (default "variant")
 //	kind = "line"                 # line (default), bar, or stacked (y = "phases" or "bytes")
 //	logx = false
@@ -159,7 +159,7 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			}
 		case "y":
 			if err = str(k, &f.Y); err == nil && !validY(f.Y) {
-				err = p.errf(path+".y", "want gteps, speedup, time, phase:<name>, bytes:<name>, edges_examined, or for kind = \"stacked\" phases or bytes; got %q", f.Y)
+				err = p.errf(path+".y", "want gteps, speedup, time, transfer, phase:<name>, bytes:<name>, edges_examined, or for kind = \"stacked\" phases or bytes; got %q", f.Y)
 			}
 		case "series":
 			f.Series, err = p.nameList(m[k], path+".series")
@@ -197,7 +197,7 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 		return nil, p.errf(path+".y", "kind = \"stacked\" stacks every phase's time (y = \"phases\") or every byte counter (y = \"bytes\"), got %q", f.Y)
 	case f.Kind != KindStacked && stackY:
 		return nil, p.errf(path+".y", "y = %q needs kind = \"stacked\"", f.Y)
-	case f.X == XLevel && (f.Y == "gteps" || f.Y == "speedup"):
+	case f.X == XLevel && (f.Y == "gteps" || f.Y == "speedup" || f.Y == "transfer"):
 		return nil, p.errf(path+".y", "%s is a whole search's figure; per level, plot time, phase:<name>, bytes:<name> or edges_examined", f.Y)
 	case f.Kind != KindLine && (f.LogX || f.LogY):
 		key := path + ".logx"
@@ -272,7 +272,7 @@ func (p *parser) only(v any, key string) ([]map[string]string, error) {
 
 func validY(y string) bool {
 	switch y {
-	case "gteps", "speedup", "time", "edges_examined", "phases", "bytes":
+	case "gteps", "speedup", "time", "transfer", "edges_examined", "phases", "bytes":
 		return true
 	}
 	for _, pre := range []string{"phase:", "bytes:"} {

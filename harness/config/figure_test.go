@@ -99,6 +99,7 @@ func TestFigureErrors(t *testing.T) {
 		{"\n[[figure]]\nname = \"f\"\nx = \"scale\"\n", "figure[0]", "missing key \"y\"", 7},
 		{"\n[[figure]]\nname = \"a b\"\nx = \"scale\"\ny = \"gteps\"\n", "figure[0].name", "want letters", 8},
 		{"\n[[figure]]\nname = \"f\"\nx = \"level\"\ny = \"gteps\"\n", "figure[0].y", "whole search", 10},
+		{"\n[[figure]]\nname = \"f\"\nx = \"level\"\ny = \"transfer\"\n", "figure[0].y", "whole search", 10},
 		{"\n[[figure]]\nname = \"f\"\nx = \"scale\"\ny = \"phase:\"\n", "figure[0].y", "want gteps", 10},
 		{fig + "\n[[figure]]\nname = \"f\"\nx = \"ranks\"\ny = \"time\"\n", "figure[1].name", "duplicate", 13},
 	} {

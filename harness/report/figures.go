@@ -282,6 +282,12 @@ func caseSamples(f *config.Figure, p point) ([]sample, error) {
 			ts = append(ts, s.TimeS)
 		}
 		y[""] = median(ts)
+	case f.Y == "transfer":
+		var ts []float64
+		for _, s := range valid {
+			ts = append(ts, s.TransferTimeS)
+		}
+		y[""] = median(ts)
 	case isPhase || f.Y == "phases":
 		pr := profileOf(valid)
 		if pr.searches == 0 {
@@ -501,7 +507,7 @@ func checkReference(f *config.Figure, ref *Reference) error {
 	switch _, isPhase := f.PhaseY(); {
 	case f.Y == "speedup":
 		want = "speedup"
-	case f.Y == "time" || isPhase:
+	case f.Y == "time" || f.Y == "transfer" || isPhase:
 		want = "time"
 	case f.Y == "edges_examined":
 		want = "edges"
@@ -592,9 +598,12 @@ func yScale(f *config.Figure, maxY float64) (mul float64, label string) {
 		return 1 / div, "harmonic-mean " + unit
 	case f.Y == "speedup":
 		return 1, "speedup over the first " + xName(f)
-	case f.Y == "time" || isPhase || f.Y == "phases":
+	case f.Y == "time" || f.Y == "transfer" || isPhase || f.Y == "phases":
 		mul, unit := timeUnit(maxY)
 		what := "median search time"
+		if f.Y == "transfer" {
+			what = "median transfer time of the parents to the host"
+		}
 		switch {
 		case f.X == config.XLevel && isPhase:
 			what = ph + " time per level"
@@ -654,6 +663,8 @@ func yName(f *config.Figure) string {
 			return "Time per BFS level"
 		}
 		return "Median search time"
+	case "transfer":
+		return "Median transfer time of the parents"
 	case "phases":
 		return "Phase times"
 	case "bytes":

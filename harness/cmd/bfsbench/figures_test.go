@@ -69,6 +69,11 @@ x = "level"
 y = "time"
 series = ["scale", "direction_optimizing"]
 logy = true
+
+[[figure]]
+name = "transfer"
+x = "scale"
+y = "transfer"
 `
 	csv := "# paper: A Paper, 2016\n# hardware: a GPU\n# source: Table 1, p. 2\nseries,scale,gteps\ndirection_optimizing=true,8,0.01\n"
 	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
@@ -85,7 +90,7 @@ logy = true
 	if strings.Contains(stderr.String(), "figure") {
 		t.Errorf("run warned about figures:\n%s", stderr.String())
 	}
-	for _, name := range []string{"figure-gteps.png", "figure-gteps.svg", "figure-levels.png", "figure-levels.svg", "paper.csv"} {
+	for _, name := range []string{"figure-gteps.png", "figure-gteps.svg", "figure-levels.png", "figure-levels.svg", "figure-transfer.svg", "paper.csv"} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("run wrote no %s", name)
 		}
