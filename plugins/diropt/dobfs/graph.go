@@ -27,8 +27,8 @@ package dobfs
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
-	"sync/atomic"
 
 	"github.com/bfsbench/bfsbench/harness/partition"
 )
@@ -156,34 +156,94 @@ func dedup(off []int64, adj []uint32, workers int) (Adj, error) {
 }
 
 // transpose returns the lists of a's transpose over nrows rows, each
-// sorted by id.
+// sorted by id. Two passes without atomics (as harness/partition's
+// compress): segments of a's columns count their entries per bucket of
+// consecutive rows and move them, as (row, column) pairs, into a buffer in
+// bucket order; then each bucket places its pairs on its own. Segments are
+// in column order and each walks its columns in order, so every row's
+// columns arrive sorted and need no sort.
 func transpose(a Adj, nrows int64, workers int) Adj {
 	ncols := int64(len(a.Off) - 1)
+	nnz := int64(len(a.Adj))
 	off := make([]uint32, nrows+1)
-	forChunks(int64(len(a.Adj)), 1, workers, func(lo, hi int64) {
-		for e := lo; e < hi; e++ {
-			atomic.AddUint32(&off[a.Adj[e]+1], 1)
-		}
-	})
-	for k := int64(1); k <= nrows; k++ {
-		off[k] += off[k-1]
+	if nnz == 0 || nrows == 0 {
+		return Adj{Off: off, Adj: []uint32{}}
 	}
-	next := slices.Clone(off[:nrows])
-	adj := make([]uint32, len(a.Adj))
-	forChunks(ncols, 1, workers, func(lo, hi int64) {
-		for u := lo; u < hi; u++ {
-			for _, v := range a.List(uint32(u)) {
-				adj[atomic.AddUint32(&next[v], 1)-1] = uint32(u)
+	shift := uint(0) // buckets of 2^shift consecutive rows
+	for (nrows-1)>>shift >= transposeBuckets {
+		shift++
+	}
+	nb := (nrows-1)>>shift + 1
+	w := workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	nseg := min(int64(8*w), ncols)
+	segment := func(s int64) (lo, hi int64) { return s * ncols / nseg, (s + 1) * ncols / nseg }
+	counts := make([]int64, nseg*nb) // counts[s*nb+b]: entries of segment s in bucket b
+	forChunks(nseg, 1, workers, func(lo, hi int64) {
+		for s := lo; s < hi; s++ {
+			cs := counts[s*nb : (s+1)*nb]
+			c0, c1 := segment(s)
+			for _, v := range a.Adj[a.Off[c0]:a.Off[c1]] {
+				cs[int64(v)>>shift]++
 			}
 		}
 	})
-	forChunks(nrows, 1, workers, func(lo, hi int64) {
-		for v := lo; v < hi; v++ {
-			slices.Sort(adj[off[v]:off[v+1]])
+	bstart := make([]int64, nb+1)
+	at := int64(0)
+	for b := int64(0); b < nb; b++ {
+		bstart[b] = at
+		for s := int64(0); s < nseg; s++ {
+			c := counts[s*nb+b]
+			counts[s*nb+b] = at
+			at += c
+		}
+	}
+	bstart[nb] = at
+	tmp := make([]uint32, 2*nnz) // (row, column) pairs in bucket order
+	forChunks(nseg, 1, workers, func(lo, hi int64) {
+		for s := lo; s < hi; s++ {
+			ps := counts[s*nb : (s+1)*nb]
+			c0, c1 := segment(s)
+			for u := c0; u < c1; u++ {
+				for _, v := range a.List(uint32(u)) {
+					p := &ps[int64(v)>>shift]
+					tmp[2**p], tmp[2**p+1] = v, uint32(u)
+					*p++
+				}
+			}
 		}
 	})
+	adj := make([]uint32, nnz)
+	forChunks(nb, 1, workers, func(lo, hi int64) {
+		next := make([]uint32, 1<<shift)
+		for b := lo; b < hi; b++ {
+			r0, r1 := b<<shift, min((b+1)<<shift, nrows)
+			clear(next)
+			for e := bstart[b]; e < bstart[b+1]; e++ {
+				next[int64(tmp[2*e])-r0]++
+			}
+			run := uint32(bstart[b])
+			for r := r0; r < r1; r++ {
+				c := next[r-r0]
+				off[r], next[r-r0] = run, run
+				run += c
+			}
+			for e := bstart[b]; e < bstart[b+1]; e++ {
+				i := int64(tmp[2*e]) - r0
+				adj[next[i]] = tmp[2*e+1]
+				next[i]++
+			}
+		}
+	})
+	off[nrows] = uint32(nnz)
 	return Adj{Off: off, Adj: adj}
 }
+
+// transposeBuckets bounds transpose's buckets (see compressBuckets in
+// harness/partition).
+const transposeBuckets = 2048
 
 // sortByDegree sorts every list of a by decreasing degree in deg of the
 // neighbour, ties by increasing id (one 64-bit key per entry: the
