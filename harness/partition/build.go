@@ -218,9 +218,8 @@ func exchange[T key](c comm.Comm, edges []graph500.Edge, dest func(u, v int64) (
 // its range of vals, with a counter array the size of a bucket. Finally
 // each group is sorted (radixSort for long groups). A single scatter with
 // an atomic counter per key (random writes over vals, contended counters
-// on the hubs' keys) was the costliest step of a scale-22 construction;
-// the two passes took the 2D partition from 9.5 to 7.1 s there (2 cores),
-// BenchmarkBuild2D from 1.73 to 1.44 s.
+// on the hubs' keys) was the costliest step of the construction; the two
+// passes took BenchmarkBuild2D from 1.73 to 1.44 s (2 cores).
 func compress[T key](nKeys int64, pairs []T) (offsets []int64, vals []T) {
 	m := int64(len(pairs) / 2)
 	offsets = make([]int64, nKeys+1)

@@ -86,3 +86,24 @@ func (b *RankBase[R]) NoteCopyBandwidth(measure func(dev int) (float64, error)) 
 		b.Info["device_copy_error"] = err.Error()
 	}
 }
+
+// NewGridVariant is the New of a variant over an R×C processor grid (the
+// shape GridShape gives for cfg): it starts the ranks (NewDistributed:
+// goroutines, or one per MPI process), builds each rank's comm.Grid, and
+// has newRank make the rank's variant over it.
+func NewGridVariant(cfg Config, newRank func(g *comm.Grid, cfg Config) RankVariant) (Variant, error) {
+	if _, _, err := GridShape(cfg); err != nil {
+		return nil, err
+	}
+	return NewDistributed(cfg, func(c comm.Comm, cfg Config) (RankVariant, error) {
+		r, cc, err := GridShape(cfg)
+		if err != nil {
+			return nil, err
+		}
+		g, err := comm.NewGrid(c, r, cc)
+		if err != nil {
+			return nil, err
+		}
+		return newRank(g, cfg), nil
+	})
+}

@@ -145,13 +145,10 @@ func resolvedParams(params map[string]any) []string {
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
-// sdk.NewDistributed (goroutine ranks, or one rank per MPI process).
+// sdk.NewGridVariant (goroutine ranks, or one rank per MPI process).
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	o, err := parseOptions(cfg)
 	if err != nil {
-		return nil, err
-	}
-	if _, _, err := sdk.GridShape(cfg); err != nil {
 		return nil, err
 	}
 	switch cfg.Backend {
@@ -159,9 +156,7 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	default:
 		return nil, fmt.Errorf("atomic2d has no backend %q (it has cpu, cuda)", cfg.Backend)
 	}
-	return sdk.NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
-		return newRankVariant(c, cfg, o)
-	})
+	return sdk.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant { return newRankVariant(g, cfg, o) })
 }
 
 // rankVariant is one rank's sdk.RankVariant.
@@ -170,20 +165,12 @@ type rankVariant struct {
 	opt options
 }
 
-func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
-	r, cc, err := sdk.GridShape(cfg)
-	if err != nil {
-		return nil, err
-	}
-	g, err := comm.NewGrid(c, r, cc)
-	if err != nil {
-		return nil, err
-	}
+func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
 	if o.Workers == 0 && cfg.Backend == sdk.BackendCPU && cfg.Launcher != sdk.LauncherMPIRun {
 		// In-process ranks share the machine's cores.
-		o.Workers = max(1, defaultWorkers()/(r*cc))
+		o.Workers = max(1, defaultWorkers()/(g.R*g.C))
 	}
-	return &rankVariant{RankBase: sdk.RankBase[*bfs2d.Rank]{Cfg: cfg, Grid: g}, opt: o}, nil
+	return &rankVariant{RankBase: sdk.RankBase[*bfs2d.Rank]{Cfg: cfg, Grid: g}, opt: o}
 }
 
 // Construct builds the rank's CSC block through the shared 2D partition and

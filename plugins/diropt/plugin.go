@@ -146,14 +146,11 @@ func parseOptions(cfg sdk.Config) (options, error) {
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
-// sdk.NewDistributed (goroutine ranks, or one rank per MPI process); the
+// sdk.NewGridVariant (goroutine ranks, or one rank per MPI process); the
 // level loop takes its no-exchange path on 1×1.
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	o, err := parseOptions(cfg)
 	if err != nil {
-		return nil, err
-	}
-	if _, _, err := sdk.GridShape(cfg); err != nil {
 		return nil, err
 	}
 	switch cfg.Backend {
@@ -161,9 +158,7 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	default:
 		return nil, fmt.Errorf("diropt has no backend %q (it has cpu, cuda)", cfg.Backend)
 	}
-	return sdk.NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
-		return newRankVariant(c, cfg, o)
-	})
+	return sdk.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant { return newRankVariant(g, cfg, o) })
 }
 
 // rankVariant is one rank's sdk.RankVariant.
@@ -173,20 +168,12 @@ type rankVariant struct {
 	n   int64
 }
 
-func newRankVariant(c comm.Comm, cfg sdk.Config, o options) (*rankVariant, error) {
-	r, cc, err := sdk.GridShape(cfg)
-	if err != nil {
-		return nil, err
-	}
-	g, err := comm.NewGrid(c, r, cc)
-	if err != nil {
-		return nil, err
-	}
+func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
 	if o.Workers == 0 && cfg.Launcher != sdk.LauncherMPIRun {
 		// In-process ranks share the machine's cores.
-		o.Workers = max(1, runtime.GOMAXPROCS(0)/(r*cc))
+		o.Workers = max(1, runtime.GOMAXPROCS(0)/(g.R*g.C))
 	}
-	return &rankVariant{RankBase: sdk.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o}, nil
+	return &rankVariant{RankBase: sdk.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
 }
 
 // Construct builds the rank's block through the shared 2D partition, in CSR

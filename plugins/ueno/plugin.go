@@ -150,13 +150,10 @@ func parseOptions(cfg sdk.Config) (options, error) {
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
-// sdk.NewDistributed.
+// sdk.NewGridVariant.
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	o, err := parseOptions(cfg)
 	if err != nil {
-		return nil, err
-	}
-	if _, _, err := sdk.GridShape(cfg); err != nil {
 		return nil, err
 	}
 	switch cfg.Backend {
@@ -164,16 +161,8 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	default:
 		return nil, fmt.Errorf("ueno has no backend %q (it has cpu, cuda)", cfg.Backend)
 	}
-	return sdk.NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
-		r, cc, err := sdk.GridShape(cfg)
-		if err != nil {
-			return nil, err
-		}
-		g, err := comm.NewGrid(c, r, cc)
-		if err != nil {
-			return nil, err
-		}
-		return &rankVariant{RankBase: sdk.RankBase[*ubfs.Rank]{Cfg: cfg, Grid: g}, opt: o}, nil
+	return sdk.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant {
+		return &rankVariant{RankBase: sdk.RankBase[*ubfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
 	})
 }
 

@@ -10,6 +10,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <vector>
+
 namespace bfsb {
 
 // EventPool holds n events, recorded in order on one stream, so that a
@@ -62,6 +65,28 @@ class EventPool {
   cudaEvent_t* events_ = nullptr;
   int n_ = 0;
 };
+
+// MedianMs times device work: work (a callable that enqueues on stream s
+// and returns a cudaError_t, e.g. cudaGetLastError() after a launch) runs
+// once untimed, then reps times, each between events a and b of ev, and
+// *ms receives the median of those reps (milliseconds). reps >= 1.
+template <typename Work>
+cudaError_t MedianMs(EventPool& ev, int a, int b, cudaStream_t s, int reps, Work work, float* ms) {
+  std::vector<float> t;
+  for (int r = 0; r <= reps; ++r) {  // r == 0: the warm-up
+    cudaError_t e = ev.Record(a, s);
+    if (e == cudaSuccess) e = work();
+    if (e == cudaSuccess) e = ev.Record(b, s);
+    if (e == cudaSuccess) e = ev.Synchronize(b);
+    float x = 0;
+    if (e == cudaSuccess) e = ev.ElapsedMs(a, b, &x);
+    if (e != cudaSuccess) return e;
+    if (r > 0) t.push_back(x);
+  }
+  std::sort(t.begin(), t.end());
+  *ms = t[t.size() / 2];
+  return cudaSuccess;
+}
 
 }  // namespace bfsb
 

@@ -58,37 +58,24 @@ func (e *cudaEngine) foldPayloadDev(m int, mode string, dst uintptr) (int, error
 	})
 }
 
-// loadFrontierDev is LoadFrontier over payloads in device memory.
-func (e *cudaEngine) loadFrontierDev(mode string, ps []devPayload) error {
-	if err := e.call("a2d_frontier_begin", func(eb *byte, n int32) int32 { return e.fn.frontierBegin(e.h, eb, n) }); err != nil {
-		return err
-	}
-	for _, p := range ps {
-		if p.count == 0 {
-			continue
-		}
-		bitmap := UseBitmap(mode, p.count, int(e.l.BlockN))
-		if err := e.call("a2d_frontier_add", func(eb *byte, n int32) int32 {
-			return e.fn.frontierAdd(e.h, int64(p.src), flag(bitmap), devPtr(p.ptr), int64(p.count), eb, n)
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // loadFoldDev is LoadFold over payloads in device memory.
 func (e *cudaEngine) loadFoldDev(mode string, ps []devPayload) error {
 	if err := e.call("a2d_fold_begin", func(eb *byte, n int32) int32 { return e.fn.foldBegin(e.h, eb, n) }); err != nil {
 		return err
 	}
+	return e.addPayloads("a2d_fold_add", e.fn.foldAdd, mode, ps)
+}
+
+// addPayloads hands each non-empty device payload to add (a2d_fold_add or
+// a2d_frontier_add), as a bitmap or a list as UseBitmap decides.
+func (e *cudaEngine) addPayloads(name string, add func(h uintptr, src int64, bitmap int32, ptr *uint32, count int64, eb *byte, n int32) int32, mode string, ps []devPayload) error {
 	for _, p := range ps {
 		if p.count == 0 {
 			continue
 		}
 		bitmap := UseBitmap(mode, p.count, int(e.l.BlockN))
-		if err := e.call("a2d_fold_add", func(eb *byte, n int32) int32 {
-			return e.fn.foldAdd(e.h, int64(p.src), flag(bitmap), devPtr(p.ptr), int64(p.count), eb, n)
+		if err := e.call(name, func(eb *byte, n int32) int32 {
+			return add(e.h, int64(p.src), flag(bitmap), devPtr(p.ptr), int64(p.count), eb, n)
 		}); err != nil {
 			return err
 		}
@@ -145,16 +132,8 @@ func (e *cudaEngine) frontierBeginDev() error {
 // frontierAddDev appends the payloads received in the expand exchange to
 // all_front and returns its entries.
 func (e *cudaEngine) frontierAddDev(mode string, ps []devPayload) (int64, error) {
-	for _, p := range ps {
-		if p.count == 0 {
-			continue
-		}
-		bitmap := UseBitmap(mode, p.count, int(e.l.BlockN))
-		if err := e.call("a2d_frontier_add", func(eb *byte, n int32) int32 {
-			return e.fn.frontierAdd(e.h, int64(p.src), flag(bitmap), devPtr(p.ptr), int64(p.count), eb, n)
-		}); err != nil {
-			return 0, err
-		}
+	if err := e.addPayloads("a2d_frontier_add", e.fn.frontierAdd, mode, ps); err != nil {
+		return 0, err
 	}
 	var nall int64
 	err := e.call("a2d_frontier_count", func(eb *byte, n int32) int32 { return e.fn.frontierCount(e.h, &nall, eb, n) })

@@ -666,7 +666,8 @@ int64_t DeviceBytes(const dob_params* p) {
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
-  if (!p->single) b += 4 * rw + 16 * p->own_len;                 // assigned x2, prefix, union; pairs
+  if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
+  if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
     b += 8 * p->local_rows;                                      // pred_send, pred_recv
     if (p->grid_c > 1) b += p->grid_c * rw;                      // row_gather
@@ -766,7 +767,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->all_assigned, 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->prefix, 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->uni, 4 * rw));
-      BFSB_CHECK(cudaMalloc(&h->pairs, 16 * h->parents_len()));
+      if (!p->device_exchange) BFSB_CHECK(cudaMalloc(&h->pairs, 16 * h->parents_len()));
     }
     if (p->device_exchange) {
       BFSB_CHECK(cudaMalloc(&h->pred_send, 4 * p->local_rows));
@@ -965,7 +966,7 @@ int32_t dob_assigned(void* hv, int32_t all, uint32_t* bitmap, uint32_t* pred, ch
 int32_t dob_write_parents(void* hv, const int64_t* pairs, int64_t npairs, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && (pairs != nullptr || npairs == 0), "dob_write_parents: null argument");
-  BFSB_REQUIRE(!h->p.single, "dob_write_parents: only on a 2D grid");
+  BFSB_REQUIRE(!h->p.single && !h->p.device_exchange, "dob_write_parents: only on a 2D grid's host path");
   BFSB_REQUIRE(npairs >= 0 && npairs <= h->parents_len(), "dob_write_parents: %lld pairs for a block of %lld",
                (long long)npairs, (long long)h->p.own_len);
   if (npairs == 0) return 0;
@@ -1014,19 +1015,13 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   BFSB_REQUIRE(reps >= 1 && reps <= 1000, "dob_floor: reps %d outside 1..1000", reps);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words();
-  std::vector<float> ms;
-  for (int r = -1; r < reps; ++r) {
-    BFSB_CHECK(h->ev.Record(2, h->s));
-    FloorKernel<<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->isolated, rw, h->sink);
-    BFSB_CHECK_LAUNCH("FloorKernel");
-    BFSB_CHECK(h->ev.Record(3, h->s));
-    BFSB_CHECK(h->ev.Synchronize(3));
-    float t = 0;
-    BFSB_CHECK(h->ev.ElapsedMs(2, 3, &t));
-    if (r >= 0) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  *seconds = ms[ms.size() / 2] / 1e3;
+  float ms = 0;
+  BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
+    FloorKernel<<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q,
+                                                                                  h->isolated, rw, h->sink);
+    return cudaGetLastError();  // FloorKernel's launch
+  }, &ms));
+  *seconds = ms / 1e3;
   unsigned long long s = 0;
   BFSB_CHECK(cudaMemcpy(&s, h->sink, 8, cudaMemcpyDeviceToHost));
   *sink = s;
@@ -1083,11 +1078,12 @@ int32_t dob_dev_merge(void* hv, int64_t* counts, char* err, int32_t errlen) {
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words();
   // The exploration (dob_explore, deferred) counted into the set of the
-  // level before h->level; the merge counts into the current set, zeroed
-  // before and again after the readback, for the next exploration.
-  Counters* explored = h->ctr + ((h->level + 1) & 1);
+  // level before h->level, and its kernels zeroed the current set (their
+  // `next`), into which the merge counts; both sets come back in one copy.
+  // The current set is zeroed again after the readback, for the next
+  // exploration.
+  const int explored = (h->level + 1) & 1, merged = h->level & 1;
   const bool one_col = h->p.grid_c == 1;
-  BFSB_CHECK(cudaMemsetAsync(h->Cur(), 0, sizeof(Counters), h->s));
   MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, one_col ? nullptr : h->prefix, h->Union(), h->bu_off,
                                                        h->level_assigned, h->all_assigned, h->visited, rw, h->Cur());
   BFSB_CHECK_LAUNCH("MergeKernel");
@@ -1096,14 +1092,13 @@ int32_t dob_dev_merge(void* hv, int64_t* counts, char* err, int32_t errlen) {
   OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
                                                                      h->p.block, h->own, h->Cur());
   BFSB_CHECK_LAUNCH("OwnBitsKernel");
-  BFSB_CHECK(cudaMemcpyAsync(h->hctr, explored, sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
-  BFSB_CHECK(cudaMemcpyAsync(h->hctr + 1, h->Cur(), sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->ctr, 2 * sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
-  counts[0] = (int64_t)h->hctr[1].found;    // own block's share of the next n_f
-  counts[1] = (int64_t)h->hctr[1].degrees;  // m_f's share
-  counts[2] = (int64_t)h->hctr[0].found;    // the exploration's
-  counts[3] = (int64_t)h->hctr[0].degrees;
-  counts[4] = (int64_t)h->hctr[0].edges;
+  counts[0] = (int64_t)h->hctr[merged].found;    // own block's share of the next n_f
+  counts[1] = (int64_t)h->hctr[merged].degrees;  // m_f's share
+  counts[2] = (int64_t)h->hctr[explored].found;  // the exploration's
+  counts[3] = (int64_t)h->hctr[explored].degrees;
+  counts[4] = (int64_t)h->hctr[explored].edges;
   float ms = 0;
   BFSB_CHECK(h->ev.ElapsedMs(4, 5, &ms));
   counts[5] = (int64_t)((double)ms * 1e6);  // the exploration's device time, ns

@@ -4,6 +4,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/partition"
 )
 
 // TestTranspose checks transpose against a direct one, for shapes of one
@@ -44,5 +48,32 @@ func TestTranspose(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkTranspose transposes the one-rank block of a scale-20 graph (the
+// CSC construction of 2D grids): go test -bench Transpose.
+func BenchmarkTranspose(b *testing.B) {
+	const scale = 20
+	n := graph500.NVertices(scale)
+	comms, err := comm.NewLocal(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := comm.NewGrid(comms[0], 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := partition.Build2D(g, n, graph500.Generate(scale, 16, [2]uint64{2, 3}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	td, err := dedup(p.ColPtr, p.RowIdx, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		transpose(td, n, 0)
 	}
 }

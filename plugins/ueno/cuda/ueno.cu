@@ -813,20 +813,13 @@ int32_t ueno_floor(void* hv, int32_t reps, double* ms, char* err, int32_t errlen
   SET_DEVICE(h);
   BFSB_REQUIRE(reps >= 1, "ueno_floor: reps %d", reps);
   const int tpb = (int)h->p.threads_per_block;
-  std::vector<double> t;
-  for (int k = 0; k <= reps; ++k) {  // k = 0: warm-up
-    BFSB_CHECK(h->ev.Record(0, h->s));
+  float x = 0;
+  BFSB_CHECK(bfsb::MedianMs(h->ev, 0, 1, h->s, reps, [&] {
     FloorKernel<<<Blocks(h->p.nnz, tpb), tpb, 0, h->s>>>(h->row_idx, h->p.nnz, h->sv, h->wb, h->p.block,
                                                          h->counter);
-    BFSB_CHECK_LAUNCH("FloorKernel");
-    BFSB_CHECK(h->ev.Record(1, h->s));
-    BFSB_CHECK(h->ev.Synchronize(1));
-    float x = 0;
-    BFSB_CHECK(h->ev.ElapsedMs(0, 1, &x));
-    if (k > 0) t.push_back(x);
-  }
-  std::sort(t.begin(), t.end());
-  *ms = t[t.size() / 2];
+    return cudaGetLastError();  // FloorKernel's launch
+  }, &x));
+  *ms = x;
   return 0;
 }
 
@@ -854,18 +847,10 @@ int32_t ueno_vlq_encode(int64_t device, const uint32_t* vals, int64_t n, uint8_t
     BFSB_CHECK(cudaMalloc(&d_tmp, (bfsb::VlqGroups(n) + 1) * 4));
     BFSB_CHECK(cudaMalloc(&d_out, std::max<int64_t>(1, bfsb::VlqMaxBytes(n))));
     BFSB_CHECK(cudaMemcpy(d_vals, vals, n * 4, cudaMemcpyHostToDevice));
-    std::vector<double> t;
-    for (int k = 0; k <= reps; ++k) {
-      BFSB_CHECK(ev.Record(0, s));
-      BFSB_CHECK(bfsb::VlqEncode(scratch, d_vals, n, d_out, d_tmp, s));
-      BFSB_CHECK(ev.Record(1, s));
-      BFSB_CHECK(ev.Synchronize(1));
-      float x = 0;
-      BFSB_CHECK(ev.ElapsedMs(0, 1, &x));
-      if (k > 0) t.push_back(x);
-    }
-    std::sort(t.begin(), t.end());
-    *ms = t[t.size() / 2];
+    float x = 0;
+    BFSB_CHECK(bfsb::MedianMs(ev, 0, 1, s, reps, [&] { return bfsb::VlqEncode(scratch, d_vals, n, d_out, d_tmp, s); },
+                              &x));
+    *ms = x;
     uint32_t len = 0;
     BFSB_CHECK(cudaMemcpy(&len, d_tmp + bfsb::VlqGroups(n), 4, cudaMemcpyDeviceToHost));
     BFSB_REQUIRE((int64_t)len <= cap, "ueno_vlq_encode: %u bytes, buffer %lld", len, (long long)cap);
@@ -904,18 +889,10 @@ int32_t ueno_vlq_decode(int64_t device, const uint8_t* src, int64_t nbytes, int6
     BFSB_CHECK(cudaMalloc(&d_in, std::max<int64_t>(1, nbytes)));
     if (nbytes > 0) BFSB_CHECK(cudaMemcpy(d_in, src, nbytes, cudaMemcpyHostToDevice));
     BFSB_CHECK(cudaMemset(d_err, 0, 4));
-    std::vector<double> t;
-    for (int k = 0; k <= reps; ++k) {
-      BFSB_CHECK(ev.Record(0, s));
-      BFSB_CHECK(bfsb::VlqDecode(scratch, d_in, nbytes, n, d_vals, d_tmp, d_err, s));
-      BFSB_CHECK(ev.Record(1, s));
-      BFSB_CHECK(ev.Synchronize(1));
-      float x = 0;
-      BFSB_CHECK(ev.ElapsedMs(0, 1, &x));
-      if (k > 0) t.push_back(x);
-    }
-    std::sort(t.begin(), t.end());
-    *ms = t[t.size() / 2];
+    float x = 0;
+    BFSB_CHECK(bfsb::MedianMs(
+        ev, 0, 1, s, reps, [&] { return bfsb::VlqDecode(scratch, d_in, nbytes, n, d_vals, d_tmp, d_err, s); }, &x));
+    *ms = x;
     uint32_t e = 0;
     BFSB_CHECK(cudaMemcpy(&e, d_err, 4, cudaMemcpyDeviceToHost));
     BFSB_REQUIRE(e == 0, "ueno_vlq_decode: corrupt stream (flags %#x)", e);
