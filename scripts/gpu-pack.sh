@@ -12,6 +12,7 @@ TESTS=${TESTS:-0}
 TEST_PKGS=${TEST_PKGS:-"harness/cuda plugins/edgescan plugins/atomic2d plugins/atomic2d/bfs2d plugins/diropt plugins/merrill plugins/ueno"}
 
 make --no-print-directory build GOBUILD="go build -buildvcs=auto -ldflags=-s\ -w"
+go build -ldflags="-s -w" -o bin/vlqbench ./plugins/ueno/cmd/vlqbench # ueno's Fig. 5 microbenchmark
 mkdir -p .carry
 rm -rf .carry/tests .carry/bin.tgz .carry/bin.tar.zst .carry/bin.tar.xz
 if [ "$TESTS" = 1 ]; then

@@ -412,6 +412,13 @@ func (rt *CUDARuntime) waitEvent(e uintptr, check func() error) error {
 	return rt.poll(func() (bool, error) { return rt.EventDone(e) }, check)
 }
 
+// pollSpin is how long poll spins before it sleeps between queries. Go's
+// timers sleep at least about a millisecond on Linux (time.Sleep(20µs)
+// takes 1.1 ms there), so a wait that slept as soon as it could would add
+// up to a millisecond to every exchange that outlasts the spin; a search
+// level takes microseconds to milliseconds, so the spin covers them all.
+const pollSpin = 100 * time.Millisecond
+
 func (rt *CUDARuntime) poll(query func() (bool, error), check func() error) error {
 	start := time.Now()
 	for i := 0; ; i++ {
@@ -424,10 +431,10 @@ func (rt *CUDARuntime) poll(query func() (bool, error), check func() error) erro
 				return err
 			}
 		}
-		if time.Since(start) < time.Millisecond {
+		if time.Since(start) < pollSpin {
 			runtime.Gosched()
 		} else {
-			time.Sleep(20 * time.Microsecond)
+			time.Sleep(time.Millisecond)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
@@ -47,7 +48,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	for _, grid := range [][2]int{{1, 1}, {2, 2}} {
 		for _, params := range []map[string]any{
 			{}, {pPreset: presetPaper}, {pMode: dobfs.ModeTopDown}, {pMode: dobfs.ModeBottomUp},
-			{pBUSerial: int64(1), pTDBig: int64(32), pWritePred: dobfs.WritePredLevel},
+			{pBUSerial: int64(1), pTDBig: int64(32), pWritePred: dobfs.WritePredLevel}, {pLoop: loopHost},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
@@ -98,9 +99,9 @@ func needDeviceExchange(t *testing.T) {
 }
 
 // TestCUDADeviceExchange checks the device path of the 2D exchanges (NCCL
-// between two GPUs): every search validates and has the host path's level
-// structure, on 1×2 and 2×1, blocks aligned and not, WritePred at the end
-// and per level.
+// between two GPUs), with the device loop and with the host loop: every
+// search validates and has the host path's level structure, on 1×2 and
+// 2×1, blocks aligned and not, WritePred at the end and per level.
 func TestCUDADeviceExchange(t *testing.T) {
 	needDeviceExchange(t)
 	for _, grid := range [][2]int{{1, 2}, {2, 1}} {
@@ -119,15 +120,59 @@ func TestCUDADeviceExchange(t *testing.T) {
 					cfg := sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 2, Grid: grid}
 					host := searchAll(t, cfg, g)
 					full[pExchange] = comm.ExchangeDevice
-					dev := searchAll(t, cfg, g)
+					dev := searchAll(t, cfg, g) // the device loop
+					full[pLoop] = loopHost
+					devHost := searchAll(t, cfg, g)
 					for k := range host {
-						a, b := levelShape(host[k]), levelShape(dev[k])
-						if fmt.Sprint(a) != fmt.Sprint(b) {
-							t.Errorf("search %d: host-path levels %v, device-path levels %v", k, a, b)
+						a, b, c := levelShape(host[k]), levelShape(dev[k]), levelShape(devHost[k])
+						if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(a) != fmt.Sprint(c) {
+							t.Errorf("search %d: host-path levels %v, device-path levels %v (device loop), %v (host loop)", k, a, b, c)
 						}
 					}
 				})
 			}
 		}
+	}
+}
+
+// TestCUDADeepGraph runs a graph of thousands of levels (a path with a
+// Kronecker graph hanging off one end), so that the device loop enqueues
+// many batches of levels, at its 32-level limit: every search validates
+// and has the CPU backend's level structure, on 1×1 and, where two GPUs
+// and NCCL are present, on 2×1 with the device exchanges.
+func TestCUDADeepGraph(t *testing.T) {
+	needCUDA(t)
+	const path = 2000
+	k := sdktest.NewGraph(t, 10, 8, 1)
+	edges := slices.Clone(k.Edges)
+	prev := k.Edges[0].V0 // a vertex of the Kronecker graph's big component
+	for v := k.N; v < k.N+path; v++ {
+		edges = append(edges, graph500.Edge{V0: prev, V1: v})
+		prev = v
+	}
+	g := sdktest.GraphOf(t, edges, k.N+path, 3)
+	grids := [][2]int{{1, 1}}
+	if _, _, err := comm.SelectExchange(comm.ExchangeDevice, true, 2, 2); err == nil {
+		grids = append(grids, [2]int{2, 1})
+	}
+	for _, grid := range grids {
+		t.Run(fmt.Sprintf("%dx%d", grid[0], grid[1]), func(t *testing.T) {
+			full, err := plugin{}.Info().CheckParams(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: grid[0] * grid[1], Grid: grid}
+			cpu := searchAll(t, cfg, g)
+			cfg.Backend = sdk.BackendCUDA
+			gpu := searchAll(t, cfg, g)
+			for k := range cpu {
+				if a, b := levelShape(cpu[k]), levelShape(gpu[k]); fmt.Sprint(a) != fmt.Sprint(b) {
+					t.Errorf("search %d: CPU %d levels, CUDA %d levels (or their frontiers differ)", k, len(a), len(b))
+				}
+				if gpu[k].Levels < path/2 {
+					t.Errorf("search %d: %d levels, want the path's (at least %d)", k, gpu[k].Levels, path/2)
+				}
+			}
+		})
 	}
 }

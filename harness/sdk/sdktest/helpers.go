@@ -43,6 +43,15 @@ func NewGraph(t testing.TB, scale, ef, roots int) *Graph {
 	return newGraphOf(t, scale, ef, edges, graph500.NVertices(scale), roots)
 }
 
+// GraphOf is the workload of an edge list over n vertices, with its first
+// roots search keys; Scale and EdgeFactor are 0 (not a Kronecker graph).
+// It gives tests the shapes Kronecker graphs lack, e.g. the thousands of
+// levels of a long path.
+func GraphOf(t testing.TB, edges []graph500.Edge, n int64, roots int) *Graph {
+	t.Helper()
+	return newGraphOf(t, 0, 0, edges, n, roots)
+}
+
 func newGraphOf(t testing.TB, scale, ef int, edges []graph500.Edge, n int64, roots int) *Graph {
 	t.Helper()
 	keys, err := graph500.SearchKeys(edges, n, roots, DefaultSeed)

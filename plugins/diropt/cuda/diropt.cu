@@ -55,15 +55,22 @@
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
 //                      operations (row union, own block out, in_queue in,
 //                      WritePred's send and receive sides).
+//   InitLoopKernel, DecideKernel, CountsKernel   the device loop's state,
+//                      its switching rule and (2D) the counts it allreduces.
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel.
 //
-// Launches and host round trips per level on a 1×1 grid (the level loop
-// runs in Go, dobfs/rank.go):
-//   top-down:  [one memset of out_queue, only after a bottom-up level]
-//              TopDownKernel, [TopDownBigKernel when td_big > 0],
-//              one 24-byte device->host copy of the counts into pinned
-//              memory, one stream synchronization;
-//   bottom-up: BottomUpKernel, the same copy and synchronization.
+// Launches and host round trips per level on a 1×1 grid:
+//   host loop (loop = host; the level loop in Go, dobfs/rank.go):
+//     top-down:  [one memset of out_queue, only after a bottom-up level]
+//                TopDownKernel, [TopDownBigKernel when td_big > 0],
+//                one 24-byte device->host copy of the counts into pinned
+//                memory, one stream synchronization;
+//     bottom-up: BottomUpKernel, the same copy and synchronization;
+//   device loop (dob_loop_*, dobfs/device_loop.go): TopDownKernel,
+//     [TopDownBigKernel], BottomUpKernel, each returning at once unless
+//     the device chose its direction, DecideKernel (the switching rule,
+//     and the clearing of out_queue before a top-down level that needs
+//     it); no round trip: the host waits once per batch of levels.
 // The queue swap is a pointer swap; a top-down level leaves its in_queue
 // empty (each warp clears the word it read), so the next top-down level
 // finds out_queue clean.
@@ -114,6 +121,34 @@ __device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned 
   }
 }
 
+// LoopState is the device-resident level loop's state (dob_loop_*): the
+// switching rule's inputs for the next level and the direction it chose,
+// kept on the device so that no level waits for the host. Kernels of an
+// exploration take a pointer to it (gate; nullptr when the host drives the
+// levels) and return at once when the level is not theirs.
+struct LoopState {
+  int dir;   // the next level's direction (0 top-down, 1 bottom-up)
+  int done;  // 1 once a level found no vertex: later levels do nothing
+  long long nf, prev_nf, mf, mu;  // n_f, the previous n_f, m_f, m_u
+  long long level;                // levels completed
+};
+
+// LevelRec is what DecideKernel records about a completed level (ring slot
+// level % kLoopSlots): its direction, n_f, m_f and the adjacency entries
+// read (over the grid).
+struct LevelRec {
+  long long dir, nf, mf, edges;
+};
+
+// kLoopSlots bounds the levels enqueued between two dob_loop_sync calls:
+// the ring of LevelRec and the event slots.
+constexpr int kLoopSlots = 32;
+
+// Skip reports whether a kernel of direction dir stays out of this level.
+__device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
+  return gate != nullptr && (gate->done || gate->dir != dir);
+}
+
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
@@ -160,10 +195,10 @@ int64_t BigCap(int64_t td_nnz, int64_t td_big) {
 // TopDownBigKernel, which spreads them over whole blocks: a warp would read
 // such a list alone, 32 entries a step, while the warps with short lists
 // finish.
-__global__ void TopDownKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
-                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
-                              uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t big_min,
-                              BigItem* big_queue, Counters* ctr, Counters* next) {
+__device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
+                                        const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
+                                        uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t big_min,
+                                        BigItem* big_queue, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
@@ -210,7 +245,9 @@ __global__ void TopDownKernel(const uint32_t* __restrict__ td_off, const uint32_
 // hub's list is spread over many blocks).
 __global__ void TopDownBigKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                  const uint32_t* __restrict__ bu_off, const BigItem* __restrict__ big_queue,
-                                 uint32_t* visited, uint32_t* out_queue, uint32_t* pred, Counters* ctr) {
+                                 uint32_t* visited, uint32_t* out_queue, uint32_t* pred, Counters* ctr,
+                                 const LoopState* gate) {
+  if (Skip(gate, 0)) return;
   const unsigned long long nbig = *(volatile unsigned long long*)&ctr->nbig;
   unsigned long long found = 0, degrees = 0;
   for (unsigned long long q = blockIdx.x; q < nbig; q += gridDim.x) {
@@ -243,10 +280,10 @@ constexpr int kBuWords = 4;
 // for `serial` entries and then, with kWarpAssist, the whole warp 32
 // entries a step, stopping at the first hit.
 template <bool kWarpAssist>
-__global__ void BottomUpKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                               const uint32_t* __restrict__ in_queue, uint32_t* visited, uint32_t* out_queue,
-                               uint32_t* pred, int64_t row_words, uint32_t serial, Counters* ctr,
-                               Counters* next) {
+__device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                         const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                         uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
+                                         Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
@@ -336,6 +373,36 @@ __global__ void BottomUpKernel(const uint32_t* __restrict__ bu_off, const uint32
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
+}
+
+// The exploration's arguments, for the kernels that run TopDown and
+// BottomUp.
+struct ExploreArgs {
+  const uint32_t *td_off, *td_adj, *bu_off, *bu_adj;
+  uint32_t *in_queue, *visited, *out_queue, *pred;
+  int64_t in_words, row_words;
+  uint32_t big_min, serial;
+  BigItem* big_queue;
+  Counters *ctr, *next;
+};
+
+// TopDownKernel and BottomUpKernel run a level in the direction the host
+// chose (gate nullptr: the host loop), or, in the device loop, are both
+// launched and return at once unless the device chose theirs (gate: the
+// loop state). One kernel branching on the direction would save a launch
+// a level, but holds the registers of both: on an H200 at scale 25 its
+// bottom-up levels took 20-40 % longer.
+__global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
+  if (Skip(gate, 0)) return;
+  TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big_min,
+          a.big_queue, a.ctr, a.next);
+}
+
+template <bool kWarpAssist>
+__global__ void BottomUpKernel(ExploreArgs a, const LoopState* gate) {
+  if (Skip(gate, 1)) return;
+  BottomUp<kWarpAssist>(a.bu_off, a.bu_adj, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
+                        a.ctr, a.next);
 }
 
 // MergeKernel (2D, lines 17 and 23 of Algorithm 2): a thread per word.
@@ -568,6 +635,94 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
   if (lane == 0 && acc == 0x9e3779b9u) atomicAdd(sink, 1ull);  // keeps the loads
 }
 
+// The device-resident level loop (dob_loop_*): the kernels that replace
+// the host's per-level readback and decision.
+
+// InitLoopKernel starts a search's loop state: level 0 goes in direction
+// dir with n_f = 1, m_f = mf, m_u = mu.
+__global__ void InitLoopKernel(LoopState* st, int dir, long long mf, long long mu) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  st->dir = dir;
+  st->done = 0;
+  st->nf = 1;
+  st->prev_nf = 0;
+  st->mf = mf;
+  st->mu = mu;
+  st->level = 0;
+}
+
+// CountsKernel (2D) packs this rank's share of the level's counts for the
+// allreduce: red = {n_f's share (the own block's new vertices, counted by
+// OwnBitsKernel), m_f's share (MergeKernel), the exploration's entries
+// read}, and zeroes the merge's counter set, which the next exploration
+// counts into.
+__global__ void CountsKernel(const Counters* explored, Counters* merged, long long* red) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  red[0] = (long long)merged->found;
+  red[1] = (long long)merged->degrees;
+  red[2] = (long long)explored->edges;
+  merged->found = merged->degrees = merged->edges = merged->nbig = 0;
+}
+
+// DecideKernel ends a level on the device: it records the level, moves the
+// switching rule's inputs on (the host loop's bookkeeping in
+// dobfs/rank.go: prev_nf <- n_f, n_f <- next, m_f <- next m_f, m_u -= m_f),
+// stops the loop when the level found nothing, and otherwise chooses the
+// next level's direction by Beamer et al.'s rule, in the same double
+// arithmetic as Rank.decide so that both loops choose alike. Its counts
+// come from this level's counter set c (1×1) or from the allreduced red
+// (2D: {n_f, m_f, entries read} over the grid).
+//
+// The state is double-buffered: the level read cur and its successor
+// reads next, so that every block can compute the decision from cur while
+// block 0 writes next. The blocks need it because a top-down level needs
+// a clean out_queue (the next level's, `out`: on 1×1 a top-down level
+// leaves one, since it clears the in_queue words it reads and the queues
+// swap, but a bottom-up level does not; on 2D grids out_queue keeps the
+// level's vertices for the merge), and the whole grid clears it here
+// rather than in a launch of its own.
+__global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counters* c, const long long* red,
+                             LevelRec* ring, double alpha, double beta, int mode, long long n, int single,
+                             uint32_t* out, int64_t out_words) {
+  const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
+  LoopState st = *cur;
+  if (st.done) {  // past the last level: carry the end on
+    if (lead) *next = st;
+    return;
+  }
+  const long long found = red != nullptr ? red[0] : (long long)c->found;
+  const long long found_mf = red != nullptr ? red[1] : (long long)c->degrees;
+  if (lead) {
+    LevelRec& r = ring[st.level % kLoopSlots];
+    r.dir = st.dir;
+    r.nf = st.nf;
+    r.mf = st.mf;
+    r.edges = red != nullptr ? red[2] : (long long)c->edges;
+  }
+  st.prev_nf = st.nf;
+  st.nf = found;
+  st.mf = found_mf;
+  st.mu -= found_mf;
+  st.level++;
+  st.done = found == 0;
+  const int was = st.dir;
+  if (!st.done) {
+    if (mode == 1) {
+      st.dir = 0;
+    } else if (mode == 2) {
+      st.dir = 1;
+    } else if (was == 0) {
+      st.dir = ((double)st.mf > (double)st.mu / alpha && st.nf > st.prev_nf) ? 1 : 0;
+    } else {
+      st.dir = ((double)st.nf < (double)n / beta && st.nf < st.prev_nf) ? 0 : 1;
+    }
+  }
+  if (lead) *next = st;
+  if (st.done || st.dir != 0 || (single && was == 0)) return;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
+}
+
 struct Handle {
   dob_params p{};
   int sms = 0;
@@ -586,15 +741,33 @@ struct Handle {
   uint32_t* row_gather = nullptr;  // grid_c > 1: the row's out_queues
   Counters* ctr = nullptr;   // two sets
   Counters* hctr = nullptr;  // pinned readback
+  // The device-resident level loop (dob_loop_*): its state (two, read and
+  // written by alternate levels: LoopCur, LoopNext), the ring of
+  // level records, the 2D counts the allreduce sums (red), their pinned
+  // readbacks, the rule's parameters, the levels enqueued since the reset
+  // when the host last synchronized (loop_synced) and the current level's
+  // event slot.
+  LoopState* loop = nullptr;
+  LevelRec* ring = nullptr;
+  long long* red = nullptr;
+  LoopState* hloop = nullptr;
+  LevelRec* hring = nullptr;
+  dob_loop_params lp{};
+  int loop_synced = 0;
+  int loop_slot = 0;
+  int loop_level = 0;  // the level being enqueued
   unsigned long long* sink = nullptr;
   std::vector<void*> host;  // pinned host buffers (dob_host_alloc)
-  bfsb::EventPool ev;       // 0: search start, 1: search end, 2-3: floor, 4-5: a deferred exploration
+  // 0: search start, 1: search end, 2-3: floor, 4-5: a deferred
+  // exploration; from kLoopEvent0, kLoopEvents per loop slot (LoopEvent).
+  bfsb::EventPool ev;
   int level = 0;            // levels since the reset (picks the counter set)
   // frontier_degrees is the degree sum of the frontier the next top-down
   // level expands, where known (a 1×1 grid, after a level); below td_big,
   // no list can be queued and TopDownBigKernel is not launched.
   int64_t frontier_degrees = INT64_MAX;
   bool out_clean = true;    // out_queue is all zero
+  bool ended = false;       // the search's end event is recorded (dob_loop_sync)
   // The 2D device path's parents (device_exchange): the reset leaves them
   // (parents_dirty) until a per-level WritePred writes them (-1 first) or
   // dob_parents builds them all from what the end-of-search WritePred left
@@ -622,7 +795,8 @@ struct Handle {
   ~Handle() {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
-                    prefix, uni, big_queue, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather};
+                    prefix, uni, big_queue, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
+                    loop, red};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -635,6 +809,7 @@ struct Handle {
       if (bu_adj != nullptr) cudaFree(bu_adj);
     }
     if (hctr != nullptr) cudaFreeHost(hctr);
+    if (hloop != nullptr) cudaFreeHost(hloop);
     for (void* q : host) {
       if (q != nullptr) cudaFreeHost(q);
     }
@@ -657,6 +832,20 @@ struct Handle {
   }
   Counters* Cur() const { return ctr + (level & 1); }
   Counters* Next() const { return ctr + ((level + 1) & 1); }
+  // LoopEvent is event k of the current loop slot: 0 the level's start, 1
+  // its exploration's end, 2 the row exchange's and merge's end, 3 the
+  // column exchange's end, 4 the decision's end (1×1: 0, 1, 4).
+  int LoopEvent(int k) const { return kLoopEvent0 + kLoopEvents * loop_slot + k; }
+  // The loop state the level being enqueued (loop_level) reads, and the
+  // one its decision writes.
+  LoopState* LoopCur() const { return loop + (loop_level & 1); }
+  LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
+  // The exploration's arguments for the current level.
+  ExploreArgs Args() const {
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, in_q, visited, out_q, pred, col_words(), row_words(),
+                       (uint32_t)p.td_big, (uint32_t)p.bu_serial, big_queue, Cur(), Next()};
+  }
+  static constexpr int kLoopEvent0 = 6, kLoopEvents = 5;
 };
 
 int64_t DeviceBytes(const dob_params* p) {
@@ -675,6 +864,7 @@ int64_t DeviceBytes(const dob_params* p) {
   }
   b += 8 * (p->own_len > 0 ? p->own_len : 1);                    // parents
   b += 8 * BigCap(p->td_nnz, p->td_big);                          // big_queue
+  b += 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec) + 3 * 8;  // the device loop
   return b + 2 * sizeof(Counters) + 8;
 }
 
@@ -712,6 +902,43 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
   return 0;
 }
 
+// LaunchTopDown enqueues a top-down exploration: TopDownKernel, then
+// TopDownBigKernel where lists can be queued (gate: see TopDownKernel).
+int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
+  TopDownKernel<<<h->WarpGrid((h->col_words() + 31) / 32), h->tpb, 0, h->s>>>(h->Args(), gate);
+  BFSB_CHECK_LAUNCH("TopDownKernel");
+  if (h->p.td_big > 0 && (gate != nullptr || h->frontier_degrees >= h->p.td_big)) {
+    TopDownBigKernel<<<h->resident, h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->big_queue, h->visited,
+                                                        h->out_q, h->pred, h->Cur(), gate);
+    BFSB_CHECK_LAUNCH("TopDownBigKernel");
+  }
+  return 0;
+}
+
+// LaunchBottomUp enqueues a bottom-up exploration (gate: see
+// TopDownKernel).
+int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
+  const int grid = h->WarpGrid((h->row_words() + kBuWords - 1) / kBuWords);
+  if (h->p.bu_serial > 0) {
+    BottomUpKernel<true><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  } else {
+    BottomUpKernel<false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  }
+  BFSB_CHECK_LAUNCH("BottomUpKernel");
+  return 0;
+}
+
+// Decide enqueues DecideKernel (the grid clears out_queue when the next
+// level is top-down and needs it).
+int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, int32_t errlen) {
+  const int64_t rw = h->row_words();
+  DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
+                                                       h->lp.beta, (int)h->lp.mode, (long long)h->lp.n,
+                                                       (int)h->p.single, h->out_q, rw);
+  BFSB_CHECK_LAUNCH("DecideKernel");
+  return 0;
+}
+
 }  // namespace
 
 extern "C" {
@@ -741,7 +968,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
-    BFSB_CHECK(h->ev.Create(6));
+    BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
     const int64_t rw = h->row_words(), cw = h->col_words();
     BFSB_CHECK(cudaMalloc(&h->td_off, 4 * (p->local_cols + 1)));
     BFSB_CHECK(cudaMalloc(&h->td_adj, 4 * std::max<int64_t>(p->td_nnz, 1)));
@@ -786,6 +1013,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->ctr, 2 * sizeof(Counters)));
     BFSB_CHECK(cudaMalloc(&h->sink, 8));
     BFSB_CHECK(cudaMallocHost(&h->hctr, 2 * sizeof(Counters)));
+    // The states and the ring in one allocation, read back in one copy.
+    BFSB_CHECK(cudaMalloc(&h->loop, 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec)));
+    h->ring = (LevelRec*)(h->loop + 2);
+    BFSB_CHECK(cudaMalloc(&h->red, 3 * 8));
+    BFSB_CHECK(cudaMallocHost(&h->hloop, 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec)));
+    h->hring = (LevelRec*)(h->hloop + 2);
     BFSB_CHECK(cudaMemset(h->sink, 0, 8));
     return 0;
   }();
@@ -838,6 +1071,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
                                       h->parents);
   BFSB_CHECK_LAUNCH("ResetRootKernel");
   h->level = 0;
+  h->ended = false;
   h->out_clean = true;
   h->frontier_degrees = INT64_MAX;
   return 0;
@@ -847,30 +1081,14 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && counts != nullptr, "dob_explore: null argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  const int64_t rw = h->row_words(), cw = h->col_words();
+  const int64_t rw = h->row_words();
   if (h->Deferred()) BFSB_CHECK(h->ev.Record(4, h->s));
   if (bottom_up) {
-    if (h->p.bu_serial > 0) {
-      BottomUpKernel<true><<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
-                                                                 h->out_q, h->pred, rw, (uint32_t)h->p.bu_serial,
-                                                                 h->Cur(), h->Next());
-    } else {
-      BottomUpKernel<false><<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q, h->visited,
-                                                                  h->out_q, h->pred, rw, 0, h->Cur(), h->Next());
-    }
-    BFSB_CHECK_LAUNCH("BottomUpKernel");
+    if (int32_t st = LaunchBottomUp(h, nullptr, err, errlen)) return st;
     h->out_clean = false;  // the in_queue it read becomes out_queue after the swap
   } else {
     if (!h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
-    TopDownKernel<<<h->WarpGrid((cw + 31) / 32), h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->in_q, cw, h->visited,
-                                                         h->out_q, h->pred, (uint32_t)h->p.td_big, h->big_queue,
-                                                         h->Cur(), h->Next());
-    BFSB_CHECK_LAUNCH("TopDownKernel");
-    if (h->p.td_big > 0 && h->frontier_degrees >= h->p.td_big) {
-      TopDownBigKernel<<<h->resident, h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->big_queue,
-                                                          h->visited, h->out_q, h->pred, h->Cur());
-      BFSB_CHECK_LAUNCH("TopDownBigKernel");
-    }
+    if (int32_t st = LaunchTopDown(h, nullptr, err, errlen)) return st;
     // On 1×1 the in_queue, cleared word by word, is the next out_queue; on
     // 2D grids out_queue keeps this level's vertices (dob_merge reads it).
     h->out_clean = h->p.single != 0;
@@ -904,7 +1122,8 @@ int32_t dob_finish(void* hv, double* seconds, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && seconds != nullptr, "dob_finish: null argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  BFSB_CHECK(h->ev.Record(1, h->s));
+  if (!h->ended) BFSB_CHECK(h->ev.Record(1, h->s));
+  h->ended = true;
   BFSB_CHECK(h->ev.Synchronize(1));
   float ms = 0;
   BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
@@ -1057,6 +1276,7 @@ int32_t dob_dev_buffers(void* hv, dob_dev_bufs* b, char* err, int32_t errlen) {
   b->pred_send = (uint64_t)(uintptr_t)h->pred_send;
   b->pred_recv = (uint64_t)(uintptr_t)h->pred_recv;
   b->own_words = h->own_words();
+  b->counts = (uint64_t)(uintptr_t)h->red;
   return 0;
 }
 
@@ -1144,6 +1364,128 @@ int32_t dob_dev_write_pred(void* hv, int32_t end, char* err, int32_t errlen) {
   WritePredKernel<<<h->ThreadGrid(blocks * h->p.own_len), h->tpb, 0, h->s>>>(
       src, blocks, first, h->p.block, h->p.own_len, h->p.local_cols, h->parents);
   BFSB_CHECK_LAUNCH("WritePredKernel");
+  return 0;
+}
+
+int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_begin: null argument");
+  BFSB_REQUIRE(h->p.single || h->p.device_exchange,
+               "dob_loop_begin: a 2D grid's device loop needs device_exchange (its exchanges stay on the device)");
+  BFSB_REQUIRE(lp->mode >= 0 && lp->mode <= 2 && (lp->dir == 0 || lp->dir == 1) && lp->alpha > 0 && lp->beta > 0,
+               "dob_loop_begin: bad parameters (mode %lld, direction %lld, alpha %g, beta %g)", (long long)lp->mode,
+               (long long)lp->dir, lp->alpha, lp->beta);
+  BFSB_REQUIRE(h->level == 0, "dob_loop_begin: call it right after dob_reset");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  h->lp = *lp;
+  h->loop_synced = 0;
+  InitLoopKernel<<<1, 32, 0, h->s>>>(h->loop, (int)lp->dir, (long long)lp->mf, (long long)lp->mu);
+  BFSB_CHECK_LAUNCH("InitLoopKernel");
+  return 0;
+}
+
+int32_t dob_loop_explore(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "dob_loop_explore: null handle");
+  BFSB_REQUIRE(h->level - h->loop_synced < kLoopSlots, "dob_loop_explore: %d levels since the last dob_loop_sync",
+               kLoopSlots);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  h->loop_level = h->level;
+  h->loop_slot = h->level % kLoopSlots;
+  BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
+  if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
+  if (int32_t st = LaunchBottomUp(h, h->LoopCur(), err, errlen)) return st;
+  BFSB_CHECK(h->ev.Record(h->LoopEvent(1), h->s));
+  if (h->p.single) {  // line 24 (a pointer swap) and the decision
+    std::swap(h->in_q, h->out_q);
+    if (int32_t st = Decide(h, h->Cur(), nullptr, err, errlen)) return st;
+    BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
+  }
+  h->level++;
+  return 0;
+}
+
+int32_t dob_loop_merge(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_merge: no device-exchange handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  const int64_t rw = h->row_words();
+  // The exploration zeroed the set it did not count into (h->Cur() since
+  // its h->level++), which the merge counts into.
+  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, h->p.grid_c == 1 ? nullptr : h->prefix, h->Union(),
+                                                       h->bu_off, h->level_assigned, h->all_assigned, h->visited,
+                                                       rw, h->Cur());
+  BFSB_CHECK_LAUNCH("MergeKernel");
+  OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
+                                                                     h->p.block, h->own, h->Cur());
+  BFSB_CHECK_LAUNCH("OwnBitsKernel");
+  BFSB_CHECK(h->ev.Record(h->LoopEvent(2), h->s));
+  return 0;
+}
+
+int32_t dob_loop_counts(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_counts: no device-exchange handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(h->ev.Record(h->LoopEvent(3), h->s));
+  CountsKernel<<<1, 32, 0, h->s>>>(h->Next(), h->Cur(), h->red);
+  BFSB_CHECK_LAUNCH("CountsKernel");
+  return 0;
+}
+
+int32_t dob_loop_decide(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_decide: no device-exchange handle");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = Decide(h, nullptr, h->red, err, errlen)) return st;
+  BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
+  return 0;
+}
+
+int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done, char* err,
+                      int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && recs != nullptr && n != nullptr && done != nullptr, "dob_loop_sync: null argument");
+  BFSB_REQUIRE(cap >= kLoopSlots, "dob_loop_sync: room for %lld records, want %d", (long long)cap, kLoopSlots);
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(cudaMemcpyAsync(h->hloop, h->loop, 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec),
+                             cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  // The state the last enqueued level's decision wrote.
+  const LoopState& st = h->hloop[h->level & 1];
+  if (st.done && h->p.single && !h->ended) {  // 1×1: the search ends as soon as the host knows it
+    BFSB_CHECK(h->ev.Record(1, h->s));
+    h->ended = true;
+  }
+  // The levels completed since the last sync: those enqueued, up to the
+  // one that found nothing.
+  const int64_t last = std::min<int64_t>(h->level, st.level);
+  int64_t k = 0;
+  for (int64_t l = h->loop_synced; l < last; ++l, ++k) {
+    const LevelRec& r = h->hring[l % kLoopSlots];
+    dob_level_rec& o = recs[k];
+    o.dir = r.dir;
+    o.nf = r.nf;
+    o.mf = r.mf;
+    o.edges = r.edges;
+    h->loop_slot = (int)(l % kLoopSlots);
+    float t[4] = {0, 0, 0, 0};
+    BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(0), h->LoopEvent(1), &t[0]));
+    if (h->p.single) {
+      BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(1), h->LoopEvent(4), &t[3]));
+    } else {
+      BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(1), h->LoopEvent(2), &t[1]));
+      BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(2), h->LoopEvent(3), &t[2]));
+      BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(3), h->LoopEvent(4), &t[3]));
+    }
+    o.explore_ms = t[0];
+    o.row_ms = t[1];
+    o.column_ms = t[2];
+    o.switch_ms = t[3];
+  }
+  *n = k;
+  *done = st.done;
+  h->loop_synced = h->level;
   return 0;
 }
 

@@ -10,7 +10,9 @@
  * the bitmaps in_queue (local columns), out_queue and visited (local rows),
  * a 32-bit predecessor per local row (the local column it was found from)
  * and, on 2D grids, the own block's 64-bit parents. The level loop runs in
- * Go (plugins/diropt/dobfs/rank.go); the exchanges of 2D grids are staged
+ * Go (plugins/diropt/dobfs/rank.go), reading each level's counts back, or
+ * on the device (dob_loop_*, dobfs/device_loop.go); the exchanges of 2D
+ * grids are staged
  * through host buffers (dob_stage_out, dob_merge, dob_load_in), or, with
  * device_exchange, made between the device buffers of dob_dev_buffers by
  * a device communicator (NCCL) on the handle's stream, with the dob_dev_*
@@ -29,7 +31,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 2
+#define DOB_ABI_VERSION 3
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -160,6 +162,9 @@ typedef struct dob_dev_bufs {
   uint64_t pred_send; /* local_rows: WritePred's send buffer */
   uint64_t pred_recv; /* local_rows: WritePred's receive buffer */
   int64_t own_words;  /* ⌈B/32⌉ */
+  uint64_t counts;    /* 3 int64: the device loop's counts of a level
+                         (dob_loop_counts), summed over the grid by the
+                         caller's allreduce before dob_loop_decide */
 } dob_dev_bufs;
 
 /* dob_stream stores the handle's cudaStream_t in *stream. */
@@ -204,6 +209,58 @@ int32_t dob_dev_pack_pred(void* h, int32_t all, char* err, int32_t errlen);
  * as a 1×1 grid's sit in pred; dob_parents makes the int64 parents from
  * them, as it does on 1×1. Nothing is enqueued. */
 int32_t dob_dev_write_pred(void* h, int32_t end, char* err, int32_t errlen);
+
+/* The device-resident level loop. The host enqueues levels without waiting
+ * for them: the switching rule runs on the device (DecideKernel) after
+ * each level, and both directions' kernels are enqueued, each returning at
+ * once unless the level is its own; a level after the one that found
+ * nothing does nothing. The host synchronizes once per batch of levels
+ * (dob_loop_sync), at most 32 levels apart. A 1×1 grid's level is one
+ * dob_loop_explore; a 2D level (device_exchange handles) is
+ *   dob_loop_explore, [row allgather, dob_dev_union], dob_loop_merge,
+ *   [WritePred], column allgather, dob_dev_load_in, dob_loop_counts,
+ *   allreduce (sum) of dob_dev_bufs.counts over the grid, dob_loop_decide. */
+
+typedef struct dob_loop_params {
+  double alpha, beta; /* Beamer et al.'s parameters */
+  int64_t mode;       /* 0 hybrid, 1 top-down only, 2 bottom-up only */
+  int64_t n;          /* vertices (the rule's n) */
+  int64_t dir;        /* level 0's direction: 0 top-down, 1 bottom-up */
+  int64_t mf, mu;     /* level 0's m_f (the root's degree over the grid)
+                         and m_u (the graph's edges minus m_f) */
+} dob_loop_params;
+
+/* One level's record (dob_loop_sync): the direction, n_f, m_f and the
+ * adjacency entries read over the grid, and its device time in parts
+ * (CUDA events): the exploration, the row exchange and merge (2D), the
+ * column exchange with WritePred per level (2D), the rest (1×1: the swap
+ * and the decision; 2D: the counts' allreduce and the decision). */
+typedef struct dob_level_rec {
+  int64_t dir, nf, mf, edges;
+  double explore_ms, row_ms, column_ms, switch_ms;
+} dob_level_rec;
+
+/* dob_loop_begin starts the loop after dob_reset. */
+int32_t dob_loop_begin(void* h, const dob_loop_params* lp, char* err, int32_t errlen);
+
+/* dob_loop_explore enqueues a level's exploration (1×1: the whole level). */
+int32_t dob_loop_explore(void* h, char* err, int32_t errlen);
+
+/* dob_loop_merge (2D) is dob_dev_merge without its wait. */
+int32_t dob_loop_merge(void* h, char* err, int32_t errlen);
+
+/* dob_loop_counts (2D) writes this rank's share of the level's counts to
+ * dob_dev_bufs.counts. */
+int32_t dob_loop_counts(void* h, char* err, int32_t errlen);
+
+/* dob_loop_decide (2D) ends the level on the device from the summed counts. */
+int32_t dob_loop_decide(void* h, char* err, int32_t errlen);
+
+/* dob_loop_sync waits for the enqueued levels and stores in recs (room for
+ * cap >= 32) the records of the levels completed since the last call, *n
+ * of them, and in *done 1 when the search has ended. */
+int32_t dob_loop_sync(void* h, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done, char* err,
+                      int32_t errlen);
 
 /* dob_destroy frees everything the handle holds. NULL is allowed. */
 void dob_destroy(void* h);

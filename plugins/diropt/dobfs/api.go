@@ -47,5 +47,8 @@ func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, st
 			return nil, "", err
 		}
 	}
+	if (eng.single || eng.devX) && !co.HostLoop {
+		rk.loop = eng
+	}
 	return rk, desc, nil
 }

@@ -21,7 +21,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 2
+const dobABIVersion = 3
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -38,10 +38,32 @@ var _ [unsafe.Sizeof(dobParams{}) - 128]struct{}
 type dobDevBufs struct {
 	OutQueue, RowGather, Own, Gather, PredSend, PredRecv uint64
 	OwnWords                                             int64
+	Counts                                               uint64
 }
 
-var _ [56 - unsafe.Sizeof(dobDevBufs{})]struct{}
-var _ [unsafe.Sizeof(dobDevBufs{}) - 56]struct{}
+var _ [64 - unsafe.Sizeof(dobDevBufs{})]struct{}
+var _ [unsafe.Sizeof(dobDevBufs{}) - 64]struct{}
+
+// dobLoopParams mirrors struct dob_loop_params.
+type dobLoopParams struct {
+	Alpha, Beta          float64
+	Mode, N, Dir, MF, MU int64
+}
+
+var _ [56 - unsafe.Sizeof(dobLoopParams{})]struct{}
+var _ [unsafe.Sizeof(dobLoopParams{}) - 56]struct{}
+
+// dobLevelRec mirrors struct dob_level_rec.
+type dobLevelRec struct {
+	Dir, NF, MF, Edges                   int64
+	ExploreMs, RowMs, ColumnMs, SwitchMs float64
+}
+
+var _ [64 - unsafe.Sizeof(dobLevelRec{})]struct{}
+var _ [unsafe.Sizeof(dobLevelRec{}) - 64]struct{}
+
+// dobLoopSlots is the most levels between two dob_loop_sync calls.
+const dobLoopSlots = 32
 
 type errBuf = *byte
 
@@ -69,6 +91,12 @@ type dobFuncs struct {
 	devLoadIn    func(h uintptr, e errBuf, n int32) int32
 	devPackPred  func(h uintptr, all int32, e errBuf, n int32) int32
 	devWritePred func(h uintptr, end int32, e errBuf, n int32) int32
+	loopBegin    func(h uintptr, p *dobLoopParams, e errBuf, n int32) int32
+	loopExplore  func(h uintptr, e errBuf, n int32) int32
+	loopMerge    func(h uintptr, e errBuf, n int32) int32
+	loopCounts   func(h uintptr, e errBuf, n int32) int32
+	loopDecide   func(h uintptr, e errBuf, n int32) int32
+	loopSync     func(h uintptr, recs *dobLevelRec, cap int64, nrec *int64, done *int32, e errBuf, n int32) int32
 	destroy      func(h uintptr)
 }
 
@@ -91,6 +119,9 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 			{Name: "dob_dev_union", Fn: &f.devUnion}, {Name: "dob_dev_merge", Fn: &f.devMerge},
 			{Name: "dob_dev_load_in", Fn: &f.devLoadIn}, {Name: "dob_dev_pack_pred", Fn: &f.devPackPred},
 			{Name: "dob_dev_write_pred", Fn: &f.devWritePred},
+			{Name: "dob_loop_begin", Fn: &f.loopBegin}, {Name: "dob_loop_explore", Fn: &f.loopExplore},
+			{Name: "dob_loop_merge", Fn: &f.loopMerge}, {Name: "dob_loop_counts", Fn: &f.loopCounts},
+			{Name: "dob_loop_decide", Fn: &f.loopDecide}, {Name: "dob_loop_sync", Fn: &f.loopSync},
 		}
 	},
 }
@@ -127,6 +158,9 @@ type CUDAOptions struct {
 	// buffers over NCCL) or comm.ExchangeHost (staged through pinned host
 	// buffers), as the plugin resolved it.
 	Exchange string
+	// HostLoop makes the host drive the levels (one readback a level)
+	// where the device loop (device_loop.go) could run.
+	HostLoop bool
 }
 
 // cudaEngine is one rank's CUDA backend.
@@ -142,6 +176,7 @@ type cudaEngine struct {
 	// 2D: pinned buffers for dob_assigned.
 	assignedBits, pred []uint32
 	counts             [3]int64
+	recs               [dobLoopSlots]dobLevelRec // dob_loop_sync's records
 }
 
 func ptr32(s []uint32) *uint32 {
@@ -340,7 +375,7 @@ func (e *cudaEngine) DeviceBuffers() (DevBuffers, error) {
 	err := e.call("dob_dev_buffers", func(eb *byte, n int32) int32 { return e.lib.devBuffers(e.h, &b, eb, n) })
 	return DevBuffers{OutQueue: uintptr(b.OutQueue), RowGather: uintptr(b.RowGather),
 		Own: uintptr(b.Own), Gather: uintptr(b.Gather), PredSend: uintptr(b.PredSend),
-		PredRecv: uintptr(b.PredRecv), OwnWords: b.OwnWords}, err
+		PredRecv: uintptr(b.PredRecv), OwnWords: b.OwnWords, Counts: uintptr(b.Counts)}, err
 }
 
 func (e *cudaEngine) DevUnion() error {
@@ -364,3 +399,49 @@ func (e *cudaEngine) DevPackPred(all bool) error {
 func (e *cudaEngine) DevWritePred(end bool) error {
 	return e.call("dob_dev_write_pred", func(eb *byte, n int32) int32 { return e.lib.devWritePred(e.h, int32(b64(end)), eb, n) })
 }
+
+// The device-resident level loop (loopEngine, device_loop.go).
+
+func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, mu int64) error {
+	mode := map[string]int64{ModeHybrid: 0, ModeTopDown: 1, ModeBottomUp: 2}[o.Mode]
+	p := dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, MU: mu}
+	return e.call("dob_loop_begin", func(eb *byte, k int32) int32 { return e.lib.loopBegin(e.h, &p, eb, k) })
+}
+
+func (e *cudaEngine) LoopExplore() error {
+	return e.call("dob_loop_explore", func(eb *byte, n int32) int32 { return e.lib.loopExplore(e.h, eb, n) })
+}
+
+func (e *cudaEngine) LoopMerge() error {
+	return e.call("dob_loop_merge", func(eb *byte, n int32) int32 { return e.lib.loopMerge(e.h, eb, n) })
+}
+
+func (e *cudaEngine) LoopCounts() error {
+	return e.call("dob_loop_counts", func(eb *byte, n int32) int32 { return e.lib.loopCounts(e.h, eb, n) })
+}
+
+func (e *cudaEngine) LoopDecide() error {
+	return e.call("dob_loop_decide", func(eb *byte, n int32) int32 { return e.lib.loopDecide(e.h, eb, n) })
+}
+
+func (e *cudaEngine) LoopSync(dst []LevelRecord) (int, bool, error) {
+	var n int64
+	var done int32
+	err := e.call("dob_loop_sync", func(eb *byte, k int32) int32 {
+		return e.lib.loopSync(e.h, &e.recs[0], int64(len(e.recs)), &n, &done, eb, k)
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	if int(n) > len(dst) {
+		return 0, false, fmt.Errorf("dob_loop_sync: %d records for room of %d", n, len(dst))
+	}
+	for k, r := range e.recs[:n] {
+		dst[k] = LevelRecord{Dir: Dir(r.Dir), NF: r.NF, MF: r.MF, Edges: r.Edges, ExploreS: r.ExploreMs / 1e3,
+			RowS: r.RowMs / 1e3, ColumnS: r.ColumnMs / 1e3, SwitchS: r.SwitchMs / 1e3}
+	}
+	return int(n), done != 0, nil
+}
+
+// LoopSlots is the most levels LoopExplore may enqueue between syncs.
+func (e *cudaEngine) LoopSlots() int { return dobLoopSlots }

@@ -60,6 +60,7 @@ import (
 type DevBuffers struct {
 	OutQueue, RowGather, Own, Gather, PredSend, PredRecv uintptr
 	OwnWords                                             int64
+	Counts                                               uintptr // the device loop's 3 int64 counts
 }
 
 // deviceEngine is an engine whose 2D exchanges can run between device
@@ -67,6 +68,7 @@ type DevBuffers struct {
 // Explore only enqueues too, and DevMerge returns the exploration's counts.
 type deviceEngine interface {
 	engine
+	loopEngine
 	Stream() (uintptr, error)
 	DeviceBuffers() (DevBuffers, error)
 	DevUnion() error

@@ -128,6 +128,9 @@ type Rank struct {
 	send   []int64
 	recv   []int64
 	dx     *deviceExchange // the device path of the exchanges, or nil
+	loop   loopEngine      // the device loop (device_loop.go), or nil
+	recs   []LevelRecord   // the device loop's records
+	depth  int             // the most levels of a search so far
 }
 
 // newRank builds a rank around an engine. Collective over the grid.
@@ -216,47 +219,16 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	}
 	res := Result{Reached: 1}
 	resetS := time.Since(start).Seconds()
-	nf, prevNf, mu := int64(1), int64(0), rk.edges-mf
 	dir := TopDown
 	if rk.opt.Mode == ModeBottomUp {
 		dir = BottomUp
 	}
-	for level := 0; ; level++ {
-		ph := results.LevelPhase{Level: level, Frontier: nf, Times: map[string]float64{}, Bytes: map[string]int64{}}
-		t0 := time.Now()
-		dir = rk.decide(dir, nf, prevNf, mf, mu)
-		t1 := time.Now()
-		ex, err := rk.eng.Explore(dir) // line 7
-		if err != nil {
-			return Result{}, fmt.Errorf("level %d: ExploreFrontier (%s): %w", level, dir, err)
-		}
-		t2 := time.Now()
-		ph.Times[PhaseSwitch] = t1.Sub(t0).Seconds()
-		ph.Times["explore_"+dir.String()] = t2.Sub(t1).Seconds()
-		if level == 0 && !rk.single {
-			ph.Times[PhaseReset] = resetS
-		}
-		ph.Bytes[CountFrontierEdges] = mf
-		var next, nextMf int64
-		if rk.single {
-			if err := rk.eng.Swap(); err != nil { // line 24
-				return Result{}, fmt.Errorf("level %d: swap: %w", level, err)
-			}
-			next, nextMf = ex.Found, ex.Degrees
-			ph.Bytes[CountEdgesExamined] = ex.Edges
-		} else {
-			if next, nextMf, err = rk.exchangeLevel(&ph, ex); err != nil {
-				return Result{}, fmt.Errorf("level %d: %w", level, err)
-			}
-		}
-		res.Phases = append(res.Phases, ph)
-		prevNf, nf, mf = nf, next, nextMf
-		mu -= mf
-		res.Reached += nf
-		if nf == 0 {
-			res.Levels = level + 1
-			break
-		}
+	levels := rk.hostLevels
+	if rk.loop != nil {
+		levels = rk.deviceLevels
+	}
+	if err := levels(&res, dir, mf, rk.edges-mf, resetS); err != nil {
+		return Result{}, err
 	}
 	if !rk.single && rk.opt.WritePred == WritePredEnd {
 		ph := results.LevelPhase{Level: res.Levels, Times: map[string]float64{}, Bytes: map[string]int64{}}
@@ -295,6 +267,50 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		res.TimeS = t[0]
 	}
 	return res, nil
+}
+
+// hostLevels runs a search's levels from the host, one readback of the
+// counts a level (the CPU engine, and the 2D host path): dir, mf and mu
+// are the rule's inputs before level 0.
+func (rk *Rank) hostLevels(res *Result, dir Dir, mf, mu int64, resetS float64) error {
+	nf, prevNf := int64(1), int64(0)
+	for level := 0; ; level++ {
+		ph := results.LevelPhase{Level: level, Frontier: nf, Times: map[string]float64{}, Bytes: map[string]int64{}}
+		t0 := time.Now()
+		dir = rk.decide(dir, nf, prevNf, mf, mu)
+		t1 := time.Now()
+		ex, err := rk.eng.Explore(dir) // line 7
+		if err != nil {
+			return fmt.Errorf("level %d: ExploreFrontier (%s): %w", level, dir, err)
+		}
+		t2 := time.Now()
+		ph.Times[PhaseSwitch] = t1.Sub(t0).Seconds()
+		ph.Times["explore_"+dir.String()] = t2.Sub(t1).Seconds()
+		if level == 0 && !rk.single {
+			ph.Times[PhaseReset] = resetS
+		}
+		ph.Bytes[CountFrontierEdges] = mf
+		var next, nextMf int64
+		if rk.single {
+			if err := rk.eng.Swap(); err != nil { // line 24
+				return fmt.Errorf("level %d: swap: %w", level, err)
+			}
+			next, nextMf = ex.Found, ex.Degrees
+			ph.Bytes[CountEdgesExamined] = ex.Edges
+		} else {
+			if next, nextMf, err = rk.exchangeLevel(&ph, ex); err != nil {
+				return fmt.Errorf("level %d: %w", level, err)
+			}
+		}
+		res.Phases = append(res.Phases, ph)
+		prevNf, nf, mf = nf, next, nextMf
+		mu -= mf
+		res.Reached += nf
+		if nf == 0 {
+			res.Levels = level + 1
+			return nil
+		}
+	}
 }
 
 // exchangeLevel runs lines 8-24 after a 2D level's exploration and returns

@@ -1,0 +1,217 @@
+package dobfs
+
+// device_loop.go is the device-resident level loop of the CUDA backend, on
+// a 1×1 grid and on 2D grids whose exchanges run on the device
+// (device_exchange.go). The host loop of rank.go waits for every level: it
+// reads the level's counts back, applies the switching rule and only then
+// launches the next level, so each level pays a host round trip, and on 2D
+// grids an MPI allreduce, with the GPU idle meanwhile (20-60 µs a level on
+// an H200; a scale-25 search has about ten levels, most of them small).
+//
+// Here the rule runs on the device instead. Per level the host enqueues,
+// without waiting:
+//
+//	ExploreFrontier  both directions' kernels; each reads the direction the
+//	                 device chose and returns at once if it is not its own
+//	                 (and every kernel returns at once after the last level)
+//	exchanges        2D: as device_exchange.go, then this rank's counts
+//	                 (n_f's and m_f's shares, entries read) are summed over
+//	                 the grid by an allreduce on the row and column
+//	                 communicators, on the device
+//	decision         DecideKernel: the host loop's bookkeeping and Beamer
+//	                 et al.'s rule, in the same arithmetic as Rank.decide,
+//	                 so both loops take the same directions
+//
+// The host knows a search's end only when it synchronizes. It enqueues a
+// batch of levels (as many as the deepest search so far on this rank,
+// which on one graph is usually exactly enough), waits once, reads the
+// levels' records (direction, n_f, m_f, entries read, and their device
+// times from CUDA events), and enqueues a further, doubling batch if the
+// search has not ended. Levels enqueued past the end cost a few empty
+// launches (and on 2D grids their collectives, which move zeros); every
+// rank enqueues the same levels, since the end is decided from counts
+// summed over the grid. Choice (the seed drives its levels from the host,
+// §IV): the loop moves to the device because on Hopper a level's launch
+// and round trip cost as much as the exploration of the small levels.
+
+import (
+	"fmt"
+
+	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/results"
+)
+
+// LevelRecord is what the device loop reports about one level.
+type LevelRecord struct {
+	Dir      Dir
+	NF, MF   int64 // the level's frontier: vertices and their edges (over the grid)
+	Edges    int64 // adjacency entries read (over the grid)
+	ExploreS float64
+	RowS     float64 // 2D: row exchange and merge
+	ColumnS  float64 // 2D: column exchange (and WritePred per level)
+	SwitchS  float64 // the decision (2D: with the counts' allreduce)
+}
+
+// loopEngine is an engine that runs the device loop (the CUDA engine).
+type loopEngine interface {
+	// LoopBegin starts the loop after Reset: level 0 goes in direction
+	// dir, with m_f = mf and m_u = mu.
+	LoopBegin(o Options, n int64, dir Dir, mf, mu int64) error
+	// LoopExplore enqueues a level's exploration (1×1: the whole level).
+	LoopExplore() error
+	// LoopMerge, LoopCounts and LoopDecide enqueue a 2D level's merge,
+	// its count shares (DevBuffers.Counts) and its decision.
+	LoopMerge() error
+	LoopCounts() error
+	LoopDecide() error
+	// LoopSync waits for the enqueued levels and fills dst with the
+	// records of those completed since the last call; done reports the
+	// search's end.
+	LoopSync(dst []LevelRecord) (n int, done bool, err error)
+	// LoopSlots is the most levels enqueued between two syncs.
+	LoopSlots() int
+}
+
+// deviceLevels runs a search's levels on the device loop, after Reset:
+// dir, mf and mu are the rule's inputs before level 0.
+func (rk *Rank) deviceLevels(res *Result, dir Dir, mf, mu int64, resetS float64) error {
+	dir = rk.decide(dir, 1, 0, mf, mu)
+	if err := rk.loop.LoopBegin(rk.opt, rk.b.L.N, dir, mf, mu); err != nil {
+		return fmt.Errorf("device loop: %w", err)
+	}
+	slots := rk.loop.LoopSlots()
+	if len(rk.recs) < slots {
+		rk.recs = make([]LevelRecord, slots)
+	}
+	batch := min(max(rk.depth, 2), slots)
+	level, enqueued := 0, 0
+	for {
+		for k := 0; k < batch; k++ {
+			if err := rk.enqueueLevel(); err != nil {
+				return fmt.Errorf("level %d: %w", enqueued, err)
+			}
+			enqueued++
+		}
+		if rk.dx != nil {
+			if err := rk.dx.sync(); err != nil { // fails instead of hanging on a dead peer
+				return fmt.Errorf("device exchange: %w", err)
+			}
+		}
+		n, done, err := rk.loop.LoopSync(rk.recs)
+		if err != nil {
+			return fmt.Errorf("device loop: %w", err)
+		}
+		for _, r := range rk.recs[:n] {
+			res.Phases = append(res.Phases, rk.loopPhase(level, r, resetS))
+			res.Reached += r.NF
+			level++
+		}
+		if done {
+			break
+		}
+		if level != enqueued {
+			return fmt.Errorf("device loop: %d of %d enqueued levels completed, and the search has not ended", level, enqueued)
+		}
+		batch = min(2*batch, slots)
+	}
+	res.Reached-- // level 0's frontier is the root, which Result.Reached starts with
+	res.Levels = level
+	rk.depth = max(rk.depth, level)
+	return nil
+}
+
+// enqueueLevel enqueues one level of the device loop.
+func (rk *Rank) enqueueLevel() error {
+	if err := rk.loop.LoopExplore(); err != nil {
+		return fmt.Errorf("ExploreFrontier: %w", err)
+	}
+	if rk.single {
+		return nil
+	}
+	return rk.dx.loopLevel(rk.opt.WritePred == WritePredLevel)
+}
+
+// loopPhase turns a level's record into its results.LevelPhase.
+func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.LevelPhase {
+	ph := results.LevelPhase{Level: level, Frontier: r.NF, Times: map[string]float64{}, Bytes: map[string]int64{}}
+	ph.Times["explore_"+r.Dir.String()] = r.ExploreS
+	ph.Times[PhaseSwitch] = r.SwitchS
+	ph.Bytes[CountFrontierEdges] = r.MF
+	ph.Bytes[CountEdgesExamined] = r.Edges
+	if !rk.single {
+		ph.Times[PhaseRowExchange] = r.RowS
+		ph.Times[PhaseColumnExchange] = r.ColumnS
+		row, col, pred := rk.dx.levelBytes(rk.opt.WritePred == WritePredLevel)
+		ph.Bytes[BytesRowExchange] = row
+		ph.Bytes[BytesColumnExchange] = col
+		ph.Bytes[BytesWritePred] = pred
+		if level == 0 {
+			ph.Times[PhaseReset] = resetS
+		}
+	}
+	return ph
+}
+
+// loopLevel enqueues a 2D level's exchanges after its exploration (the
+// order of device_exchange.go's row, writePred and column), then the
+// counts' allreduce over the grid and the decision.
+func (x *deviceExchange) loopLevel(predLevel bool) error {
+	if c := x.g.C; c > 1 {
+		out := comm.Device(x.buf.OutQueue, x.rowWords(), comm.Uint32)
+		rg := comm.Device(x.buf.RowGather, x.rowWords()*c, comm.Uint32)
+		if err := x.dg.Row.Allgather(out, rg); err != nil {
+			return fmt.Errorf("row exchange: %w", err)
+		}
+		if err := x.eng.DevUnion(); err != nil {
+			return fmt.Errorf("row exchange: union: %w", err)
+		}
+	}
+	if err := x.eng.LoopMerge(); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	if predLevel {
+		if _, err := x.writePred(false); err != nil {
+			return err
+		}
+	}
+	ow := int(x.buf.OwnWords)
+	own := comm.Device(x.buf.Own, ow, comm.Uint32)
+	gather := comm.Device(x.buf.Gather, ow*x.g.R, comm.Uint32)
+	if err := x.dg.Col.Allgather(own, gather); err != nil {
+		return fmt.Errorf("column exchange: %w", err)
+	}
+	if err := x.eng.DevLoadIn(); err != nil {
+		return fmt.Errorf("load in_queue: %w", err)
+	}
+	if err := x.eng.LoopCounts(); err != nil {
+		return fmt.Errorf("counts: %w", err)
+	}
+	red := comm.Device(x.buf.Counts, 3, comm.Int64)
+	if x.g.C > 1 {
+		if err := x.dg.Row.Allreduce(red, comm.Sum); err != nil {
+			return fmt.Errorf("counts allreduce (row): %w", err)
+		}
+	}
+	if x.g.R > 1 {
+		if err := x.dg.Col.Allreduce(red, comm.Sum); err != nil {
+			return fmt.Errorf("counts allreduce (column): %w", err)
+		}
+	}
+	if err := x.eng.LoopDecide(); err != nil {
+		return fmt.Errorf("decision: %w", err)
+	}
+	return nil
+}
+
+// levelBytes is what one level's exchanges send, summed over the grid:
+// every rank sends the same (the row's C-1 out_queues, the column's R-1
+// own blocks, WritePred's C-1 blocks of predecessors).
+func (x *deviceExchange) levelBytes(predLevel bool) (row, col, pred int64) {
+	size := int64(x.g.World.Size())
+	row = 4 * int64(x.rowWords()) * int64(x.g.C-1) * size
+	col = 4 * x.buf.OwnWords * int64(x.g.R-1) * size
+	if predLevel {
+		pred = 4 * x.b.L.B * int64(x.g.C-1) * size
+	}
+	return row, col, pred
+}
