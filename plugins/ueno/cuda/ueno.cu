@@ -475,7 +475,8 @@ int32_t ueno_create(const ueno_params* p, const int64_t* col_ptr, const uint32_t
     BFSB_CHECK(cudaMalloc(&h->stream, bfsb::VlqMaxBytes(lc) + 8));
     BFSB_CHECK(cudaMalloc(&h->vals, (lc + 1) * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->vals2, (lc + 1) * sizeof(uint32_t)));
-    const int64_t tmp = std::max<int64_t>(h->wb + 1, bfsb::VlqMaxBytes(lc) + 2 + bfsb::VlqGroups(lc));
+    const int64_t tmp = std::max<int64_t>(
+        {h->wb + 1, bfsb::VlqEncodeTmpWords(lc), bfsb::VlqDecodeTmpWords(bfsb::VlqMaxBytes(lc))});
     BFSB_CHECK(cudaMalloc(&h->vtmp, tmp * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->part_bits, h->wb * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->err_flag, sizeof(uint32_t)));
@@ -562,7 +563,7 @@ int32_t ueno_nq_encode(void* hv, uint8_t* dst, int64_t cap, int64_t* nbytes, cha
   BFSB_CHECK_LAUNCH("DeltaKernel");
   BFSB_CHECK(bfsb::VlqEncode(h->scratch, h->vals2, n, h->stream, h->vtmp, h->s));
   uint32_t len = 0;
-  BFSB_CHECK(cudaMemcpyAsync(&len, h->vtmp + bfsb::VlqGroups(n), 4, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(&len, h->vtmp + bfsb::VlqEncodeTiles(n), 4, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   h->d2h += 4;
   if (dst != nullptr) {
@@ -844,7 +845,7 @@ int32_t ueno_vlq_encode(int64_t device, const uint32_t* vals, int64_t n, uint8_t
     BFSB_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     BFSB_CHECK(ev.Create(2));
     BFSB_CHECK(cudaMalloc(&d_vals, std::max<int64_t>(1, n) * 4));
-    BFSB_CHECK(cudaMalloc(&d_tmp, (bfsb::VlqGroups(n) + 1) * 4));
+    BFSB_CHECK(cudaMalloc(&d_tmp, bfsb::VlqEncodeTmpWords(n) * 4));
     BFSB_CHECK(cudaMalloc(&d_out, std::max<int64_t>(1, bfsb::VlqMaxBytes(n))));
     BFSB_CHECK(cudaMemcpy(d_vals, vals, n * 4, cudaMemcpyHostToDevice));
     float x = 0;
@@ -852,7 +853,7 @@ int32_t ueno_vlq_encode(int64_t device, const uint32_t* vals, int64_t n, uint8_t
                               &x));
     *ms = x;
     uint32_t len = 0;
-    BFSB_CHECK(cudaMemcpy(&len, d_tmp + bfsb::VlqGroups(n), 4, cudaMemcpyDeviceToHost));
+    BFSB_CHECK(cudaMemcpy(&len, d_tmp + bfsb::VlqEncodeTiles(n), 4, cudaMemcpyDeviceToHost));
     BFSB_REQUIRE((int64_t)len <= cap, "ueno_vlq_encode: %u bytes, buffer %lld", len, (long long)cap);
     BFSB_CHECK(cudaMemcpy(dst, d_out, len, cudaMemcpyDeviceToHost));
     *nbytes = len;
@@ -884,7 +885,7 @@ int32_t ueno_vlq_decode(int64_t device, const uint8_t* src, int64_t nbytes, int6
     BFSB_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     BFSB_CHECK(ev.Create(2));
     BFSB_CHECK(cudaMalloc(&d_vals, std::max<int64_t>(1, n) * 4));
-    BFSB_CHECK(cudaMalloc(&d_tmp, (bfsb::VlqChunks(nbytes) + 1 + bfsb::VlqGroups(n)) * 4));
+    BFSB_CHECK(cudaMalloc(&d_tmp, bfsb::VlqDecodeTmpWords(nbytes) * 4));
     BFSB_CHECK(cudaMalloc(&d_err, 4));
     BFSB_CHECK(cudaMalloc(&d_in, std::max<int64_t>(1, nbytes)));
     if (nbytes > 0) BFSB_CHECK(cudaMemcpy(d_in, src, nbytes, cudaMemcpyHostToDevice));
