@@ -31,13 +31,6 @@ const (
 	pThreads   = "threads_per_block"
 	pWorkers   = "workers"
 	pExchange  = "exchange"
-	pLoop      = "loop"
-)
-
-// Level loops (the loop parameter).
-const (
-	loopDevice = "device"
-	loopHost   = "host"
 )
 
 // Presets.
@@ -99,8 +92,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CPU: goroutines per rank running ExploreFrontier and the construction (0: GOMAXPROCS divided among the in-process ranks)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
 				Help: comm.ExchangeHelp + " (diropt enqueues the device path on its compute stream; the CPU backend always exchanges through the host)"},
-			{Name: pLoop, Type: sdk.TypeString, Default: loopDevice, Choices: []string{loopDevice, loopHost},
-				Help: "CUDA: who drives the levels. device: the switching rule runs on the GPU and the host enqueues levels in batches, waiting once a batch (dobfs/device_loop.go); host: the host reads each level's counts back and decides (one round trip a level). The 2D host exchange path and the CPU backend always use the host loop"},
 		},
 		MultiRank: true,
 	}
@@ -115,7 +106,6 @@ type options struct {
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before sdk.SelectExchange
-	Loop     string
 }
 
 func parseOptions(cfg sdk.Config) (options, error) {
@@ -130,7 +120,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial),
 		Threads: int(cfg.Int(pThreads)), Workers: int(cfg.Int(pWorkers)), Exchange: cfg.String(pExchange),
-		Loop: cfg.String(pLoop),
 	}
 	if o.Alpha == 0 {
 		o.Alpha = ps.alpha
@@ -214,7 +203,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			Exchange: xch, HostLoop: v.opt.Loop == loopHost})
+			Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func checkPhases(t *testing.T, s sdk.Search, cfg sdk.Config) {
 		}
 		if twoD {
 			keys := []string{dobfs.PhaseRowExchange, dobfs.PhaseColumnExchange}
-			if cfg.Backend == sdk.BackendCPU || cfg.Params[pLoop] == loopHost {
+			if cfg.Backend == sdk.BackendCPU {
 				// The host loop times WritePred apart; the device loop
 				// (CUDA, device exchanges) counts a per-level WritePred
 				// in the column exchange.
@@ -167,9 +167,9 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, Threads: 256, Exchange: "auto", Loop: "device"}},
-		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", Threads: 256, Exchange: "auto", Loop: "device"}},
-		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, Threads: 256, Exchange: "auto", Loop: "device"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, Threads: 256, Exchange: "auto"}},
 	} {
 		got, err := parseOptions(sdk.Config{Params: tc.params})
 		if err != nil {

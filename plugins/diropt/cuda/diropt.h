@@ -10,9 +10,9 @@
  * the bitmaps in_queue (local columns), out_queue and visited (local rows),
  * a 32-bit predecessor per local row (the local column it was found from)
  * and, on 2D grids, the own block's 64-bit parents. The level loop runs in
- * Go (plugins/diropt/dobfs/rank.go), reading each level's counts back, or
- * on the device (dob_loop_*, dobfs/device_loop.go); the exchanges of 2D
- * grids are staged
+ * Go: on the device (dob_loop_*, dobfs/device_loop.go) on a 1×1 grid and
+ * with device exchanges, else from the host (plugins/diropt/dobfs/rank.go),
+ * reading each level's counts back; the exchanges of 2D grids are staged
  * through host buffers (dob_stage_out, dob_merge, dob_load_in), or, with
  * device_exchange, made between the device buffers of dob_dev_buffers by
  * a device communicator (NCCL) on the handle's stream, with the dob_dev_*
@@ -89,15 +89,13 @@ int32_t dob_set_tuning(void* h, int64_t td_big, int64_t bu_serial, char* err, in
 int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
                   int64_t root_global, char* err, int32_t errlen);
 
-/* dob_explore is ExploreFrontier for one level, top-down (bottom_up = 0) or
- * bottom-up, then one readback: counts[0] the vertices put in out_queue,
- * counts[1] the sum of their CSC degrees, counts[2] the adjacency entries
- * read. On a device_exchange handle it only enqueues (counts are 0):
- * dob_dev_merge reads them back. */
+/* dob_explore is ExploreFrontier for one level of a 2D grid's host loop,
+ * top-down (bottom_up = 0) or bottom-up, then one readback: counts[0] the
+ * vertices put in out_queue, counts[1] the sum of their CSC degrees,
+ * counts[2] the adjacency entries read. On a device_exchange handle it only
+ * enqueues (counts are 0): dob_dev_merge reads them back. A 1×1 grid runs
+ * the device loop (dob_loop_*). */
 int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen);
-
-/* dob_swap is in_queue <- out_queue on a 1×1 grid (a pointer swap). */
-int32_t dob_swap(void* h, char* err, int32_t errlen);
 
 /* dob_finish stops the search's clock and stores the seconds since
  * dob_reset in *seconds, once the device work is complete. */

@@ -47,7 +47,7 @@ func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, st
 			return nil, "", err
 		}
 	}
-	if (eng.single || eng.devX) && !co.HostLoop {
+	if eng.single || eng.devX {
 		rk.loop = eng
 	}
 	return rk, desc, nil

@@ -3,10 +3,11 @@ package dobfs
 // cuda_engine.go is the CUDA backend: the engine of engine.go over one GPU,
 // calling the kernels of ../cuda/diropt.cu through libdiropt.so (C ABI in
 // ../cuda/diropt.h, loaded at run time by harness/cuda). The search data
-// never leaves the device. On a 1×1 grid a level is one dob_explore call
-// (its kernels and one readback of three counts into pinned memory) and a
-// pointer swap; on 2D grids the exchanged bitmaps are staged through pinned
-// host buffers (dob_host_alloc).
+// never leaves the device. A 1×1 grid, and a 2D grid whose exchanges run
+// between device buffers (device_exchange.go), run the device loop
+// (device_loop.go: dob_loop_*); a 2D grid whose exchanges are staged
+// through pinned host buffers (dob_host_alloc) runs rank.go's host loop,
+// one dob_explore call and one readback of the counts a level.
 
 import (
 	"fmt"
@@ -74,7 +75,6 @@ type dobFuncs struct {
 	setTuning    func(h uintptr, tdBig, buSerial int64, e errBuf, n int32) int32
 	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
 	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
-	swap         func(h uintptr, e errBuf, n int32) int32
 	finish       func(h uintptr, seconds *float64, e errBuf, n int32) int32
 	stageOut     func(h uintptr, dst *uint32, e errBuf, n int32) int32
 	merge        func(h uintptr, prefix, uni *uint32, mf *int64, e errBuf, n int32) int32
@@ -109,7 +109,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 		return []cuda.Sym{
 			{Name: "dob_device_bytes", Fn: &f.deviceBytes}, {Name: "dob_create", Fn: &f.create},
 			{Name: "dob_set_tuning", Fn: &f.setTuning}, {Name: "dob_reset", Fn: &f.reset},
-			{Name: "dob_explore", Fn: &f.explore}, {Name: "dob_swap", Fn: &f.swap},
+			{Name: "dob_explore", Fn: &f.explore},
 			{Name: "dob_finish", Fn: &f.finish}, {Name: "dob_stage_out", Fn: &f.stageOut},
 			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
 			{Name: "dob_assigned", Fn: &f.assigned}, {Name: "dob_write_parents", Fn: &f.writeParents},
@@ -155,12 +155,10 @@ type CUDAOptions struct {
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
-	// buffers over NCCL) or comm.ExchangeHost (staged through pinned host
-	// buffers), as the plugin resolved it.
+	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
+	// through pinned host buffers, and the host loop), as the plugin
+	// resolved it.
 	Exchange string
-	// HostLoop makes the host drive the levels (one readback a level)
-	// where the device loop (device_loop.go) could run.
-	HostLoop bool
 }
 
 // cudaEngine is one rank's CUDA backend.
@@ -278,8 +276,10 @@ func (e *cudaEngine) Explore(d Dir) (Explored, error) {
 	return Explored{Found: e.counts[0], Degrees: e.counts[1], Edges: e.counts[2]}, err
 }
 
+// Swap is the host loop's 1×1 step, which the CUDA engine never takes: its
+// 1×1 grid runs the device loop (device_loop.go).
 func (e *cudaEngine) Swap() error {
-	return e.call("dob_swap", func(eb *byte, n int32) int32 { return e.lib.swap(e.h, eb, n) })
+	return fmt.Errorf("dob: a 1×1 grid runs the device loop, not the host loop's swap")
 }
 
 func (e *cudaEngine) Finish() (float64, error) {

@@ -13,6 +13,9 @@
 //   - bits.go: the in_queue, out_queue and visited bitmaps;
 //   - rank.go: the level loop (Algorithm 2 with Beamer's switching rule),
 //     its exchanges over harness/comm and the per-level report;
+//   - device_loop.go: the same loop resident on the GPU (CUDA: 1×1, and
+//     2D with device exchanges);
+//   - device_exchange.go: the 2D exchanges between device buffers (NCCL);
 //   - engine.go: the backend interface the loop drives;
 //   - cpu_engine.go: the CPU backend (Algorithm 3 and the bottom-up step
 //     in Go);

@@ -31,8 +31,9 @@ package dobfs
 // the allreduce that also gives the switching rule its n_f and m_f.
 //
 // On a 1×1 grid no exchange is called: line 24 is a swap of the queues
-// inside the engine (for CUDA, on the device, with one small readback of
-// the counts per level).
+// inside the engine. The CUDA engine runs the loop on the device instead
+// (device_loop.go), on 1×1 and with device exchanges; hostLevels below is
+// the CPU engine's and the 2D host path's.
 
 import (
 	"errors"
