@@ -920,6 +920,23 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   return 0;
 }
 
+// LaunchMerge enqueues the device path's lines 17 and 23 (MergeKernel) and
+// the own block's bits of the union (OwnBitsKernel), both counting into
+// h->Cur(), the set the level's exploration zeroed.
+int32_t LaunchMerge(Handle* h, char* err, int32_t errlen) {
+  const int64_t rw = h->row_words();
+  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, h->p.grid_c == 1 ? nullptr : h->prefix, h->Union(),
+                                                       h->bu_off, h->level_assigned, h->all_assigned, h->visited,
+                                                       rw, h->Cur());
+  BFSB_CHECK_LAUNCH("MergeKernel");
+  // In the aligned layout own is a view of the union: the kernel then
+  // rewrites each word with itself, and counts it.
+  OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
+                                                                     h->p.block, h->own, h->Cur());
+  BFSB_CHECK_LAUNCH("OwnBitsKernel");
+  return 0;
+}
+
 // Decide enqueues DecideKernel (the grid clears out_queue when the next
 // level is top-down and needs it).
 int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, int32_t errlen) {
@@ -1275,22 +1292,13 @@ int32_t dob_dev_merge(void* hv, int64_t* counts, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && counts != nullptr && h->p.device_exchange, "dob_dev_merge: bad argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  const int64_t rw = h->row_words();
   // The exploration (dob_explore, deferred) counted into the set of the
   // level before h->level, and its kernels zeroed the current set (their
   // `next`), into which the merge counts; both sets come back in one copy.
   // The current set is zeroed again after the readback, for the next
   // exploration.
   const int explored = (h->level + 1) & 1, merged = h->level & 1;
-  const bool one_col = h->p.grid_c == 1;
-  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, one_col ? nullptr : h->prefix, h->Union(), h->bu_off,
-                                                       h->level_assigned, h->all_assigned, h->visited, rw, h->Cur());
-  BFSB_CHECK_LAUNCH("MergeKernel");
-  // In the aligned layout own is a view of the union: the kernel then
-  // rewrites each word with itself, and counts it.
-  OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
-                                                                     h->p.block, h->own, h->Cur());
-  BFSB_CHECK_LAUNCH("OwnBitsKernel");
+  if (int32_t st = LaunchMerge(h, err, errlen)) return st;
   BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->ctr, 2 * sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   counts[0] = (int64_t)h->hctr[merged].found;    // own block's share of the next n_f
@@ -1388,16 +1396,7 @@ int32_t dob_loop_merge(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_merge: no device-exchange handle");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  const int64_t rw = h->row_words();
-  // The exploration zeroed the set it did not count into (h->Cur() since
-  // its h->level++), which the merge counts into.
-  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, h->p.grid_c == 1 ? nullptr : h->prefix, h->Union(),
-                                                       h->bu_off, h->level_assigned, h->all_assigned, h->visited,
-                                                       rw, h->Cur());
-  BFSB_CHECK_LAUNCH("MergeKernel");
-  OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
-                                                                     h->p.block, h->own, h->Cur());
-  BFSB_CHECK_LAUNCH("OwnBitsKernel");
+  if (int32_t st = LaunchMerge(h, err, errlen)) return st;
   BFSB_CHECK(h->ev.Record(h->LoopEvent(2), h->s));
   return 0;
 }

@@ -111,16 +111,8 @@ func (x *deviceExchange) rowWords() int { return int(words(x.b.L.LocalRows())) }
 // row is lines 12-21, then lines 17 and 23 (DevMerge). It returns the
 // bytes sent and m_f's share.
 func (x *deviceExchange) row() (sent, mf int64, err error) {
-	if c := x.g.C; c > 1 {
-		out := comm.Device(x.buf.OutQueue, x.rowWords(), comm.Uint32)
-		rg := comm.Device(x.buf.RowGather, x.rowWords()*c, comm.Uint32)
-		if err := x.dg.Row.Allgather(out, rg); err != nil {
-			return 0, 0, fmt.Errorf("row exchange: %w", err)
-		}
-		if err := x.eng.DevUnion(); err != nil {
-			return 0, 0, fmt.Errorf("row exchange: union: %w", err)
-		}
-		sent = int64(out.Bytes()) * int64(c-1)
+	if sent, err = x.rowUnion(); err != nil {
+		return 0, 0, err
 	}
 	if x.nfOwn, mf, x.ex, err = x.eng.DevMerge(); err != nil {
 		return 0, 0, fmt.Errorf("merge: %w", err)
@@ -128,19 +120,45 @@ func (x *deviceExchange) row() (sent, mf int64, err error) {
 	return sent, mf, nil
 }
 
+// rowUnion enqueues lines 12-21: the row's allgather of the out_queues and
+// the prefix-OR scan (nothing on a one-column grid, whose union is
+// out_queue). It returns the bytes sent.
+func (x *deviceExchange) rowUnion() (int64, error) {
+	c := x.g.C
+	if c == 1 {
+		return 0, nil
+	}
+	out := comm.Device(x.buf.OutQueue, x.rowWords(), comm.Uint32)
+	rg := comm.Device(x.buf.RowGather, x.rowWords()*c, comm.Uint32)
+	if err := x.dg.Row.Allgather(out, rg); err != nil {
+		return 0, fmt.Errorf("row exchange: %w", err)
+	}
+	if err := x.eng.DevUnion(); err != nil {
+		return 0, fmt.Errorf("row exchange: union: %w", err)
+	}
+	return int64(out.Bytes()) * int64(c-1), nil
+}
+
 // column is line 24. It returns the own block's share of n_f and the bytes
 // sent.
 func (x *deviceExchange) column() (nfOwn, sent int64, err error) {
+	sent, err = x.columnGather()
+	return x.nfOwn, sent, err
+}
+
+// columnGather enqueues line 24: the column's allgather of the own blocks
+// into in_queue. It returns the bytes sent.
+func (x *deviceExchange) columnGather() (int64, error) {
 	ow := int(x.buf.OwnWords)
 	own := comm.Device(x.buf.Own, ow, comm.Uint32)
 	gather := comm.Device(x.buf.Gather, ow*x.g.R, comm.Uint32)
 	if err := x.dg.Col.Allgather(own, gather); err != nil {
-		return 0, 0, fmt.Errorf("column exchange: %w", err)
+		return 0, fmt.Errorf("column exchange: %w", err)
 	}
 	if err := x.eng.DevLoadIn(); err != nil {
-		return 0, 0, fmt.Errorf("load in_queue: %w", err)
+		return 0, fmt.Errorf("load in_queue: %w", err)
 	}
-	return x.nfOwn, int64(own.Bytes()) * int64(x.g.R-1), nil
+	return int64(own.Bytes()) * int64(x.g.R-1), nil
 }
 
 // writePred is line 22 (see the file comment): after the search (all:

@@ -120,7 +120,9 @@ func (rk *Rank) deviceLevels(res *Result, dir Dir, mf, mu int64, resetS float64)
 	return nil
 }
 
-// enqueueLevel enqueues one level of the device loop.
+// enqueueLevel enqueues one level of the device loop. On 2D grids it
+// keeps the bytes a level sends, summed over the grid (every rank sends
+// the same), for the level's report.
 func (rk *Rank) enqueueLevel() error {
 	if err := rk.loop.LoopExplore(); err != nil {
 		return fmt.Errorf("ExploreFrontier: %w", err)
@@ -128,7 +130,10 @@ func (rk *Rank) enqueueLevel() error {
 	if rk.single {
 		return nil
 	}
-	return rk.dx.loopLevel(rk.opt.WritePred == WritePredLevel)
+	row, col, pred, err := rk.dx.loopLevel(rk.opt.WritePred == WritePredLevel)
+	size := int64(rk.grid.World.Size())
+	rk.levelBytes = [3]int64{row * size, col * size, pred * size}
+	return err
 }
 
 // loopPhase turns a level's record into its results.LevelPhase.
@@ -141,10 +146,9 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 	if !rk.single {
 		ph.Times[PhaseRowExchange] = r.RowS
 		ph.Times[PhaseColumnExchange] = r.ColumnS
-		row, col, pred := rk.dx.levelBytes(rk.opt.WritePred == WritePredLevel)
-		ph.Bytes[BytesRowExchange] = row
-		ph.Bytes[BytesColumnExchange] = col
-		ph.Bytes[BytesWritePred] = pred
+		ph.Bytes[BytesRowExchange] = rk.levelBytes[0]
+		ph.Bytes[BytesColumnExchange] = rk.levelBytes[1]
+		ph.Bytes[BytesWritePred] = rk.levelBytes[2]
 		if level == 0 {
 			ph.Times[PhaseReset] = resetS
 		}
@@ -154,64 +158,39 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 
 // loopLevel enqueues a 2D level's exchanges after its exploration (the
 // order of device_exchange.go's row, writePred and column), then the
-// counts' allreduce over the grid and the decision.
-func (x *deviceExchange) loopLevel(predLevel bool) error {
-	if c := x.g.C; c > 1 {
-		out := comm.Device(x.buf.OutQueue, x.rowWords(), comm.Uint32)
-		rg := comm.Device(x.buf.RowGather, x.rowWords()*c, comm.Uint32)
-		if err := x.dg.Row.Allgather(out, rg); err != nil {
-			return fmt.Errorf("row exchange: %w", err)
-		}
-		if err := x.eng.DevUnion(); err != nil {
-			return fmt.Errorf("row exchange: union: %w", err)
-		}
+// counts' allreduce over the grid and the decision. It returns the bytes
+// the level sends from this rank (row, column, WritePred).
+func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err error) {
+	if row, err = x.rowUnion(); err != nil {
+		return 0, 0, 0, err
 	}
 	if err := x.eng.LoopMerge(); err != nil {
-		return fmt.Errorf("merge: %w", err)
+		return 0, 0, 0, fmt.Errorf("merge: %w", err)
 	}
 	if predLevel {
-		if _, err := x.writePred(false); err != nil {
-			return err
+		if pred, err = x.writePred(false); err != nil {
+			return 0, 0, 0, err
 		}
 	}
-	ow := int(x.buf.OwnWords)
-	own := comm.Device(x.buf.Own, ow, comm.Uint32)
-	gather := comm.Device(x.buf.Gather, ow*x.g.R, comm.Uint32)
-	if err := x.dg.Col.Allgather(own, gather); err != nil {
-		return fmt.Errorf("column exchange: %w", err)
-	}
-	if err := x.eng.DevLoadIn(); err != nil {
-		return fmt.Errorf("load in_queue: %w", err)
+	if col, err = x.columnGather(); err != nil {
+		return 0, 0, 0, err
 	}
 	if err := x.eng.LoopCounts(); err != nil {
-		return fmt.Errorf("counts: %w", err)
+		return 0, 0, 0, fmt.Errorf("counts: %w", err)
 	}
 	red := comm.Device(x.buf.Counts, 3, comm.Int64)
 	if x.g.C > 1 {
 		if err := x.dg.Row.Allreduce(red, comm.Sum); err != nil {
-			return fmt.Errorf("counts allreduce (row): %w", err)
+			return 0, 0, 0, fmt.Errorf("counts allreduce (row): %w", err)
 		}
 	}
 	if x.g.R > 1 {
 		if err := x.dg.Col.Allreduce(red, comm.Sum); err != nil {
-			return fmt.Errorf("counts allreduce (column): %w", err)
+			return 0, 0, 0, fmt.Errorf("counts allreduce (column): %w", err)
 		}
 	}
 	if err := x.eng.LoopDecide(); err != nil {
-		return fmt.Errorf("decision: %w", err)
+		return 0, 0, 0, fmt.Errorf("decision: %w", err)
 	}
-	return nil
-}
-
-// levelBytes is what one level's exchanges send, summed over the grid:
-// every rank sends the same (the row's C-1 out_queues, the column's R-1
-// own blocks, WritePred's C-1 blocks of predecessors).
-func (x *deviceExchange) levelBytes(predLevel bool) (row, col, pred int64) {
-	size := int64(x.g.World.Size())
-	row = 4 * int64(x.rowWords()) * int64(x.g.C-1) * size
-	col = 4 * x.buf.OwnWords * int64(x.g.R-1) * size
-	if predLevel {
-		pred = 4 * x.b.L.B * int64(x.g.C-1) * size
-	}
-	return row, col, pred
+	return row, col, pred, nil
 }

@@ -132,6 +132,9 @@ type Rank struct {
 	loop   loopEngine      // the device loop (device_loop.go), or nil
 	recs   []LevelRecord   // the device loop's records
 	depth  int             // the most levels of a search so far
+	// levelBytes: the device loop's row, column and WritePred bytes a
+	// level, over the grid (the same every level)
+	levelBytes [3]int64
 }
 
 // newRank builds a rank around an engine. Collective over the grid.
