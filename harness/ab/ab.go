@@ -260,6 +260,9 @@ func pairCases(cfg *config.Config, plans [2][]runner.Planned) ([]*unit, error) {
 			if q := plans[1][k]; q.Variant() != p.Variant() {
 				return nil, fmt.Errorf("ab: case %d is variant %q on the base side and %q on the new", k+1, p.Variant().Name, q.Variant().Name)
 			}
+			if !p.Variant().RunsAt(w) {
+				continue
+			}
 			name := caseName(p.Variant(), p.Params())
 			if len(cfg.Workloads) > 1 {
 				name += " (" + w.Spec.String() + ")"

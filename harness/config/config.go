@@ -19,6 +19,7 @@
 //	grid = [1, 1]
 //	launcher = "embedded"   # or "mpirun"
 //	timeout = "10m"
+//	scales = [24]           # only these of the workload's scales (weak-scaling figures)
 //	[variant.params]
 //	permute = [true, false] # a list sweeps the parameter
 //
@@ -37,6 +38,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -108,6 +110,10 @@ type Variant struct {
 	Timeout    time.Duration
 	Hostfile   string
 	MPIRunArgs []string
+	// Scales, when given, are the workload scales the variant runs at
+	// (each one of the [workload] scales); empty means every workload.
+	// A weak-scaling figure runs one GPU at scale s and two at s+1.
+	Scales []int
 	// Params holds each given parameter's values (one, or several to sweep),
 	// in the file's order of keys.
 	Params     map[string][]any
@@ -213,6 +219,9 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 		}
 		names[v.Name] = true
 		c.Variants = append(c.Variants, v)
+	}
+	if err := p.checkScales(c); err != nil {
+		return nil, err
 	}
 	figs, err := p.figures(raw)
 	if err != nil {
@@ -517,10 +526,17 @@ func (p *parser) variant(i int, m map[string]any) (*Variant, error) {
 			if !ok {
 				err = p.errf(path+".mpirun_args", "want a list of strings")
 			}
+		case "scales":
+			var ss []int64
+			if ss, err = p.intList(m, path+".scales", k, nil); err == nil {
+				for _, s := range ss {
+					v.Scales = append(v.Scales, int(s))
+				}
+			}
 		case "params":
 			err = p.params(v, m[k])
 		default:
-			err = p.errf(path+"."+k, "unknown key (known: name, plugin, backend, ranks, grid, launcher, timeout, hostfile, mpirun_args, params)")
+			err = p.errf(path+"."+k, "unknown key (known: name, plugin, backend, ranks, grid, launcher, timeout, hostfile, mpirun_args, scales, params)")
 		}
 		if err != nil {
 			return nil, err
@@ -666,12 +682,42 @@ func countString(n int) string {
 	return fmt.Sprint(n)
 }
 
+// checkScales refuses a variant's scales that no workload has, and scales
+// on a workload read from a file.
+func (p *parser) checkScales(c *Config) error {
+	have := map[int]bool{}
+	for _, w := range c.Workloads {
+		if w.Spec.File == "" {
+			have[w.Spec.Scale] = true
+		}
+	}
+	for _, v := range c.Variants {
+		for _, s := range v.Scales {
+			if !have[s] {
+				return p.errf(v.path+".scales", "scale %d is not one of the [workload] scales", s)
+			}
+		}
+	}
+	return nil
+}
+
+// RunsAt reports whether the variant runs at workload w (see Scales).
+func (v *Variant) RunsAt(w Workload) bool {
+	return len(v.Scales) == 0 || slices.Contains(v.Scales, w.Spec.Scale)
+}
+
 // CheckCases refuses a config whose workloads × parameter points exceed
 // its MaxCases, naming the variant whose sweep tips it over.
 func (c *Config) CheckCases() error {
 	total := 0
 	for _, v := range c.Variants {
-		total += CountProduct(len(c.Workloads), v.CountPoints())
+		nw := 0
+		for _, w := range c.Workloads {
+			if v.RunsAt(w) {
+				nw++
+			}
+		}
+		total += CountProduct(nw, v.CountPoints())
 		if total > c.MaxCases {
 			return &Error{File: v.file, Line: v.lines.line(v.path + ".params"), Key: v.path + ".params",
 				Msg: fmt.Sprintf("the config expands to %s cases or more (%d workloads × the parameter lists), more than the limit of %d (raise it with --max-cases)",

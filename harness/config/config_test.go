@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,30 @@ func TestParseGood(t *testing.T) {
 	}
 }
 
+// TestVariantScales: a variant with scales runs at those workloads only,
+// and the case count follows.
+func TestVariantScales(t *testing.T) {
+	c, err := ParseMax("w.toml", "[workload]\nscale = [24, 25, 26]\n[[variant]]\nname = \"one\"\nplugin = \"r\"\nscales = [24]\n"+
+		"[[variant]]\nname = \"two\"\nplugin = \"r\"\nscales = [25, 26]\n[variant.params]\nx = [1, 2]\n", 5)
+	if err != nil {
+		t.Fatal(err) // 1 + 2×2 = 5 cases: within the limit
+	}
+	var got []string
+	for _, v := range c.Variants {
+		for _, w := range c.Workloads {
+			if v.RunsAt(w) {
+				got = append(got, fmt.Sprintf("%s@%d", v.Name, w.Spec.Scale))
+			}
+		}
+	}
+	if s := strings.Join(got, " "); s != "one@24 two@25 two@26" {
+		t.Fatalf("runs at %s", s)
+	}
+	if _, err := ParseMax("w.toml", c.Text, 4); err == nil || !strings.Contains(err.Error(), "5 cases") {
+		t.Fatalf("limit 4: err = %v, want 5 cases counted", err)
+	}
+}
+
 func TestSeedList(t *testing.T) {
 	c, err := Parse("s.toml", "[workload]\nscale = 8\nseed = [[1, 2], [3, 4]]\n[[variant]]\nplugin = \"x\"\n")
 	if err != nil {
@@ -90,6 +115,8 @@ func TestParseErrors(t *testing.T) {
 		{"no variant", "[workload]\nscale = 10\n", 0, "", "no [[variant]]"},
 		{"file and scale", "[workload]\nscale = 10\nfile = \"g.mtx\"\n[[variant]]\nplugin = \"r\"\n", 3, "workload.file", "not both"},
 		{"hostfile without mpirun", base + "hostfile = \"h\"\n", 6, "variant[0].hostfile", "need launcher"},
+		{"scale not in workload", base + "scales = [11]\n", 6, "variant[0].scales", "not one of the [workload] scales"},
+		{"scales wrong type", base + "scales = \"24\"\n", 6, "variant[0].scales", "want an integer"},
 		{"duplicate names", base + "name = \"a\"\n[[variant]]\nplugin = \"r\"\nname = \"a\"\n", 9, "variant[1].name", "duplicate"},
 	}
 	for _, tt := range tests {

@@ -202,6 +202,9 @@ func Preflight(cfg *config.Config, plan []Planned, infos map[string]sdk.Info, m 
 			continue
 		}
 		for _, p := range plan {
+			if !p.variant.RunsAt(w) {
+				continue
+			}
 			info := infos[p.variant.Plugin]
 			e := estimate(nv, ne, w.Validate == config.ValidateAll, p.variant, info)
 			if !e.Declared {

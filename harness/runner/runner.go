@@ -186,6 +186,9 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	var slots []slot
 	for _, w := range cfg.Workloads {
 		for _, p := range plan {
+			if !p.variant.RunsAt(w) {
+				continue
+			}
 			c := newCase(p, w)
 			slots = append(slots, slot{w, p, c})
 			run.Cases = append(run.Cases, c)
