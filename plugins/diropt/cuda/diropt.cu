@@ -55,8 +55,9 @@
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
 //                      operations (row union, own block out, in_queue in,
 //                      WritePred's send and receive sides).
-//   InitLoopKernel, DecideKernel, CountsKernel   the device loop's state,
-//                      its switching rule and (2D) the counts it allreduces.
+//   InitLoopKernel, StartLoopKernel, DecideKernel, CountsKernel   the
+//                      device loop's state, its switching rule (level 0's
+//                      too) and (2D) the counts it allreduces.
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel.
 //
 // Launches per level on a 1×1 grid (the device loop: dob_loop_*,
@@ -567,12 +568,13 @@ __global__ void WritePredKernel(const uint32_t* __restrict__ src, int64_t blocks
 // BuildParentsKernel makes the own block's int64 parents after a search
 // whose WritePred was deferred (dob_dev_write_pred, end): from the c
 // blocks of pred_recv (grid_c > 1; block m from P(i,m), local column x is
-// vertex m·local_cols + x), or, on a one-column grid, from pred and
-// all_assigned over the own rows (first_row = j·B); -1 where no block
+// vertex m·local_cols + x), or, on a one-column grid, whose own block is
+// its rows, from pred where visited and not isolated (as ParentsKernel on
+// 1×1: every vertex found is found on its owner); -1 where no block
 // assigned the vertex, and the root's own parent.
 __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64_t c, int64_t b,
-                                   const uint32_t* __restrict__ pred, const uint32_t* __restrict__ all_assigned,
-                                   int64_t first_row, int64_t j, int64_t own_len, int64_t local_cols,
+                                   const uint32_t* __restrict__ pred, const uint32_t* __restrict__ visited,
+                                   const uint32_t* __restrict__ isolated, int64_t own_len, int64_t local_cols,
                                    int64_t root_own, int64_t root_global, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < own_len; o += stride) {
@@ -583,8 +585,8 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
         if (x != kNone) parent = m * local_cols + x;
       }
     } else {
-      const int64_t v = first_row + o;
-      if ((all_assigned[v >> 5] >> (v & 31)) & 1u) parent = j * local_cols + pred[v];
+      const uint32_t m = 1u << (o & 31);
+      if ((visited[o >> 5] & m) && !(isolated[o >> 5] & m)) parent = pred[o];
     }
     if (o == root_own) parent = root_global;
     parents[o] = parent;
@@ -634,28 +636,58 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
 // The device-resident level loop (dob_loop_*): the kernels that replace
 // the host's per-level readback and decision.
 
-// InitLoopKernel starts a search's loop state: level 0 goes in direction
-// dir with n_f = 1, m_f = mf, m_u = mu.
-__global__ void InitLoopKernel(LoopState* st, int dir, long long mf, long long mu) {
+// Rule is the switching rule of Beamer et al. (SC 2012, §4) in the same
+// double arithmetic as dobfs.Rank.decide, so that the device loop and the
+// host loop choose alike: the direction after a level that went `was`,
+// from the rule's inputs for the next one (mode 1: top-down only, 2:
+// bottom-up only).
+__device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, long long mf, long long mu,
+                                    long long n, double alpha, double beta, int mode) {
+  if (mode == 1) return 0;
+  if (mode == 2) return 1;
+  if (was == 0) return ((double)mf > (double)mu / alpha && nf > prev_nf) ? 1 : 0;
+  return ((double)nf < (double)n / beta && nf < prev_nf) ? 0 : 1;
+}
+
+// InitLoopKernel starts a search's loop state (level 0 with n_f = 1 and
+// the direction dir before the rule) and puts this rank's share of level
+// 0's m_f (the root's degree in this block) in red[1], where a 2D grid's
+// allreduce sums it before StartLoopKernel.
+__global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long mf) {
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   st->dir = dir;
   st->done = 0;
   st->nf = 1;
   st->prev_nf = 0;
-  st->mf = mf;
-  st->mu = mu;
   st->level = 0;
+  red[0] = red[2] = 0;
+  red[1] = mf;
+}
+
+// StartLoopKernel chooses level 0's direction from m_f = red[1] (the
+// root's degree over the grid) and m_u = edges - m_f: on the device, so
+// that the host waits for no count before the first level.
+__global__ void StartLoopKernel(LoopState* st, const long long* red, long long edges, double alpha, double beta,
+                                int mode, long long n) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  st->mf = red[1];
+  st->mu = edges - red[1];
+  st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, n, alpha, beta, mode);
 }
 
 // CountsKernel (2D) packs this rank's share of the level's counts for the
 // allreduce: red = {n_f's share (the own block's new vertices, counted by
 // OwnBitsKernel), m_f's share (MergeKernel), the exploration's entries
 // read}, and zeroes the merge's counter set, which the next exploration
-// counts into.
-__global__ void CountsKernel(const Counters* explored, Counters* merged, long long* red) {
+// counts into. Without a merge (from_explored: a one-column grid, whose
+// union is out_queue and own block its rows) the exploration's own counts
+// are those shares: every vertex it found is new on its owner, counted
+// once with its CSC degree, as OwnBitsKernel and MergeKernel would count it.
+__global__ void CountsKernel(const Counters* explored, Counters* merged, long long* red, int from_explored) {
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
-  red[0] = (long long)merged->found;
-  red[1] = (long long)merged->degrees;
+  const Counters* shares = from_explored ? explored : merged;
+  red[0] = (long long)shares->found;
+  red[1] = (long long)shares->degrees;
   red[2] = (long long)explored->edges;
   merged->found = merged->degrees = merged->edges = merged->nbig = 0;
 }
@@ -702,17 +734,7 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
   st.level++;
   st.done = found == 0;
   const int was = st.dir;
-  if (!st.done) {
-    if (mode == 1) {
-      st.dir = 0;
-    } else if (mode == 2) {
-      st.dir = 1;
-    } else if (was == 0) {
-      st.dir = ((double)st.mf > (double)st.mu / alpha && st.nf > st.prev_nf) ? 1 : 0;
-    } else {
-      st.dir = ((double)st.nf < (double)n / beta && st.nf < st.prev_nf) ? 0 : 1;
-    }
-  }
+  if (!st.done) st.dir = Rule(was, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
   if (lead) *next = st;
   if (st.done || st.dir != 0 || (single && was == 0)) return;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -750,12 +772,14 @@ struct Handle {
   LevelRec* hring = nullptr;
   dob_loop_params lp{};
   int loop_synced = 0;
+  bool loop_started = false;  // dob_loop_start has run since dob_loop_begin
+  bool merge_skipped = false;  // the level's dob_loop_merge had nothing to do
   int loop_slot = 0;
   int loop_level = 0;  // the level being enqueued
   unsigned long long* sink = nullptr;
   std::vector<void*> host;  // pinned host buffers (dob_host_alloc)
-  // 0: search start, 1: search end, 2-3: floor, 4-5: a deferred
-  // exploration; from kLoopEvent0, kLoopEvents per loop slot (LoopEvent).
+  // 0: search start, 1: search end, 2-3: floor; from kLoopEvent0,
+  // kLoopEvents per loop slot (LoopEvent).
   bfsb::EventPool ev;
   int level = 0;            // levels since the reset (picks the counter set)
   bool out_clean = true;    // out_queue is all zero
@@ -780,9 +804,6 @@ struct Handle {
   bool Aligned() const { return p.block % 32 == 0; }
   // The row union: on a one-column grid out_queue itself (no exchange).
   uint32_t* Union() const { return p.grid_c > 1 ? uni : out_q; }
-  // Deferred: a 2D level on the device path reads its exploration's
-  // counts back with the merge's (dob_dev_merge), one wait a level.
-  bool Deferred() const { return p.device_exchange != 0; }
 
   ~Handle() {
     cudaSetDevice((int)p.device);
@@ -837,7 +858,7 @@ struct Handle {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, in_q, visited, out_q, pred, col_words(), row_words(),
                        (uint32_t)p.td_big, (uint32_t)p.bu_serial, big_queue, Cur(), Next()};
   }
-  static constexpr int kLoopEvent0 = 6, kLoopEvents = 5;
+  static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
 
 int64_t DeviceBytes(const dob_params* p) {
@@ -917,23 +938,6 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
     BottomUpKernel<false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   }
   BFSB_CHECK_LAUNCH("BottomUpKernel");
-  return 0;
-}
-
-// LaunchMerge enqueues the device path's lines 17 and 23 (MergeKernel) and
-// the own block's bits of the union (OwnBitsKernel), both counting into
-// h->Cur(), the set the level's exploration zeroed.
-int32_t LaunchMerge(Handle* h, char* err, int32_t errlen) {
-  const int64_t rw = h->row_words();
-  MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, h->p.grid_c == 1 ? nullptr : h->prefix, h->Union(),
-                                                       h->bu_off, h->level_assigned, h->all_assigned, h->visited,
-                                                       rw, h->Cur());
-  BFSB_CHECK_LAUNCH("MergeKernel");
-  // In the aligned layout own is a view of the union: the kernel then
-  // rewrites each word with itself, and counts it.
-  OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
-                                                                     h->p.block, h->own, h->Cur());
-  BFSB_CHECK_LAUNCH("OwnBitsKernel");
   return 0;
 }
 
@@ -1088,10 +1092,10 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
 int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && counts != nullptr, "dob_explore: null argument");
-  BFSB_REQUIRE(!h->p.single, "dob_explore: a 1×1 grid runs the device loop (dob_loop_*)");
+  BFSB_REQUIRE(!h->p.single && !h->p.device_exchange,
+               "dob_explore: a 1×1 grid, and a 2D grid with device exchanges, run the device loop (dob_loop_*)");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words();
-  if (h->Deferred()) BFSB_CHECK(h->ev.Record(4, h->s));
   if (bottom_up) {
     if (int32_t st = LaunchBottomUp(h, nullptr, err, errlen)) return st;
   } else {
@@ -1099,12 +1103,6 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
     if (int32_t st = LaunchTopDown(h, nullptr, err, errlen)) return st;
   }
   h->out_clean = false;  // out_queue keeps this level's vertices (the merge reads them)
-  if (h->Deferred()) {  // dob_dev_merge reads this level's counts and time
-    BFSB_CHECK(h->ev.Record(5, h->s));
-    counts[0] = counts[1] = counts[2] = 0;
-    h->level++;
-    return 0;
-  }
   BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->Cur(), sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   counts[0] = (int64_t)h->hctr->found;
@@ -1210,9 +1208,8 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
   } else if (h->p.device_exchange && h->parents_deferred) {
     const bool one_col = h->p.grid_c == 1;
     BuildParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(
-        one_col ? nullptr : h->pred_recv, h->p.grid_c, h->p.block, h->pred, h->all_assigned,
-        h->p.grid_j * h->p.block, h->p.grid_j, h->p.own_len, h->p.local_cols, h->root_own, h->root_global,
-        h->parents);
+        one_col ? nullptr : h->pred_recv, h->p.grid_c, h->p.block, h->pred, h->visited, h->isolated,
+        h->p.own_len, h->p.local_cols, h->root_own, h->root_global, h->parents);
     BFSB_CHECK_LAUNCH("BuildParentsKernel");
     h->parents_deferred = false;
     h->parents_dirty = false;
@@ -1288,32 +1285,6 @@ int32_t dob_dev_union(void* hv, char* err, int32_t errlen) {
   return 0;
 }
 
-int32_t dob_dev_merge(void* hv, int64_t* counts, char* err, int32_t errlen) {
-  Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr && counts != nullptr && h->p.device_exchange, "dob_dev_merge: bad argument");
-  BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  // The exploration (dob_explore, deferred) counted into the set of the
-  // level before h->level, and its kernels zeroed the current set (their
-  // `next`), into which the merge counts; both sets come back in one copy.
-  // The current set is zeroed again after the readback, for the next
-  // exploration.
-  const int explored = (h->level + 1) & 1, merged = h->level & 1;
-  if (int32_t st = LaunchMerge(h, err, errlen)) return st;
-  BFSB_CHECK(cudaMemcpyAsync(h->hctr, h->ctr, 2 * sizeof(Counters), cudaMemcpyDeviceToHost, h->s));
-  BFSB_CHECK(cudaStreamSynchronize(h->s));
-  counts[0] = (int64_t)h->hctr[merged].found;    // own block's share of the next n_f
-  counts[1] = (int64_t)h->hctr[merged].degrees;  // m_f's share
-  counts[2] = (int64_t)h->hctr[explored].found;  // the exploration's
-  counts[3] = (int64_t)h->hctr[explored].degrees;
-  counts[4] = (int64_t)h->hctr[explored].edges;
-  float ms = 0;
-  BFSB_CHECK(h->ev.ElapsedMs(4, 5, &ms));
-  counts[5] = (int64_t)((double)ms * 1e6);  // the exploration's device time, ns
-  BFSB_CHECK(cudaMemsetAsync(h->Cur(), 0, sizeof(Counters), h->s));
-  h->out_clean = false;
-  return 0;
-}
-
 int32_t dob_dev_load_in(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_dev_load_in: no device-exchange handle");
@@ -1366,14 +1337,28 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   h->lp = *lp;
   h->loop_synced = 0;
-  InitLoopKernel<<<1, 32, 0, h->s>>>(h->loop, (int)lp->dir, (long long)lp->mf, (long long)lp->mu);
+  h->loop_started = false;
+  InitLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (int)lp->dir, (long long)lp->mf);
   BFSB_CHECK_LAUNCH("InitLoopKernel");
+  return 0;
+}
+
+int32_t dob_loop_start(void* hv, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "dob_loop_start: null handle");
+  BFSB_REQUIRE(h->level == 0 && !h->loop_started, "dob_loop_start: call it once, after dob_loop_begin");
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  StartLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (long long)h->lp.edges, h->lp.alpha, h->lp.beta,
+                                      (int)h->lp.mode, (long long)h->lp.n);
+  BFSB_CHECK_LAUNCH("StartLoopKernel");
+  h->loop_started = true;
   return 0;
 }
 
 int32_t dob_loop_explore(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr, "dob_loop_explore: null handle");
+  BFSB_REQUIRE(h->loop_started, "dob_loop_explore: call dob_loop_start first");
   BFSB_REQUIRE(h->level - h->loop_synced < kLoopSlots, "dob_loop_explore: %d levels since the last dob_loop_sync",
                kLoopSlots);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
@@ -1392,11 +1377,28 @@ int32_t dob_loop_explore(void* hv, char* err, int32_t errlen) {
   return 0;
 }
 
-int32_t dob_loop_merge(void* hv, char* err, int32_t errlen) {
+int32_t dob_loop_merge(void* hv, int32_t assigned, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_merge: no device-exchange handle");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  if (int32_t st = LaunchMerge(h, err, errlen)) return st;
+  // A one-column grid's union is out_queue, which the exploration already
+  // put in visited and counted: unless a per-level WritePred reads the
+  // level's assigned rows, nothing is left to merge.
+  h->merge_skipped = h->p.grid_c == 1 && !assigned;
+  if (!h->merge_skipped) {  // both count into h->Cur(), the set the exploration zeroed
+    const int64_t rw = h->row_words();
+    MergeKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->out_q, h->p.grid_c == 1 ? nullptr : h->prefix,
+                                                         h->Union(), h->bu_off, h->level_assigned, h->all_assigned,
+                                                         h->visited, rw, h->Cur());
+    BFSB_CHECK_LAUNCH("MergeKernel");
+  }
+  // In the aligned layout own is a view of the union: the kernel would
+  // rewrite each word with itself, and is needed only for its count.
+  if (!h->merge_skipped || !h->Aligned()) {
+    OwnBitsKernel<<<h->ThreadGrid(h->own_words()), h->tpb, 0, h->s>>>(h->Union(), h->p.grid_j * h->p.block,
+                                                                       h->p.block, h->own, h->Cur());
+    BFSB_CHECK_LAUNCH("OwnBitsKernel");
+  }
   BFSB_CHECK(h->ev.Record(h->LoopEvent(2), h->s));
   return 0;
 }
@@ -1406,7 +1408,7 @@ int32_t dob_loop_counts(void* hv, char* err, int32_t errlen) {
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_counts: no device-exchange handle");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   BFSB_CHECK(h->ev.Record(h->LoopEvent(3), h->s));
-  CountsKernel<<<1, 32, 0, h->s>>>(h->Next(), h->Cur(), h->red);
+  CountsKernel<<<1, 32, 0, h->s>>>(h->Next(), h->Cur(), h->red, h->merge_skipped ? 1 : 0);
   BFSB_CHECK_LAUNCH("CountsKernel");
   return 0;
 }

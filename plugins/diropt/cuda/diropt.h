@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 3
+#define DOB_ABI_VERSION 4
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -89,12 +89,12 @@ int32_t dob_set_tuning(void* h, int64_t td_big, int64_t bu_serial, char* err, in
 int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
                   int64_t root_global, char* err, int32_t errlen);
 
-/* dob_explore is ExploreFrontier for one level of a 2D grid's host loop,
- * top-down (bottom_up = 0) or bottom-up, then one readback: counts[0] the
- * vertices put in out_queue, counts[1] the sum of their CSC degrees,
- * counts[2] the adjacency entries read. On a device_exchange handle it only
- * enqueues (counts are 0): dob_dev_merge reads them back. A 1×1 grid runs
- * the device loop (dob_loop_*). */
+/* dob_explore is ExploreFrontier for one level of a 2D grid's host loop
+ * (exchanges staged through the host), top-down (bottom_up = 0) or
+ * bottom-up, then one readback: counts[0] the vertices put in out_queue,
+ * counts[1] the sum of their CSC degrees, counts[2] the adjacency entries
+ * read. A 1×1 grid, and a 2D grid with device exchanges, run the device
+ * loop (dob_loop_*). */
 int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen);
 
 /* dob_finish stops the search's clock and stores the seconds since
@@ -143,10 +143,10 @@ int32_t dob_floor(void* h, int32_t reps, double* seconds, uint64_t* sink, char* 
  * dob_destroy (the staging buffers of the 2D exchanges). */
 int32_t dob_host_alloc(void* h, int64_t bytes, void** ptr, char* err, int32_t errlen);
 
-/* The device path of the 2D exchanges (device_exchange = 1). Every call
- * only enqueues work on the handle's stream (dob_stream), on which the
- * caller's NCCL operations are enqueued too, so that stream order is the
- * exchange's order; dob_dev_merge alone waits, for its counts. */
+/* The device path of the 2D exchanges (device_exchange = 1), run by the
+ * device loop. Every call only enqueues work on the handle's stream
+ * (dob_stream), on which the caller's NCCL operations are enqueued too, so
+ * that stream order is the exchange's order. */
 
 /* Device buffers the communicator reads and writes (uint32 words). */
 typedef struct dob_dev_bufs {
@@ -176,15 +176,6 @@ int32_t dob_dev_buffers(void* h, dob_dev_bufs* b, char* err, int32_t errlen);
  * columns left of grid_j, the union <- the OR of all (a no-op on a
  * one-column grid, whose union is out_queue). */
 int32_t dob_dev_union(void* h, char* err, int32_t errlen);
-
-/* dob_dev_merge is dob_merge on the device buffers, then own <- the own
- * block's bits of the union; it waits for the stream and stores counts[0]
- * = the set bits of own (this rank's share of the next n_f), counts[1] =
- * m_f's share (as dob_merge's *mf), counts[2..4] the last dob_explore's
- * counts (found, degrees, edges), which that call, on a device_exchange
- * handle, leaves to this one (its own are 0), and counts[5] its device
- * time in nanoseconds (CUDA events around its kernels). */
-int32_t dob_dev_merge(void* h, int64_t* counts, char* err, int32_t errlen);
 
 /* dob_dev_load_in is line 24 after the column's allgather into gather:
  * in_queue <- the grid_r blocks of gather, placed at bit offsets r·B (a
@@ -217,15 +208,20 @@ int32_t dob_dev_write_pred(void* h, int32_t end, char* err, int32_t errlen);
  * dob_loop_explore; a 2D level (device_exchange handles) is
  *   dob_loop_explore, [row allgather, dob_dev_union], dob_loop_merge,
  *   [WritePred], column allgather, dob_dev_load_in, dob_loop_counts,
- *   allreduce (sum) of dob_dev_bufs.counts over the grid, dob_loop_decide. */
+ *   allreduce (sum) of dob_dev_bufs.counts over the grid, dob_loop_decide.
+ * A search's loop starts with dob_loop_begin, [2D: the same allreduce],
+ * dob_loop_start: level 0's direction is chosen on the device too. */
 
 typedef struct dob_loop_params {
   double alpha, beta; /* Beamer et al.'s parameters */
   int64_t mode;       /* 0 hybrid, 1 top-down only, 2 bottom-up only */
   int64_t n;          /* vertices (the rule's n) */
-  int64_t dir;        /* level 0's direction: 0 top-down, 1 bottom-up */
-  int64_t mf, mu;     /* level 0's m_f (the root's degree over the grid)
-                         and m_u (the graph's edges minus m_f) */
+  int64_t dir;        /* the direction before level 0's rule: 0 top-down,
+                         1 bottom-up */
+  int64_t mf;         /* this rank's share of level 0's m_f (the root's
+                         degree in this block; 1×1: the root's degree) */
+  int64_t edges;      /* the graph's edges over the grid (m_u = edges -
+                         m_f before level 0) */
 } dob_loop_params;
 
 /* One level's record (dob_loop_sync): the direction, n_f, m_f and the
@@ -238,14 +234,26 @@ typedef struct dob_level_rec {
   double explore_ms, row_ms, column_ms, switch_ms;
 } dob_level_rec;
 
-/* dob_loop_begin starts the loop after dob_reset. */
+/* dob_loop_begin starts the loop after dob_reset: it puts the share of
+ * level 0's m_f in dob_dev_bufs.counts, which a 2D grid then allreduces. */
 int32_t dob_loop_begin(void* h, const dob_loop_params* lp, char* err, int32_t errlen);
+
+/* dob_loop_start chooses level 0's direction on the device from the
+ * summed m_f (after dob_loop_begin and, on 2D grids, the allreduce). */
+int32_t dob_loop_start(void* h, char* err, int32_t errlen);
 
 /* dob_loop_explore enqueues a level's exploration (1×1: the whole level). */
 int32_t dob_loop_explore(void* h, char* err, int32_t errlen);
 
-/* dob_loop_merge (2D) is dob_dev_merge without its wait. */
-int32_t dob_loop_merge(void* h, char* err, int32_t errlen);
+/* dob_loop_merge (2D) is Algorithm 2 lines 17 and 23 on the device
+ * buffers (the level's assigned rows, visited |= the row union, m_f's
+ * share), then own <- the own block's bits of the union, counted (this
+ * rank's share of the next n_f). On a one-column grid, whose union is
+ * out_queue, it only copies own out of it (where B % 32 != 0; else own is
+ * a view of it) unless assigned != 0 (a per-level WritePred reads the
+ * level's assigned rows): dob_loop_counts then takes the exploration's
+ * counts. */
+int32_t dob_loop_merge(void* h, int32_t assigned, char* err, int32_t errlen);
 
 /* dob_loop_counts (2D) writes this rank's share of the level's counts to
  * dob_dev_bufs.counts. */

@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 3
+const dobABIVersion = 4
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -47,8 +47,8 @@ var _ [unsafe.Sizeof(dobDevBufs{}) - 64]struct{}
 
 // dobLoopParams mirrors struct dob_loop_params.
 type dobLoopParams struct {
-	Alpha, Beta          float64
-	Mode, N, Dir, MF, MU int64
+	Alpha, Beta             float64
+	Mode, N, Dir, MF, Edges int64
 }
 
 var _ [56 - unsafe.Sizeof(dobLoopParams{})]struct{}
@@ -87,13 +87,13 @@ type dobFuncs struct {
 	stream       func(h uintptr, s *uint64, e errBuf, n int32) int32
 	devBuffers   func(h uintptr, b *dobDevBufs, e errBuf, n int32) int32
 	devUnion     func(h uintptr, e errBuf, n int32) int32
-	devMerge     func(h uintptr, counts *int64, e errBuf, n int32) int32
 	devLoadIn    func(h uintptr, e errBuf, n int32) int32
 	devPackPred  func(h uintptr, all int32, e errBuf, n int32) int32
 	devWritePred func(h uintptr, end int32, e errBuf, n int32) int32
 	loopBegin    func(h uintptr, p *dobLoopParams, e errBuf, n int32) int32
+	loopStart    func(h uintptr, e errBuf, n int32) int32
 	loopExplore  func(h uintptr, e errBuf, n int32) int32
-	loopMerge    func(h uintptr, e errBuf, n int32) int32
+	loopMerge    func(h uintptr, assigned int32, e errBuf, n int32) int32
 	loopCounts   func(h uintptr, e errBuf, n int32) int32
 	loopDecide   func(h uintptr, e errBuf, n int32) int32
 	loopSync     func(h uintptr, recs *dobLevelRec, cap int64, nrec *int64, done *int32, e errBuf, n int32) int32
@@ -116,10 +116,11 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 			{Name: "dob_parents", Fn: &f.parents}, {Name: "dob_floor", Fn: &f.floor},
 			{Name: "dob_host_alloc", Fn: &f.hostAlloc}, {Name: "dob_destroy", Fn: &f.destroy},
 			{Name: "dob_stream", Fn: &f.stream}, {Name: "dob_dev_buffers", Fn: &f.devBuffers},
-			{Name: "dob_dev_union", Fn: &f.devUnion}, {Name: "dob_dev_merge", Fn: &f.devMerge},
+			{Name: "dob_dev_union", Fn: &f.devUnion},
 			{Name: "dob_dev_load_in", Fn: &f.devLoadIn}, {Name: "dob_dev_pack_pred", Fn: &f.devPackPred},
 			{Name: "dob_dev_write_pred", Fn: &f.devWritePred},
-			{Name: "dob_loop_begin", Fn: &f.loopBegin}, {Name: "dob_loop_explore", Fn: &f.loopExplore},
+			{Name: "dob_loop_begin", Fn: &f.loopBegin}, {Name: "dob_loop_start", Fn: &f.loopStart},
+			{Name: "dob_loop_explore", Fn: &f.loopExplore},
 			{Name: "dob_loop_merge", Fn: &f.loopMerge}, {Name: "dob_loop_counts", Fn: &f.loopCounts},
 			{Name: "dob_loop_decide", Fn: &f.loopDecide}, {Name: "dob_loop_sync", Fn: &f.loopSync},
 		}
@@ -362,7 +363,7 @@ func (e *cudaEngine) Close() error {
 
 // The device path of the 2D exchanges (deviceEngine, device_exchange.go):
 // each call enqueues on the handle's stream, which the NCCL communicators
-// share; DevMerge alone waits.
+// share.
 
 func (e *cudaEngine) Stream() (uintptr, error) {
 	var s uint64
@@ -382,12 +383,6 @@ func (e *cudaEngine) DevUnion() error {
 	return e.call("dob_dev_union", func(eb *byte, n int32) int32 { return e.lib.devUnion(e.h, eb, n) })
 }
 
-func (e *cudaEngine) DevMerge() (nfOwn, mf int64, ex Explored, err error) {
-	var c [6]int64
-	err = e.call("dob_dev_merge", func(eb *byte, n int32) int32 { return e.lib.devMerge(e.h, &c[0], eb, n) })
-	return c[0], c[1], Explored{Found: c[2], Degrees: c[3], Edges: c[4], DeviceS: float64(c[5]) / 1e9}, err
-}
-
 func (e *cudaEngine) DevLoadIn() error {
 	return e.call("dob_dev_load_in", func(eb *byte, n int32) int32 { return e.lib.devLoadIn(e.h, eb, n) })
 }
@@ -402,18 +397,22 @@ func (e *cudaEngine) DevWritePred(end bool) error {
 
 // The device-resident level loop (loopEngine, device_loop.go).
 
-func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, mu int64) error {
+func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error {
 	mode := map[string]int64{ModeHybrid: 0, ModeTopDown: 1, ModeBottomUp: 2}[o.Mode]
-	p := dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, MU: mu}
+	p := dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
 	return e.call("dob_loop_begin", func(eb *byte, k int32) int32 { return e.lib.loopBegin(e.h, &p, eb, k) })
+}
+
+func (e *cudaEngine) LoopStart() error {
+	return e.call("dob_loop_start", func(eb *byte, n int32) int32 { return e.lib.loopStart(e.h, eb, n) })
 }
 
 func (e *cudaEngine) LoopExplore() error {
 	return e.call("dob_loop_explore", func(eb *byte, n int32) int32 { return e.lib.loopExplore(e.h, eb, n) })
 }
 
-func (e *cudaEngine) LoopMerge() error {
-	return e.call("dob_loop_merge", func(eb *byte, n int32) int32 { return e.lib.loopMerge(e.h, eb, n) })
+func (e *cudaEngine) LoopMerge(assigned bool) error {
+	return e.call("dob_loop_merge", func(eb *byte, n int32) int32 { return e.lib.loopMerge(e.h, int32(b64(assigned)), eb, n) })
 }
 
 func (e *cudaEngine) LoopCounts() error {

@@ -6,8 +6,9 @@ package dobfs
 // (comm.DeviceGrid: one communicator along the grid row, one along the
 // column), enqueued on the engine's own stream, so that stream order is
 // the algorithm's order and no event or device-wide synchronization is
-// needed between the kernels and the transfers. The host waits once a
-// level, for the counts (n_f and m_f for the switching rule and line 8).
+// needed between the kernels and the transfers. The device loop
+// (device_loop.go) runs these levels: the host waits once per batch of
+// levels, not once a level.
 //
 // Lines 12-21 on the device are an exclusive prefix-OR scan along the row
 // made of one allgather: the seed's chain (P(i,j) receives the prefix from
@@ -21,14 +22,14 @@ package dobfs
 //
 // One level on P(i,j):
 //
-//	line 7       ExploreFrontier, enqueued only (its counts are read back
-//	             with the merge's: one wait a level)
+//	line 7       ExploreFrontier
 //	lines 12-21  Allgather of the out_queues along the row; RowScanKernel:
 //	             prefix ← the OR of those of P(i,0..j-1), union ← the OR
 //	             of all (a one-column grid has no row exchange: the union
 //	             is out_queue)
 //	lines 17, 23 MergeKernel, OwnBitsKernel (the own block's bits of
-//	             union, counted), one readback of the counts
+//	             union, counted; nothing on a one-column grid, see
+//	             device_loop.go)
 //	line 22      (writepred = level) PackPredKernel, Alltoall along the
 //	             row, WritePredKernel
 //	line 24      Allgather of the own blocks along the column into
@@ -64,15 +65,13 @@ type DevBuffers struct {
 }
 
 // deviceEngine is an engine whose 2D exchanges can run between device
-// buffers (the CUDA engine). Every method but DevMerge only enqueues; its
-// Explore only enqueues too, and DevMerge returns the exploration's counts.
+// buffers (the CUDA engine). Every method only enqueues.
 type deviceEngine interface {
 	engine
 	loopEngine
 	Stream() (uintptr, error)
 	DeviceBuffers() (DevBuffers, error)
 	DevUnion() error
-	DevMerge() (nfOwn, mf int64, ex Explored, err error)
 	DevLoadIn() error
 	DevPackPred(all bool) error
 	DevWritePred(end bool) error
@@ -80,13 +79,11 @@ type deviceEngine interface {
 
 // deviceExchange is one rank's device path.
 type deviceExchange struct {
-	g     *comm.Grid
-	b     *Block
-	eng   deviceEngine
-	dg    *comm.DeviceGrid
-	buf   DevBuffers
-	nfOwn int64    // the own block's share of the next n_f, from DevMerge
-	ex    Explored // the level's exploration, from DevMerge
+	g   *comm.Grid
+	b   *Block
+	eng deviceEngine
+	dg  *comm.DeviceGrid
+	buf DevBuffers
 }
 
 // newDeviceExchange builds the row and column NCCL communicators on the
@@ -108,18 +105,6 @@ func newDeviceExchange(g *comm.Grid, b *Block, eng deviceEngine, dev int) (*devi
 
 func (x *deviceExchange) rowWords() int { return int(words(x.b.L.LocalRows())) }
 
-// row is lines 12-21, then lines 17 and 23 (DevMerge). It returns the
-// bytes sent and m_f's share.
-func (x *deviceExchange) row() (sent, mf int64, err error) {
-	if sent, err = x.rowUnion(); err != nil {
-		return 0, 0, err
-	}
-	if x.nfOwn, mf, x.ex, err = x.eng.DevMerge(); err != nil {
-		return 0, 0, fmt.Errorf("merge: %w", err)
-	}
-	return sent, mf, nil
-}
-
 // rowUnion enqueues lines 12-21: the row's allgather of the out_queues and
 // the prefix-OR scan (nothing on a one-column grid, whose union is
 // out_queue). It returns the bytes sent.
@@ -137,13 +122,6 @@ func (x *deviceExchange) rowUnion() (int64, error) {
 		return 0, fmt.Errorf("row exchange: union: %w", err)
 	}
 	return int64(out.Bytes()) * int64(c-1), nil
-}
-
-// column is line 24. It returns the own block's share of n_f and the bytes
-// sent.
-func (x *deviceExchange) column() (nfOwn, sent int64, err error) {
-	sent, err = x.columnGather()
-	return x.nfOwn, sent, err
 }
 
 // columnGather enqueues line 24: the column's allgather of the own blocks

@@ -22,6 +22,14 @@ package dobfs
 //	                 et al.'s rule, in the same arithmetic as Rank.decide,
 //	                 so both loops take the same directions
 //
+// Level 0's decision runs on the device too (StartLoopKernel), after the
+// grid has summed the root's degree there: a search's first wait is its
+// batch's end. On a one-column grid (R×1) the row union is out_queue and
+// the own block is the rank's rows, so the merge has nothing to add to
+// what the exploration did and counted: LoopMerge only copies the own
+// block out of out_queue where blocks are not whole words (unless a
+// per-level WritePred needs the level's assigned rows).
+//
 // The host knows a search's end only when it synchronizes. It enqueues a
 // batch of levels (as many as the deepest search so far on this rank,
 // which on one graph is usually exactly enough), waits once, reads the
@@ -54,14 +62,19 @@ type LevelRecord struct {
 
 // loopEngine is an engine that runs the device loop (the CUDA engine).
 type loopEngine interface {
-	// LoopBegin starts the loop after Reset: level 0 goes in direction
-	// dir, with m_f = mf and m_u = mu.
-	LoopBegin(o Options, n int64, dir Dir, mf, mu int64) error
+	// LoopBegin starts the loop after Reset: dir is the direction before
+	// level 0's rule, mf this rank's share of level 0's m_f (the root's
+	// degree in its block), which it puts in DevBuffers.Counts for a 2D
+	// grid's allreduce, and edges the graph's.
+	LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error
+	// LoopStart enqueues level 0's decision, from the summed m_f.
+	LoopStart() error
 	// LoopExplore enqueues a level's exploration (1×1: the whole level).
 	LoopExplore() error
-	// LoopMerge, LoopCounts and LoopDecide enqueue a 2D level's merge,
-	// its count shares (DevBuffers.Counts) and its decision.
-	LoopMerge() error
+	// LoopMerge, LoopCounts and LoopDecide enqueue a 2D level's merge
+	// (assigned: keep the level's assigned rows, for a per-level
+	// WritePred), its count shares (DevBuffers.Counts) and its decision.
+	LoopMerge(assigned bool) error
 	LoopCounts() error
 	LoopDecide() error
 	// LoopSync waits for the enqueued levels and fills dst with the
@@ -73,10 +86,19 @@ type loopEngine interface {
 }
 
 // deviceLevels runs a search's levels on the device loop, after Reset:
-// dir, mf and mu are the rule's inputs before level 0.
-func (rk *Rank) deviceLevels(res *Result, dir Dir, mf, mu int64, resetS float64) error {
-	dir = rk.decide(dir, 1, 0, mf, mu)
-	if err := rk.loop.LoopBegin(rk.opt, rk.b.L.N, dir, mf, mu); err != nil {
+// dir is the direction before level 0's rule and mf this rank's share of
+// level 0's m_f, which the grid sums on the device (the host waits for no
+// count before the first level).
+func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) error {
+	if err := rk.loop.LoopBegin(rk.opt, rk.b.L.N, dir, mf, rk.edges); err != nil {
+		return fmt.Errorf("device loop: %w", err)
+	}
+	if !rk.single {
+		if err := rk.dx.allreduceCounts(); err != nil {
+			return fmt.Errorf("device loop: root degree: %w", err)
+		}
+	}
+	if err := rk.loop.LoopStart(); err != nil {
 		return fmt.Errorf("device loop: %w", err)
 	}
 	slots := rk.loop.LoopSlots()
@@ -164,7 +186,7 @@ func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err er
 	if row, err = x.rowUnion(); err != nil {
 		return 0, 0, 0, err
 	}
-	if err := x.eng.LoopMerge(); err != nil {
+	if err := x.eng.LoopMerge(predLevel); err != nil {
 		return 0, 0, 0, fmt.Errorf("merge: %w", err)
 	}
 	if predLevel {
@@ -178,19 +200,28 @@ func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err er
 	if err := x.eng.LoopCounts(); err != nil {
 		return 0, 0, 0, fmt.Errorf("counts: %w", err)
 	}
-	red := comm.Device(x.buf.Counts, 3, comm.Int64)
-	if x.g.C > 1 {
-		if err := x.dg.Row.Allreduce(red, comm.Sum); err != nil {
-			return 0, 0, 0, fmt.Errorf("counts allreduce (row): %w", err)
-		}
-	}
-	if x.g.R > 1 {
-		if err := x.dg.Col.Allreduce(red, comm.Sum); err != nil {
-			return 0, 0, 0, fmt.Errorf("counts allreduce (column): %w", err)
-		}
+	if err := x.allreduceCounts(); err != nil {
+		return 0, 0, 0, err
 	}
 	if err := x.eng.LoopDecide(); err != nil {
 		return 0, 0, 0, fmt.Errorf("decision: %w", err)
 	}
 	return row, col, pred, nil
+}
+
+// allreduceCounts enqueues the sum over the grid of the device loop's
+// counts (DevBuffers.Counts): along the row, then along the column.
+func (x *deviceExchange) allreduceCounts() error {
+	red := comm.Device(x.buf.Counts, 3, comm.Int64)
+	if x.g.C > 1 {
+		if err := x.dg.Row.Allreduce(red, comm.Sum); err != nil {
+			return fmt.Errorf("counts allreduce (row): %w", err)
+		}
+	}
+	if x.g.R > 1 {
+		if err := x.dg.Col.Allreduce(red, comm.Sum); err != nil {
+			return fmt.Errorf("counts allreduce (column): %w", err)
+		}
+	}
+	return nil
 }

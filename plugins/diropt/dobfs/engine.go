@@ -34,9 +34,6 @@ type Explored struct {
 	Found   int64 // vertices this rank put in out_queue
 	Degrees int64 // the sum of their degrees in this block (m_f's share)
 	Edges   int64 // adjacency entries read (edges examined)
-	// DeviceS is the exploration's device time where its kernels were only
-	// enqueued by Explore (the 2D device path), else 0.
-	DeviceS float64
 }
 
 // RootPos places the root in a rank's index spaces (-1 where it is not).

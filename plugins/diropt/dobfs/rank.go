@@ -227,22 +227,22 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("reset: %w", err)
 	}
-	if !rk.single {
-		if mf, err = comm.AllreduceInt64(g.World, mf, comm.Sum); err != nil {
-			return Result{}, fmt.Errorf("root degree: %w", err)
-		}
-	}
 	res := Result{Reached: 1}
-	resetS := time.Since(start).Seconds()
 	dir := TopDown
 	if rk.opt.Mode == ModeBottomUp {
 		dir = BottomUp
 	}
-	levels := rk.hostLevels
 	if rk.loop != nil {
-		levels = rk.deviceLevels
+		err = rk.deviceLevels(&res, dir, mf, time.Since(start).Seconds())
+	} else {
+		if !rk.single {
+			if mf, err = comm.AllreduceInt64(g.World, mf, comm.Sum); err != nil {
+				return Result{}, fmt.Errorf("root degree: %w", err)
+			}
+		}
+		err = rk.hostLevels(&res, dir, mf, rk.edges-mf, time.Since(start).Seconds())
 	}
-	if err := levels(&res, dir, mf, rk.edges-mf, resetS); err != nil {
+	if err != nil {
 		return Result{}, err
 	}
 	if !rk.single && rk.opt.WritePred == WritePredEnd {
@@ -252,7 +252,9 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if b, err = comm.AllreduceInt64(g.World, b, comm.Sum); err != nil {
+		if rk.dx != nil { // a fixed-size all-to-all: every rank sends as many bytes
+			b *= int64(g.World.Size())
+		} else if b, err = comm.AllreduceInt64(g.World, b, comm.Sum); err != nil {
 			return Result{}, err
 		}
 		ph.Times[PhaseWritePred] = time.Since(t0).Seconds()
@@ -337,18 +339,6 @@ func (rk *Rank) exchangeLevel(ph *results.LevelPhase, ex Explored) (nf, mf int64
 	}
 	t1 := time.Now()
 	rowS := t1.Sub(t0).Seconds()
-	if rk.dx != nil {
-		// The exploration's kernels ran while the host waited here: its
-		// device time moves from the row exchange to the exploration.
-		ex = rk.dx.ex
-		dir := "explore_" + TopDown.String()
-		if _, ok := ph.Times["explore_"+BottomUp.String()]; ok {
-			dir = "explore_" + BottomUp.String()
-		}
-		d := min(ex.DeviceS, rowS)
-		ph.Times[dir] += d
-		rowS -= d
-	}
 	var predBytes int64
 	if rk.opt.WritePred == WritePredLevel {
 		if predBytes, err = rk.writePred(false); err != nil {
@@ -381,9 +371,6 @@ func (rk *Rank) exchangeLevel(ph *results.LevelPhase, ex Explored) (nf, mf int64
 // the union broadcast from its last rank; then lines 17 and 23 (Merge). It
 // returns the bytes sent and m_f's share.
 func (rk *Rank) rowExchange() (sent, mf int64, err error) {
-	if rk.dx != nil {
-		return rk.dx.row()
-	}
 	if sent, err = rk.rowChain(); err != nil {
 		return 0, 0, err
 	}
@@ -439,9 +426,6 @@ func (rk *Rank) rowChain() (int64, error) {
 // every rank of the grid column, and in_queue is assembled from theirs. It
 // returns this rank's next-frontier size (own vertices) and the bytes sent.
 func (rk *Rank) columnExchange() (int64, int64, error) {
-	if rk.dx != nil {
-		return rk.dx.column()
-	}
 	st := rk.eng.Staging()
 	l := rk.b.L
 	extractBits(st.Own, st.Union, rk.b.OwnRow0(), l.B)
