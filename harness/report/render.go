@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -30,9 +31,9 @@ import (
 type figure struct {
 	name            string // file name without extension
 	p               *plot.Plot
-	title, subtitle string      // the subtitle says what the cases share (workload, machine)
-	legend          plot.Legend // drawn beside the plot, not inside it
-	w, h            vg.Length   // size of the plot part (the legend adds width)
+	title, subtitle string    // the subtitle says what the cases share (workload, machine)
+	legend          legend    // drawn beside the plot, not inside it
+	w, h            vg.Length // size of the plot part (the legend adds width)
 }
 
 // newFigure returns a figure with a plot titled title and subtitle (the
@@ -42,11 +43,8 @@ func newFigure(name, title, subtitle string) *figure {
 	p.Title.Padding = vg.Points(6)
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.Y.Label.Padding = vg.Points(4)
-	leg := plot.NewLegend()
-	leg.Left = true // icons first, then text
-	leg.Top = true
+	leg := legend{TextStyle: plot.NewLegend().TextStyle, Padding: vg.Points(2), ThumbnailWidth: vg.Points(20)}
 	leg.TextStyle.Font.Size = vg.Points(10)
-	leg.Padding = vg.Points(2)
 	return &figure{name: name, p: p, title: title, subtitle: subtitle, legend: leg, w: 6 * vg.Inch, h: 4.5 * vg.Inch}
 }
 
@@ -81,13 +79,241 @@ func wrap(sty text.Style, s string, width vg.Length) []string {
 	return append(lines, line)
 }
 
+// breakLabel breaks each line of label that is wider than width (as
+// measure measures it) into lines no wider than width where it can:
+// first after '=', ',', ';' or '/' (which stay on the first line) or at a
+// space (which goes), then, for a piece still too wide, within the word
+// after '_' or '-'. A piece with no break in it stays whole, even if it
+// is wider than width. Lines that fit are left as they are.
+func breakLabel(label string, width vg.Length, measure func(string) vg.Length) []string {
+	var out []string
+	for _, line := range strings.Split(label, "\n") {
+		if measure(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		for _, l := range packPieces(line, " =,;/", width, measure) {
+			if measure(l) <= width {
+				out = append(out, l)
+				continue
+			}
+			out = append(out, packPieces(l, "_-", width, measure)...)
+		}
+	}
+	return out
+}
+
+// packPieces cuts s after each of the characters in breaks, and at each
+// space (dropped), and joins the pieces back greedily into lines no wider
+// than width.
+func packPieces(s, breaks string, width vg.Length, measure func(string) vg.Length) []string {
+	type piece struct {
+		text  string
+		space bool // a space was cut after it
+	}
+	var pieces []piece
+	start := 0
+	for i, r := range s {
+		switch {
+		case r == ' ':
+			pieces = append(pieces, piece{s[start:i], true})
+			start = i + 1
+		case strings.ContainsRune(breaks, r):
+			pieces = append(pieces, piece{s[start : i+1], false})
+			start = i + 1
+		}
+	}
+	pieces = append(pieces, piece{s[start:], false})
+	var lines []string
+	line := pieces[0].text
+	for i, p := range pieces[1:] {
+		joined := line + p.text
+		if pieces[i].space {
+			joined = line + " " + p.text
+		}
+		if line == "" || measure(joined) <= width {
+			line = joined
+			continue
+		}
+		lines = append(lines, line)
+		line = p.text
+	}
+	return append(lines, line)
+}
+
+// Tick labels on a categorical x axis (NominalX: a stack's "1x1" and
+// "bitmap_messages=off", say) are centred on ticks that may be narrower
+// apart than the labels are wide, and run into each other. fitXTicks does
+// the simple thing, in this order:
+//  1. a label line wider than the space between two ticks (less
+//     tickLabelGap) is broken (breakLabel: after '=' or ',' and the like,
+//     else within a word after '_' or '-');
+//  2. if a piece is still too wide, the tick font shrinks by half points,
+//     breaking again at each size, down to minTickFont; a label that does
+//     not fit even then (one long word) is left as it is at minTickFont,
+//     as smaller text is no longer readable.
+//
+// The space is the smallest between neighbouring labelled ticks, so every
+// label breaks at one width and all get the same font. Exact value ticks
+// (valueTicks) are plot.ConstantTicks too and get the same treatment; their
+// short numbers fit, so nothing changes there.
+func (f *figure) fitXTicks() {
+	ticks, ok := f.p.X.Tick.Marker.(plot.ConstantTicks)
+	if !ok || len(ticks) == 0 {
+		return
+	}
+	// NominalX pads the y axis by half the first label's width, so that it
+	// does not run into the y axis: by the broken label's, below.
+	nominalPad := f.p.Y.Padding == f.p.X.Tick.Label.Width(ticks[0].Label)/2
+	w, h, lw := f.size()
+	da := f.p.DataCanvas(f.plotArea(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: h}}}, lw))
+	var xs []float64
+	for _, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		if x := float64(da.X(f.p.X.Norm(t.Value))); !math.IsNaN(x) && !math.IsInf(x, 0) {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) < 2 {
+		return
+	}
+	sort.Float64s(xs)
+	space := math.Inf(1)
+	for i := 1; i < len(xs); i++ {
+		space = math.Min(space, xs[i]-xs[i-1])
+	}
+	avail := vg.Length(space) - tickLabelGap
+	if avail <= 0 {
+		return
+	}
+	sty := f.p.X.Tick.Label
+	var labels [][]string
+	for size := sty.Font.Size; ; size -= vg.Points(0.5) {
+		size = max(size, minTickFont)
+		sty.Font.Size = size
+		labels = labels[:0]
+		fits := true
+		for _, t := range ticks {
+			lines := breakLabel(t.Label, avail, sty.Width)
+			for _, l := range lines {
+				fits = fits && sty.Width(l) <= avail
+			}
+			labels = append(labels, lines)
+		}
+		if fits || size <= minTickFont {
+			break
+		}
+	}
+	out := make(plot.ConstantTicks, len(ticks))
+	for i, t := range ticks {
+		out[i] = plot.Tick{Value: t.Value, Label: strings.Join(labels[i], "\n")}
+	}
+	f.p.X.Tick.Marker = out
+	f.p.X.Tick.Label = sty
+	if nominalPad {
+		f.p.Y.Padding = sty.Width(out[0].Label) / 2
+	}
+}
+
+const (
+	tickLabelGap = vg.Length(4) // the least space between two tick labels
+	minTickFont  = vg.Length(7) // the smallest tick font fitXTicks uses
+)
+
 // legendGap is the space between the plot and the legend, and around it.
 const legendGap = 12
 
+// legendTextWidth is the widest a legend entry's text gets: about 60
+// characters in the legend's 10-point font. A longer entry (a paper's
+// series, labelled with the paper, its hardware and the source) is wrapped
+// at spaces onto more lines.
+const legendTextWidth = vg.Length(300)
+
+// legend is a figure's legend: a swatch and a text per entry, top to
+// bottom, after plot.Legend (icons left, entries from the top), but an
+// entry longer than legendTextWidth is wrapped onto several lines, each
+// entry is as tall as its own lines and its swatch sits beside its first
+// line.
+type legend struct {
+	TextStyle      text.Style
+	Padding        vg.Length // between entries
+	ThumbnailWidth vg.Length
+	entries        []legendEntry
+}
+
+type legendEntry struct {
+	text   string
+	thumbs []plot.Thumbnailer
+}
+
+// Add adds an entry: its text and the swatches drawn beside it, one over
+// the other.
+func (l *legend) Add(name string, thumbs ...plot.Thumbnailer) {
+	l.entries = append(l.entries, legendEntry{text: name, thumbs: thumbs})
+}
+
+// lines is s wrapped to legendTextWidth.
+func (l *legend) lines(s string) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		out = append(out, wrap(l.TextStyle, para, legendTextWidth)...)
+	}
+	return out
+}
+
+// lineHeight is the height of an entry of one line (the swatch's height),
+// and pitch the distance between the baselines of two lines.
+func (l *legend) lineHeight() (lineHeight, pitch vg.Length) {
+	return l.TextStyle.Rectangle("X").Max.Y, l.TextStyle.FontExtents().Height
+}
+
+// size is the legend's width and height (0 when it has no entry).
+func (l *legend) size() (w, h vg.Length) {
+	lh, pitch := l.lineHeight()
+	for i, e := range l.entries {
+		lines := l.lines(e.text)
+		for _, s := range lines {
+			w = max(w, l.ThumbnailWidth+l.TextStyle.Width(" "+s))
+		}
+		h += lh + vg.Length(len(lines)-1)*pitch
+		if i > 0 {
+			h += l.Padding
+		}
+	}
+	return w, h
+}
+
+// Draw draws the legend at the top left of c.
+func (l *legend) Draw(c draw.Canvas) {
+	sty := l.TextStyle
+	lh, pitch := l.lineHeight()
+	descent := sty.FontExtents().Descent
+	textX := c.Min.X + l.ThumbnailWidth + sty.Width(" ")
+	top := c.Max.Y - descent // where plot.Legend starts its first entry
+	for _, e := range l.entries {
+		icon := &draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: c.Min.X, Y: top - lh},
+			Max: vg.Point{X: c.Min.X + l.ThumbnailWidth, Y: top},
+		}}
+		for _, t := range e.thumbs {
+			t.Thumbnail(icon)
+		}
+		// The first baseline where plot.Legend puts a one-line entry's.
+		y := top - lh + descent/2
+		lines := l.lines(e.text)
+		for _, s := range lines {
+			c.FillText(sty, vg.Point{X: textX, Y: y}, s)
+			y -= pitch
+		}
+		top -= lh + vg.Length(len(lines)-1)*pitch + l.Padding
+	}
+}
+
 // size returns the whole image size and the legend's width.
 func (f *figure) size() (w, h, lw vg.Length) {
-	r := f.legend.Rectangle(draw.Canvas{})
-	lw, lh := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+	lw, lh := f.legend.size()
 	w, h = f.w+12, f.h+12 // the margins of draw
 	if lw > 0 {
 		w += lw + 2*legendGap
@@ -104,16 +330,26 @@ func (f *figure) draw(c vg.CanvasSizer) {
 	dc := draw.NewCanvas(c, w, h)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	// A margin on every side, so no label touches the image's edge.
-	const m = vg.Length(6)
-	plotArea := draw.Crop(dc, m, -m, m, -m)
 	if lw > 0 {
-		plotArea = draw.Crop(dc, m, -(lw + 2*legendGap), m, -m)
 		// Align the legend's top with the top of the data area, below the title.
-		top := f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Max.Y + f.p.Title.Padding + legendGap + m
+		top := f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Max.Y + f.p.Title.Padding + legendGap + plotMargin
 		f.legend.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, legendGap, -top))
 	}
-	f.p.Draw(plotArea)
+	f.p.Draw(f.plotArea(dc, lw))
+}
+
+// plotMargin is the margin on every side, so no label touches the image's
+// edge.
+const plotMargin = vg.Length(6)
+
+// plotArea is the part of the image dc the plot is drawn in, left of a
+// legend lw wide.
+func (f *figure) plotArea(dc draw.Canvas, lw vg.Length) draw.Canvas {
+	const m = plotMargin
+	if lw > 0 {
+		return draw.Crop(dc, m, -(lw + 2*legendGap), m, -m)
+	}
+	return draw.Crop(dc, m, -m, m, -m)
 }
 
 // render returns the figure as a PNG or SVG file's bytes. gonum panics on
@@ -125,6 +361,7 @@ func (f *figure) render(format string) (b []byte, err error) {
 		}
 	}()
 	f.setTitle()
+	f.fitXTicks()
 	w, h, _ := f.size()
 	var c vg.CanvasWriterTo
 	switch format {
