@@ -4,7 +4,8 @@
 #      scripts/gpu-pack.sh: the GPU machine has no Go);
 #   2. builds the CUDA libraries (make -f mk/cuda.mk cuda);
 #   3. runs each carried test binary (.carry/tests/<pkg>.test) in its
-#      package folder with BFSBENCH_REQUIRE=cuda,nccl, so that no GPU or
+#      package folder with BFSBENCH_REQUIRE=cuda,nccl (cuda alone on a
+#      one-GPU machine, where the two-GPU tests skip), so that no GPU or
 #      NCCL test can skip (TESTRUN narrows them: go test's -run);
 #   4. runs $COMMANDS (a ;-separated list of shell commands, e.g. a
 #      microbenchmark binary) and each config of $CONFIGS through bfsbench;
@@ -40,13 +41,15 @@ make --no-print-directory -k -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3 >"$WOR
 keep build.txt
 echo "build done at $(( $(date +%s) - start )) s"
 
+require=cuda,nccl
+[ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || require=cuda
 for tb in .carry/tests/*.test; do
   [ -x "$tb" ] || continue
   p=$(basename "$tb" .test)
   dir=${p//_//}
   t=$(( $(left) - 10 ))
   [ "$t" -gt 10 ] || { echo "== no time left for $p"; status=1; continue; }
-  (cd "$dir" && BFSBENCH_REQUIRE=cuda,nccl BFSBENCH_LIB_DIR="$OLDPWD/lib" timeout "$t" "$OLDPWD/$tb" \
+  (cd "$dir" && BFSBENCH_REQUIRE=$require BFSBENCH_LIB_DIR="$OLDPWD/lib" timeout "$t" "$OLDPWD/$tb" \
     -test.run "$TESTRUN" -test.count=1 -test.v) >"$WORK/$p-tests.txt" 2>&1
   rc=$?
   [ $rc = 0 ] || status=1
