@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/harness/vlq"
@@ -96,8 +97,47 @@ func firstDiff(a, b []byte) int {
 	return min(len(a), len(b))
 }
 
-// TestCUDACaseInfo checks the bandwidth and the measured floor.
+// TestCUDACaseInfo checks the bandwidth and that both floors were measured.
 func TestCUDACaseInfo(t *testing.T) {
 	needCUDA(t)
-	sdktest.CheckCUDACaseInfo(t, plugin{}, map[string]any{pFloorReps: int64(5)})
+	info := sdktest.CheckCUDACaseInfo(t, plugin{}, map[string]any{pFloorReps: int64(5)})
+	flat, _ := info["flat_floor_ms"].(float64)
+	gather, _ := info["gather_floor_ms"].(float64)
+	if flat <= 0 || gather <= 0 {
+		t.Fatalf("floor %v ms, gathering floor %v ms: want both > 0", flat, gather)
+	}
+	t.Logf("gathering floor %.3g ms", gather)
+}
+
+// TestCUDALongLists checks the fused kernel's queue of long lists
+// (HugeKernel, lists of 4096 edges or more): a Kronecker graph with a
+// vertex joined to 20 000 others, whose list stays longer than that on
+// every rank of these grids, searched on the GPU and the CPU.
+func TestCUDALongLists(t *testing.T) {
+	needCUDA(t)
+	const scale, hub, spokes = 15, 7, 20000
+	edges := graph500.Generate(scale, 8, sdktest.DefaultSeed)
+	for v := int64(1); v <= spokes; v++ {
+		edges = append(edges, graph500.Edge{V0: hub, V1: (hub + v*13) % (1 << scale)})
+	}
+	g := sdktest.GraphOf(t, edges, 1<<scale, 4)
+	for _, grid := range [][2]int{{1, 1}, {2, 1}, {1, 2}} {
+		for _, params := range []map[string]any{{}, {pSVUpdate: ubfs.SVTestAndSet}, {pSVUpdate: ubfs.SVTestSet}} {
+			t.Run(fmt.Sprintf("%dx%d/%v", grid[0], grid[1], params), func(t *testing.T) {
+				full, err := plugin{}.Info().CheckParams(params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := sdk.Config{Params: full, Ranks: grid[0] * grid[1], Grid: grid, Backend: sdk.BackendCPU}
+				cpu := searchAll(t, cfg, g)
+				cfg.Backend = sdk.BackendCUDA
+				gpu := searchAll(t, cfg, g)
+				for k := range cpu {
+					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); !slices.Equal(a, b) {
+						t.Errorf("search %d: CPU frontiers %v, CUDA %v", k, a, b)
+					}
+				}
+			})
+		}
+	}
 }

@@ -51,11 +51,12 @@ func TestLevelReport(t *testing.T) {
 		return
 	}
 	e0, f0 := run(map[string]any{pCompression: false})
-	e1, f1 := run(map[string]any{})
-	ea, _ := run(map[string]any{pAlpha: 0.0}) // bitmaps at every level
-	_, f2 := run(map[string]any{pShareSV: false})
+	lists := map[string]any{pAlpha: 1.0 / 16} // the paper's threshold (the tuned preset's is 0)
+	e1, f1 := run(lists)
+	ea, _ := run(map[string]any{}) // the tuned preset: alpha 0, bitmaps at every level
+	_, f2 := run(map[string]any{pAlpha: 1.0 / 16, pShareSV: false})
 	if ea != e0 {
-		t.Errorf("expand bytes with alpha 0: %d, without compression %d", ea, e0)
+		t.Errorf("expand bytes with alpha 0 (tuned): %d, without compression %d", ea, e0)
 	}
 	if e1 >= e0 {
 		t.Errorf("expand bytes %d with compression, %d without", e1, e0)

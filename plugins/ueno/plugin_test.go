@@ -22,6 +22,9 @@ func TestPresets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if want := map[string]float64{presetPaper: 1.0 / 16, presetTuned: 0}[o.Preset]; o.Alpha != want {
+			t.Errorf("%v: alpha %v, want the preset's %v", tc.params, o.Alpha, want)
+		}
 		if o.SVUpdate != tc.sv || o.EdgeBuffer != tc.buf || o.GatherFilter != tc.gather {
 			t.Errorf("%v: sv_update %s, edge_buffer %d, gather_filter %s; want %s, %d, %s", tc.params, o.SVUpdate, o.EdgeBuffer, o.GatherFilter, tc.sv, tc.buf, tc.gather)
 		}

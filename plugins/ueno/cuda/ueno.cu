@@ -18,8 +18,9 @@
 //              and afterward it again conducts the edge gathering");
 //   task 6     FilterKernel<A|B|C>: Algorithm V on SV (§V-F), as its own
 //              kernel (§V-E: the paper found two kernels faster than one);
-//              FusedKernel<A|B|C> does tasks 5 and 6 in one (not the
-//              paper's choice: gather_filter = fused);
+//              FusedKernel<A|B|C> + HugeKernel do tasks 5 and 6 in one
+//              pass, balanced over the GPU (not the paper's choice:
+//              gather_filter = fused; see "balanced gathering" below);
 //   task 8     ApplyKernel (received chunks) and the own column's edges in
 //              FilterKernel: VISITED, PRED and NQ.
 //
@@ -41,6 +42,23 @@
 namespace {
 
 constexpr int kGatherThreads = 256;
+
+constexpr int64_t kHuge = 4096;       // edges: lists this long go to HugeKernel (see FusedKernel)
+constexpr int64_t kHugeChunk = 1024;  // edges per HugeKernel block step
+constexpr int kChunkBits = 40;        // HugeQueue::ctl: lists << 40 | chunks
+// kGridWaves: the fused kernels' grid is this many times what the GPU holds
+// at once, so that blocks that finish early take more shares. At scale 25
+// on an H200, 1, 2, 4 and 8 gave 44.3, 44.4, 44.6 and 46.4 GTEPS (the
+// gathering floor 7.77, 7.76, 7.65 and 7.45 ms).
+constexpr int kGridWaves = 8;
+
+// HugeList is one queued list: local column lc, edges [b, e), and its first
+// chunk in the queue's chunk numbering.
+struct HugeList {
+  int64_t b, e, first;
+  uint32_t lc;
+};
+
 
 struct Handle {
   ueno_params p;
@@ -75,13 +93,18 @@ struct Handle {
   int64_t streams_cap = 0;
   uint32_t* err_flag = nullptr;
   unsigned long long* counter = nullptr;
+  // the fused kernels' persistent grid and queue of the longest lists
+  int grid = 0;
+  HugeList* huge = nullptr;
+  int64_t huge_cap = 0;
+  unsigned long long* huge_ctl = nullptr;
   double ms[UENO_T_COUNT] = {};
   int64_t h2d = 0, d2h = 0;
 
   ~Handle() {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {col_ptr, row_idx, cq, sv, visited, nq, pred, list, flags, edges, buf_u, buf_v,
-                    out, out_cnt, part, recv, stream, vals, vals2, vtmp, part_bits, err_flag,
+                    out, out_cnt, part, recv, stream, vals, vals2, vtmp, part_bits, err_flag, huge, huge_ctl,
                     counter, sv_in, streams};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
@@ -95,6 +118,14 @@ struct Handle {
 int Blocks(int64_t threads, int tpb) {
   int64_t b = (threads + tpb - 1) / tpb;
   return (int)std::max<int64_t>(1, std::min<int64_t>(b, 1 << 20));
+}
+
+// BlockShift is log2(block) where block is a power of two below 2^32, else -1.
+int32_t BlockShift(int64_t block) {
+  if (block <= 0 || block >= (int64_t(1) << 32) || (block & (block - 1)) != 0) return -1;
+  int32_t k = 0;
+  while ((int64_t(1) << k) < block) ++k;
+  return k;
 }
 
 // ---- reset, counts ----------------------------------------------------
@@ -268,10 +299,19 @@ __device__ __forceinline__ void Visit(uint32_t* visited, uint32_t* nq, int64_t* 
   atomicOr(&nq[o / 32], mask);
 }
 
+// SvWord reads the SV word for the test of methods B and C. The bits only
+// ever go from clear to set during a level, so a stale cached copy is safe:
+// a set bit read is truly set, and a clear one is decided by the atomicOr
+// (B) or taken as the method's accepted race (C). (A volatile load, which
+// goes to L2 every time, and the read-only path measured within 1 % of
+// this at scale 25 on an H200.)
+__device__ __forceinline__ uint32_t SvWord(const uint32_t* w) { return __ldca(w); }
+
 // FilterArgs are what task 6 reads and writes.
 struct FilterArgs {
   uint32_t* sv;
   int64_t wb, block, r, j;
+  int32_t shift;  // log2(block) where block is a power of two, else -1
   uint32_t* visited;
   uint32_t* nq;
   int64_t* pred;
@@ -286,8 +326,16 @@ struct FilterArgs {
 // others appended to out[m] (pairs: target offset, source column).
 template <int kMethod>
 __device__ __forceinline__ void FilterEdge(const FilterArgs& a, uint32_t u, uint32_t v) {
-  const int64_t m = v / a.block;
-  const uint32_t o = (uint32_t)(v % a.block);
+  // m = v / B, o = v % B, by a shift where B is a power of two (a 64-bit
+  // division per edge costs more than the edge's loads otherwise).
+  uint32_t m, o;
+  if (a.shift >= 0) {
+    m = v >> a.shift;
+    o = v & ((1u << a.shift) - 1u);
+  } else {
+    m = (uint32_t)(v / (uint32_t)a.block);
+    o = v - m * (uint32_t)a.block;
+  }
   uint32_t* w = &a.sv[m * a.wb + o / 32];
   const uint32_t mask = 1u << (o % 32);
   bool s;
@@ -295,10 +343,10 @@ __device__ __forceinline__ void FilterEdge(const FilterArgs& a, uint32_t u, uint
     s = !(atomicOr(w, mask) & mask);
   } else if (kMethod == UENO_SV_B) {  // (B) test, then test-and-set
     s = false;
-    if ((*(volatile uint32_t*)w & mask) == 0) s = !(atomicOr(w, mask) & mask);
+    if ((SvWord(w) & mask) == 0) s = !(atomicOr(w, mask) & mask);
   } else {  // (C) test and set, no atomics
     s = false;
-    if ((*(volatile uint32_t*)w & mask) == 0) {
+    if ((SvWord(w) & mask) == 0) {  // the write re-reads L2's word to lose fewer bits
       *(volatile uint32_t*)w = *(volatile uint32_t*)w | mask;
       s = true;
     }
@@ -321,42 +369,206 @@ __global__ void FilterKernel(const uint32_t* __restrict__ bu, const uint32_t* __
     FilterEdge<kMethod>(a, bu[k], bv[k]);
 }
 
-// FilterVisitor filters each gathered edge where it is found.
+// ---- balanced gathering (gather_filter = fused) ---------------------------
+//
+// The fused kernel gathers a part of the CQ list in two steps, so that no
+// block is left with far more edges than the others:
+//
+//   1. FusedKernel: a persistent grid; block b takes the CQ-list entries
+//      whose first edge falls in its 1/G share of the part's edges (a
+//      binary search in task 4's scanned edge offsets), compacts the
+//      active vertices of those words 256 at a time, and expands them with
+//      Merrill's CTA+warp+scan gathering. A list of at least kHuge edges is
+//      not expanded there but queued (HugeList).
+//   2. HugeKernel: the queued lists cut into chunks of kHugeChunk edges,
+//      one chunk per block step, over the whole grid.
+//
+// Before, with a block per 8 CQ words: at scale 25 level 2's frontier is
+// about 11 000 hubs, which left a few hundred blocks each expanding several
+// lists of 10^5-10^6 edges one after the other (24 ms for the level), and
+// level 3's 7.8 M vertices gave each block about 60 active vertices, so
+// that its fixed costs dominated. Merrill et al. expand a list by one CTA
+// at most; the grid-wide step for the longest lists is this project's.
+
+// HugeQueue is where FusedKernel queues the longest lists. One 64-bit
+// atomicAdd reserves a list's slot and its chunks, so the slots are in the
+// order of their chunks (HugeKernel's binary search relies on it).
+struct HugeQueue {
+  HugeList* lists;
+  int64_t cap;
+  unsigned long long* ctl;
+  uint32_t* error;
+
+  __device__ void Push(uint32_t lc, int64_t b, int64_t e) const {
+    const int64_t chunks = (e - b + kHugeChunk - 1) / kHugeChunk;
+    const unsigned long long old = atomicAdd(ctl, (1ull << kChunkBits) | (unsigned long long)chunks);
+    const int64_t at = (int64_t)(old >> kChunkBits);
+    if (at >= cap) {  // cannot happen: a list is queued once, cap = nnz / kHuge + 1
+      atomicOr(error, 16u);
+      return;
+    }
+    lists[at] = HugeList{b, e, (int64_t)(old & ((1ull << kChunkBits) - 1)), lc};
+  }
+};
+
+// FilterVisitor filters each gathered edge where it is found (task 6).
 template <int kMethod>
 struct FilterVisitor {
   FilterArgs a;
-  __device__ void operator()(uint32_t u, int64_t /*e*/, uint32_t v) const { FilterEdge<kMethod>(a, u, v); }
+  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, uint32_t& /*c*/) const {
+    FilterEdge<kMethod>(a, u, v);
+  }
+  __device__ __forceinline__ void Flush(uint32_t /*c*/) const {}
 };
 
+// ClearCounter is the floors' visitor: it counts the edges whose target's
+// SV bit is clear, so that the loads cannot be optimized away.
+struct ClearCounter {
+  const uint32_t* sv;
+  int64_t wb, block;
+  int32_t shift;
+  unsigned long long* sink;
+  __device__ __forceinline__ void operator()(uint32_t /*u*/, uint32_t v, uint32_t& c) const {
+    uint32_t m, o;
+    if (shift >= 0) {
+      m = v >> shift;
+      o = v & ((1u << shift) - 1u);
+    } else {
+      m = (uint32_t)(v / (uint32_t)block);
+      o = v - m * (uint32_t)block;
+    }
+    c += (__ldg(&sv[m * wb + o / 32]) >> (o % 32)) & 1u ? 0u : 1u;
+  }
+  __device__ __forceinline__ void Flush(uint32_t c) const {
+    c = bfsb::WarpSum(c);
+    if (bfsb::LaneId() == 0 && c != 0) atomicAdd(sink, (unsigned long long)c);
+  }
+};
+
+using Gather = bfsb::BlockGather<kGatherThreads, uint32_t, int64_t>;
+
+// LowerBound is the first i in [lo, hi) with offs[i] >= x, else hi.
+__device__ __forceinline__ int64_t LowerBound(const int64_t* __restrict__ offs, int64_t lo, int64_t hi, int64_t x) {
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (offs[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+// BlockShare sets range[0:2] to the entries [lo, hi) of offs[start:end]
+// whose first edge lies in block blockIdx.x's share of the edges. Every
+// entry with edges falls in exactly one block's share.
+__device__ __forceinline__ void BlockShare(const int64_t* __restrict__ offs, int64_t start, int64_t end,
+                                           int64_t* range) {
+  if (threadIdx.x < 2) {
+    const int64_t e0 = offs[start], total = offs[end] - e0;
+    const int64_t x = e0 + total * (int64_t)(blockIdx.x + threadIdx.x) / gridDim.x;
+    range[threadIdx.x] = LowerBound(offs, start, end, x);
+  }
+  __syncthreads();
+}
+
+// ExpandBatch expands the lists of the block's active threads (local
+// column lc each), queueing those of kHuge edges or more. Block-synchronous.
+template <class Visit>
+__device__ __forceinline__ void ExpandBatch(Gather& g, bool active, uint32_t lc, const int64_t* __restrict__ col_ptr,
+                                            const uint32_t* __restrict__ row_idx, const HugeQueue& hq,
+                                            const Visit& vis, uint32_t& c) {
+  int64_t b = 0, e = 0;
+  if (active) {
+    b = col_ptr[lc];
+    e = col_ptr[lc + 1];
+    if (e - b >= kHuge) {
+      hq.Push(lc, b, e);
+      active = false;
+    }
+  }
+  g.ForEachEdge(active, lc, b, e, row_idx, [&](uint32_t u, int64_t, uint32_t v) { vis(u, v, c); });
+}
+
 // FusedKernel is tasks 5 and 6 in one kernel (gather_filter = fused, not
-// the paper's choice): GatherKernel's Merrill gathering with each edge
-// filtered where it is read, so that no edge goes through the buffer.
+// the paper's choice) over list entries [start, end): step 1 above.
 template <int kMethod>
 __global__ void __launch_bounds__(kGatherThreads)
-    FusedKernel(const uint32_t* __restrict__ list, int64_t start, int64_t end, const uint32_t* __restrict__ cq,
-                const int64_t* __restrict__ col_ptr, const uint32_t* __restrict__ row_idx, FilterArgs a) {
-  using G = bfsb::BlockGather<kGatherThreads, uint32_t, int64_t>;
-  __shared__ typename G::Storage smem;
-  G g(smem);
-  const int64_t n = (end - start) * 32;
-  for (int64_t base = (int64_t)blockIdx.x * kGatherThreads; base < n;
-       base += (int64_t)gridDim.x * kGatherThreads) {  // block-uniform
-    const int64_t t = base + threadIdx.x;
-    bool active = t < n;
+    FusedKernel(const uint32_t* __restrict__ list, int64_t start, int64_t end, const int64_t* __restrict__ edges,
+                const uint32_t* __restrict__ cq, const int64_t* __restrict__ col_ptr,
+                const uint32_t* __restrict__ row_idx, HugeQueue hq, FilterArgs a) {
+  constexpr int kWarps = kGatherThreads / 32;
+  __shared__ typename Gather::Storage smem;
+  __shared__ uint32_t queue[2 * kGatherThreads];  // compacted active columns
+  __shared__ uint32_t warp_n[kWarps];
+  __shared__ int64_t range[2];
+  Gather g(smem);
+  const FilterVisitor<kMethod> vis{a};
+  uint32_t c = 0;
+  BlockShare(edges, start, end, range);
+  const int64_t lo = range[0], hi = range[1];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int qn = 0;  // block-uniform
+  for (int64_t base = lo; base < hi; base += kWarps) {  // a CQ word per warp, block-uniform
+    const int64_t ent = base + warp;
+    bool active = false;
     uint32_t lc = 0;
-    int64_t b = 0, e = 0;
-    if (active) {
-      const uint32_t w = list[start + t / 32];
-      const int bit = (int)(t % 32);
-      active = (cq[w] >> bit) & 1u;
-      lc = (uint32_t)((w / a.wb) * a.block + 32 * (w % a.wb) + bit);
-      if (active) {
-        b = col_ptr[lc];
-        e = col_ptr[lc + 1];
-      }
+    if (ent < hi) {
+      const uint32_t w = list[ent];
+      active = (cq[w] >> lane) & 1u;
+      lc = (uint32_t)((w / a.wb) * a.block + 32 * (w % a.wb) + lane);
     }
-    g.ForEachEdge(active, lc, b, e, row_idx, FilterVisitor<kMethod>{a});
+    const uint32_t bal = __ballot_sync(bfsb::kFullWarp, active);
+    if (lane == 0) warp_n[warp] = __popc(bal);
+    __syncthreads();
+    uint32_t off = 0, tot = 0;
+    for (int k = 0; k < kWarps; ++k) {
+      const uint32_t n = warp_n[k];
+      off += k < warp ? n : 0;
+      tot += n;
+    }
+    if (active) queue[qn + off + __popc(bal & bfsb::LaneMaskLt())] = lc;
+    __syncthreads();
+    qn += (int)tot;
+    if (qn >= kGatherThreads) {
+      ExpandBatch(g, true, queue[threadIdx.x], col_ptr, row_idx, hq, vis, c);
+      __syncthreads();
+      if ((int)threadIdx.x < qn - kGatherThreads) queue[threadIdx.x] = queue[kGatherThreads + threadIdx.x];
+      __syncthreads();
+      qn -= kGatherThreads;
+    }
   }
+  if (qn > 0) {
+    const bool active = (int)threadIdx.x < qn;
+    ExpandBatch(g, active, active ? queue[threadIdx.x] : 0u, col_ptr, row_idx, hq, vis, c);
+  }
+}
+
+// HugeKernel is step 2: block steps over the queued lists' chunks.
+template <class Visit>
+__global__ void __launch_bounds__(kGatherThreads)
+    HugeKernel(const HugeList* __restrict__ lists, int64_t cap, const unsigned long long* __restrict__ ctl,
+               const uint32_t* __restrict__ row_idx, Visit vis) {
+  __shared__ HugeList cur;
+  const unsigned long long q = *ctl;
+  // n > cap cannot happen (HugeQueue::Push); the host checks it after the
+  // launch, and here no slot past cap is read.
+  const int64_t n = min((int64_t)(q >> kChunkBits), cap), chunks = (int64_t)(q & ((1ull << kChunkBits) - 1));
+  uint32_t c = 0;
+  for (int64_t k = blockIdx.x; k < chunks; k += gridDim.x) {  // block-uniform
+    if (threadIdx.x == 0) {  // the last list whose first chunk is <= k
+      int64_t lo = 0, hi = n - 1;
+      while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (lists[mid].first <= k) lo = mid; else hi = mid - 1;
+      }
+      cur = lists[lo];
+    }
+    __syncthreads();
+    const int64_t b = cur.b + (k - cur.first) * kHugeChunk;
+    const int64_t e = min(b + kHugeChunk, cur.e);
+    const uint32_t u = cur.lc;
+    __syncthreads();  // cur is rewritten next step
+    for (int64_t x = b + threadIdx.x; x < e; x += kGatherThreads) vis(u, __ldg(&row_idx[x]), c);
+  }
+  vis.Flush(c);
 }
 
 // ApplyKernel is task 8 for n pairs received from grid column src.
@@ -372,19 +584,37 @@ __global__ void ApplyKernel(const uint2* __restrict__ pairs, int64_t n, int64_t 
   }
 }
 
-// FloorKernel: every local edge's target read and its SV bit tested; the
-// count of clear bits goes to *sink so that nothing is optimized away.
-__global__ void FloorKernel(const uint32_t* __restrict__ row_idx, int64_t nnz, const uint32_t* __restrict__ sv,
-                            int64_t wb, int64_t block, unsigned long long* sink) {
+// FloorKernel is the flat floor: every local edge's target read and its
+// SV bit tested, an edge a thread; the count of clear bits goes to the
+// visitor's sink so that nothing is optimized away. (Four consecutive edges
+// a thread, by one 16-byte load, measured 10.9 ms against 10.5 at scale 25.)
+__global__ void FloorKernel(const uint32_t* __restrict__ row_idx, int64_t nnz, ClearCounter vis) {
   uint32_t c = 0;
-  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += (int64_t)gridDim.x * blockDim.x) {
-    const uint32_t v = __ldg(&row_idx[k]);
-    const int64_t m = v / block;
-    const uint32_t o = (uint32_t)(v % block);
-    c += (__ldg(&sv[m * wb + o / 32]) >> (o % 32)) & 1u ? 0u : 1u;
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += (int64_t)gridDim.x * blockDim.x)
+    vis(0, __ldg(&row_idx[k]), c);
+  vis.Flush(c);
+}
+
+// GatherFloorKernel is step 1 of the gathering floor: every local column's
+// list expanded as FusedKernel expands the CQ list's (the same shares,
+// batches and queue; every column active, so no compaction), each target's
+// SV bit tested as FloorKernel does. HugeKernel<ClearCounter> is step 2.
+// Together they are what tasks 5 and 6 cost at least when every edge of
+// the block is gathered once, as a top-down search does over its levels.
+__global__ void __launch_bounds__(kGatherThreads)
+    GatherFloorKernel(int64_t ncols, const int64_t* __restrict__ col_ptr, const uint32_t* __restrict__ row_idx,
+                      HugeQueue hq, ClearCounter vis) {
+  __shared__ typename Gather::Storage smem;
+  __shared__ int64_t range[2];
+  Gather g(smem);
+  uint32_t c = 0;
+  BlockShare(col_ptr, 0, ncols, range);
+  const int64_t lo = range[0], hi = range[1];
+  for (int64_t base = lo; base < hi; base += kGatherThreads) {  // block-uniform
+    const int64_t t = base + threadIdx.x;
+    ExpandBatch(g, t < hi, (uint32_t)t, col_ptr, row_idx, hq, vis, c);
   }
-  c = bfsb::WarpSum(c);
-  if (bfsb::LaneId() == 0 && c != 0) atomicAdd(sink, (unsigned long long)c);
+  vis.Flush(c);
 }
 
 // ---- helpers ----------------------------------------------------------
@@ -481,6 +711,13 @@ int32_t ueno_create(const ueno_params* p, const int64_t* col_ptr, const uint32_t
     BFSB_CHECK(cudaMalloc(&h->part_bits, h->wb * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->err_flag, sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->counter, sizeof(unsigned long long)));
+    h->huge_cap = p->nnz / kHuge + 1;  // a list is queued at most once a launch
+    BFSB_CHECK(cudaMalloc(&h->huge, h->huge_cap * sizeof(HugeList)));
+    BFSB_CHECK(cudaMalloc(&h->huge_ctl, sizeof(unsigned long long)));
+    int sms = 0, per_sm = 0;
+    BFSB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, (int)p->device));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, FusedKernel<UENO_SV_B>, kGatherThreads, 0));
+    h->grid = kGridWaves * sms * std::max(1, per_sm);
     if (p->device_exchange) {
       BFSB_CHECK(cudaMalloc(&h->sv_in, p->c * h->wb * sizeof(uint32_t)));
       h->streams_cap = std::max(p->r, p->c) * (bfsb::VlqMaxBytes(lc) + 8);
@@ -658,6 +895,24 @@ int32_t ueno_cq_list(void* hv, int64_t* len, char* err, int32_t errlen) {
   return End(h, UENO_T_CQLIST, err, errlen);
 }
 
+}  // extern "C"
+
+namespace {
+
+// LaunchFused launches the fused gathering and filtering of list entries
+// [start, end) with SV method kMethod: FusedKernel, then HugeKernel.
+template <int kMethod>
+void LaunchFused(Handle* h, int64_t start, int64_t end, const HugeQueue& hq, const FilterArgs& fa) {
+  FusedKernel<kMethod><<<h->grid, kGatherThreads, 0, h->s>>>(h->list, start, end, h->edges, h->cq, h->col_ptr,
+                                                             h->row_idx, hq, fa);
+  HugeKernel<<<h->grid, kGatherThreads, 0, h->s>>>(h->huge, h->huge_cap, h->huge_ctl, h->row_idx,
+                                                    FilterVisitor<kMethod>{fa});
+}
+
+}  // namespace
+
+extern "C" {
+
 int32_t ueno_gather_filter(void* hv, int64_t start, int64_t* next, uint32_t* counts, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   SET_DEVICE(h);
@@ -665,37 +920,50 @@ int32_t ueno_gather_filter(void* hv, int64_t start, int64_t* next, uint32_t* cou
                (long long)h->list_len);
   const int tpb = (int)h->p.threads_per_block;
   if (int32_t st = Begin(h, err, errlen)) return st;
-  PartKernel<<<1, 1, 0, h->s>>>(h->edges, h->list_len, start, h->p.edge_buffer, h->part);
-  BFSB_CHECK_LAUNCH("PartKernel");
-  int64_t part[2];
-  BFSB_CHECK(cudaMemcpyAsync(part, h->part, 16, cudaMemcpyDeviceToHost, h->s));
-  BFSB_CHECK(cudaStreamSynchronize(h->s));
-  h->d2h += 16;
-  const int64_t end = part[0], ne = part[1];
-  if (int32_t st = Grow(h, ne, err, errlen)) return st;  // one entry beyond the buffer
+  // The part. Fused on a one-column grid, every survivor is applied inside
+  // the kernel and nothing is buffered, so the part is the rest of the list
+  // (one launch a level, no round trip to choose it).
+  int64_t end = h->list_len, ne = 0;
+  if (!(h->p.fused && h->p.c == 1)) {
+    PartKernel<<<1, 1, 0, h->s>>>(h->edges, h->list_len, start, h->p.edge_buffer, h->part);
+    BFSB_CHECK_LAUNCH("PartKernel");
+    int64_t part[2];
+    BFSB_CHECK(cudaMemcpyAsync(part, h->part, 16, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaStreamSynchronize(h->s));
+    h->d2h += 16;
+    end = part[0];
+    ne = part[1];
+    if (int32_t st = Grow(h, ne, err, errlen)) return st;  // one entry beyond the buffer
+  }
   BFSB_CHECK(cudaMemsetAsync(h->counter, 0, 8, h->s));
   BFSB_CHECK(cudaMemsetAsync(h->out_cnt, 0, h->p.c * 4, h->s));
-  const FilterArgs fa{h->sv,      h->wb,   h->p.block, h->p.r, h->p.j, h->visited,
+  const FilterArgs fa{h->sv,      h->wb,   h->p.block, h->p.r, h->p.j, BlockShift(h->p.block), h->visited,
                       h->nq,      h->pred, h->out,     h->cap, h->out_cnt};
-  const int gb = Blocks((end - start) * 32, kGatherThreads);
   if (h->p.fused) {
+    const HugeQueue hq{h->huge, h->huge_cap, h->huge_ctl, h->err_flag};
+    BFSB_CHECK(cudaMemsetAsync(h->huge_ctl, 0, 8, h->s));
     switch (h->p.sv_update) {
       case UENO_SV_A:
-        FusedKernel<UENO_SV_A><<<gb, kGatherThreads, 0, h->s>>>(h->list, start, end, h->cq, h->col_ptr, h->row_idx, fa);
+        LaunchFused<UENO_SV_A>(h, start, end, hq, fa);
         break;
       case UENO_SV_B:
-        FusedKernel<UENO_SV_B><<<gb, kGatherThreads, 0, h->s>>>(h->list, start, end, h->cq, h->col_ptr, h->row_idx, fa);
+        LaunchFused<UENO_SV_B>(h, start, end, hq, fa);
         break;
       default:
-        FusedKernel<UENO_SV_C><<<gb, kGatherThreads, 0, h->s>>>(h->list, start, end, h->cq, h->col_ptr, h->row_idx, fa);
+        LaunchFused<UENO_SV_C>(h, start, end, hq, fa);
     }
-    BFSB_CHECK_LAUNCH("FusedKernel");
+    BFSB_CHECK_LAUNCH("FusedKernel, HugeKernel");
+    unsigned long long ctl = 0;
     BFSB_CHECK(cudaMemcpyAsync(counts, h->out_cnt, h->p.c * 4, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaMemcpyAsync(&ctl, h->huge_ctl, 8, cudaMemcpyDeviceToHost, h->s));
     if (int32_t st = End(h, UENO_T_FILTER, err, errlen)) return st;
-    h->d2h += h->p.c * 4;
+    h->d2h += h->p.c * 4 + 8;
+    BFSB_REQUIRE((int64_t)(ctl >> kChunkBits) <= h->huge_cap, "ueno_gather_filter: %lld long lists queued, room for %lld",
+                 (long long)(ctl >> kChunkBits), (long long)h->huge_cap);
     *next = end;
     return 0;
   }
+  const int gb = Blocks((end - start) * 32, kGatherThreads);
   GatherKernel<<<gb, kGatherThreads, 0, h->s>>>(h->list, start, end, h->cq, h->wb, h->p.block, h->col_ptr,
                                                h->row_idx, (uint32_t*)h->counter, h->buf_u, h->buf_v);
   BFSB_CHECK_LAUNCH("GatherKernel");
@@ -809,16 +1077,25 @@ int32_t ueno_counters(void* hv, double* ms, int64_t* h2d, int64_t* d2h, char* er
   return 0;
 }
 
-int32_t ueno_floor(void* hv, int32_t reps, double* ms, char* err, int32_t errlen) {
+int32_t ueno_floor(void* hv, int32_t gather, int32_t reps, double* ms, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   SET_DEVICE(h);
   BFSB_REQUIRE(reps >= 1, "ueno_floor: reps %d", reps);
   const int tpb = (int)h->p.threads_per_block;
+  const int64_t ncols = h->p.r * h->p.block;
+  const ClearCounter vis{h->sv, h->wb, h->p.block, BlockShift(h->p.block), h->counter};
   float x = 0;
   BFSB_CHECK(bfsb::MedianMs(h->ev, 0, 1, h->s, reps, [&] {
-    FloorKernel<<<Blocks(h->p.nnz, tpb), tpb, 0, h->s>>>(h->row_idx, h->p.nnz, h->sv, h->wb, h->p.block,
-                                                         h->counter);
-    return cudaGetLastError();  // FloorKernel's launch
+    if (gather) {
+      cudaError_t e = cudaMemsetAsync(h->huge_ctl, 0, 8, h->s);
+      if (e != cudaSuccess) return e;
+      GatherFloorKernel<<<h->grid, kGatherThreads, 0, h->s>>>(
+          ncols, h->col_ptr, h->row_idx, HugeQueue{h->huge, h->huge_cap, h->huge_ctl, h->err_flag}, vis);
+      HugeKernel<<<h->grid, kGatherThreads, 0, h->s>>>(h->huge, h->huge_cap, h->huge_ctl, h->row_idx, vis);
+    } else {
+      FloorKernel<<<Blocks(h->p.nnz, tpb), tpb, 0, h->s>>>(h->row_idx, h->p.nnz, vis);
+    }
+    return cudaGetLastError();  // the floor kernel's launch
   }, &x));
   *ms = x;
   return 0;

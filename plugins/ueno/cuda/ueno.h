@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define UENO_ABI_VERSION 3
+#define UENO_ABI_VERSION 4
 
 /* Kernel-time kinds of ueno_counters (a fused gather and filter counts as
  * UENO_T_FILTER). */
@@ -133,8 +133,10 @@ int32_t ueno_counters(void* h, double* ms, int64_t* h2d, int64_t* d2h, char* err
 
 /* ueno_floor times, reps times after a warm-up, one pass over every local
  * edge reading its target and testing its SV bit (the least per-edge work
- * of gathering and filtering) and stores the median in *ms. */
-int32_t ueno_floor(void* h, int32_t reps, double* ms, char* err, int32_t errlen);
+ * of gathering and filtering) and stores the median in *ms. gather 0: the
+ * edges are read as one array (the floor); 1: every local column's list is
+ * expanded by task 5's Merrill gathering (the gathering floor). */
+int32_t ueno_floor(void* h, int32_t gather, int32_t reps, double* ms, char* err, int32_t errlen);
 
 /* ueno_vlq_encode codes n values in SIMD VLQ on device `device`: *nbytes
  * gets the length, dst (cap bytes) the stream, *ms the encoding's time

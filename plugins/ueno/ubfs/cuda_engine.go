@@ -20,7 +20,7 @@ import (
 )
 
 // uenoABIVersion is UENO_ABI_VERSION of ueno.h.
-const uenoABIVersion = 3
+const uenoABIVersion = 4
 
 // uenoParams mirrors struct ueno_params (all int64: no padding).
 type uenoParams struct {
@@ -54,7 +54,7 @@ type uenoFuncs struct {
 	recvPtr   func(h uintptr, npairs int64, ptr *uint64, e errBuf, n int32) int32
 	parents   func(h uintptr, dst *int64, cnt int64, e errBuf, n int32) int32
 	counters  func(h uintptr, ms *float64, h2d, d2h *int64, e errBuf, n int32) int32
-	floor     func(h uintptr, reps int32, ms *float64, e errBuf, n int32) int32
+	floor     func(h uintptr, gather, reps int32, ms *float64, e errBuf, n int32) int32
 	vlqEncode func(device int64, vals *uint32, cnt int64, dst *byte, cap int64, nbytes *int64, reps int32, ms *float64, e errBuf, n int32) int32
 	vlqDecode func(device int64, src *byte, nbytes, cnt int64, dst *uint32, reps int32, ms *float64, e errBuf, n int32) int32
 	destroy   func(h uintptr)
@@ -391,11 +391,19 @@ func (e *cudaEngine) Counters() (map[string]float64, int64, int64) {
 	return t, h2d, d2h
 }
 
-// Floor times the floor kernel (ueno_floor): the median of reps passes, ms.
-func (e *cudaEngine) Floor(reps int) (float64, error) {
-	var ms float64
-	err := e.call("ueno_floor", func(eb *byte, n int32) int32 { return e.lib.floor(e.h, int32(reps), &ms, eb, n) })
-	return ms, err
+// Floor times the floor kernels (ueno_floor): the median of reps passes of
+// each, ms.
+func (e *cudaEngine) Floor(reps int) (Floors, error) {
+	var f Floors
+	for k, ms := range []*float64{&f.Flat, &f.Gather} {
+		err := e.call("ueno_floor", func(eb *byte, n int32) int32 {
+			return e.lib.floor(e.h, int32(k), int32(reps), ms, eb, n)
+		})
+		if err != nil {
+			return f, err
+		}
+	}
+	return f, nil
 }
 
 func (e *cudaEngine) Close() error {
@@ -436,12 +444,21 @@ func NewCUDARank(g *comm.Grid, p *partition.Part2D, opt Options, co CUDAOptions)
 	return rk, fmt.Sprintf("cuda:%d %s", d.Ordinal, d.Name), nil
 }
 
-// Floor times this rank's floor kernel (CUDA backend only): the median of
-// reps passes, in milliseconds. Not collective.
-func (rk *Rank) Floor(reps int) (float64, error) {
-	f, ok := rk.eng.(interface{ Floor(int) (float64, error) })
+// Floors are a rank's two floors, each the median of its passes in
+// milliseconds: Flat reads every local edge's target as one array and tests
+// its SV bit (the per-edge work of tasks 5-6 alone); Gather expands every
+// local column's list by task 5's Merrill gathering and makes the same test
+// (what gathering every edge once costs at least).
+type Floors struct {
+	Flat, Gather float64
+}
+
+// Floor times this rank's floor kernels (CUDA backend only), reps passes
+// of each. Not collective.
+func (rk *Rank) Floor(reps int) (Floors, error) {
+	f, ok := rk.eng.(interface{ Floor(int) (Floors, error) })
 	if !ok {
-		return 0, fmt.Errorf("floor: the %T backend has none", rk.eng)
+		return Floors{}, fmt.Errorf("floor: the %T backend has none", rk.eng)
 	}
 	return f.Floor(reps)
 }
