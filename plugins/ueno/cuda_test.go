@@ -30,21 +30,27 @@ func TestCUDAMatchesCPU(t *testing.T) {
 		} {
 			name := fmt.Sprintf("%dx%d/%v", grid[0], grid[1], params)
 			t.Run(name, func(t *testing.T) {
-				g := sdktest.NewGraph(t, 14, 16, 4)
-				full, err := plugin{}.Info().CheckParams(params)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := sdk.Config{Params: full, Ranks: grid[0] * grid[1], Grid: grid, Backend: sdk.BackendCPU}
-				cpu := searchAll(t, cfg, g)
-				cfg.Backend = sdk.BackendCUDA
-				gpu := searchAll(t, cfg, g)
-				for k := range cpu {
-					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); !slices.Equal(a, b) {
-						t.Errorf("search %d: CPU frontiers %v, CUDA %v", k, a, b)
-					}
-				}
+				matchCPU(t, sdktest.NewGraph(t, 14, 16, 4), grid, params)
 			})
+		}
+	}
+}
+
+// matchCPU searches g on the grid with params on both backends and checks
+// that the CUDA searches validate and have the CPU's frontier per level.
+func matchCPU(t *testing.T, g *sdktest.Graph, grid [2]int, params map[string]any) {
+	t.Helper()
+	full, err := plugin{}.Info().CheckParams(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sdk.Config{Params: full, Ranks: grid[0] * grid[1], Grid: grid, Backend: sdk.BackendCPU}
+	cpu := searchAll(t, cfg, g)
+	cfg.Backend = sdk.BackendCUDA
+	gpu := searchAll(t, cfg, g)
+	for k := range cpu {
+		if a, b := levelShape(cpu[k]), levelShape(gpu[k]); !slices.Equal(a, b) {
+			t.Errorf("search %d: CPU frontiers %v, CUDA %v", k, a, b)
 		}
 	}
 }
@@ -124,19 +130,7 @@ func TestCUDALongLists(t *testing.T) {
 	for _, grid := range [][2]int{{1, 1}, {2, 1}, {1, 2}} {
 		for _, params := range []map[string]any{{}, {pSVUpdate: ubfs.SVTestAndSet}, {pSVUpdate: ubfs.SVTestSet}} {
 			t.Run(fmt.Sprintf("%dx%d/%v", grid[0], grid[1], params), func(t *testing.T) {
-				full, err := plugin{}.Info().CheckParams(params)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := sdk.Config{Params: full, Ranks: grid[0] * grid[1], Grid: grid, Backend: sdk.BackendCPU}
-				cpu := searchAll(t, cfg, g)
-				cfg.Backend = sdk.BackendCUDA
-				gpu := searchAll(t, cfg, g)
-				for k := range cpu {
-					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); !slices.Equal(a, b) {
-						t.Errorf("search %d: CPU frontiers %v, CUDA %v", k, a, b)
-					}
-				}
+				matchCPU(t, g, grid, params)
 			})
 		}
 	}

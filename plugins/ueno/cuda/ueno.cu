@@ -307,6 +307,19 @@ __device__ __forceinline__ void Visit(uint32_t* visited, uint32_t* nq, int64_t* 
 // this at scale 25 on an H200.)
 __device__ __forceinline__ uint32_t SvWord(const uint32_t* w) { return __ldca(w); }
 
+// SplitRow splits local row v into its SV block m = v / B and offset
+// o = v % B, by a shift where B is a power of two (shift >= 0), else by a
+// 32-bit division (a 64-bit one per edge costs more than its loads).
+__device__ __forceinline__ void SplitRow(uint32_t v, int32_t shift, int64_t block, uint32_t* m, uint32_t* o) {
+  if (shift >= 0) {
+    *m = v >> shift;
+    *o = v & ((1u << shift) - 1u);
+  } else {
+    *m = (uint32_t)(v / (uint32_t)block);
+    *o = v - *m * (uint32_t)block;
+  }
+}
+
 // FilterArgs are what task 6 reads and writes.
 struct FilterArgs {
   uint32_t* sv;
@@ -326,16 +339,8 @@ struct FilterArgs {
 // others appended to out[m] (pairs: target offset, source column).
 template <int kMethod>
 __device__ __forceinline__ void FilterEdge(const FilterArgs& a, uint32_t u, uint32_t v) {
-  // m = v / B, o = v % B, by a shift where B is a power of two (a 64-bit
-  // division per edge costs more than the edge's loads otherwise).
   uint32_t m, o;
-  if (a.shift >= 0) {
-    m = v >> a.shift;
-    o = v & ((1u << a.shift) - 1u);
-  } else {
-    m = (uint32_t)(v / (uint32_t)a.block);
-    o = v - m * (uint32_t)a.block;
-  }
+  SplitRow(v, a.shift, a.block, &m, &o);
   uint32_t* w = &a.sv[m * a.wb + o / 32];
   const uint32_t mask = 1u << (o % 32);
   bool s;
@@ -430,13 +435,7 @@ struct ClearCounter {
   unsigned long long* sink;
   __device__ __forceinline__ void operator()(uint32_t /*u*/, uint32_t v, uint32_t& c) const {
     uint32_t m, o;
-    if (shift >= 0) {
-      m = v >> shift;
-      o = v & ((1u << shift) - 1u);
-    } else {
-      m = (uint32_t)(v / (uint32_t)block);
-      o = v - m * (uint32_t)block;
-    }
+    SplitRow(v, shift, block, &m, &o);
     c += (__ldg(&sv[m * wb + o / 32]) >> (o % 32)) & 1u ? 0u : 1u;
   }
   __device__ __forceinline__ void Flush(uint32_t c) const {
