@@ -15,6 +15,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/graph500"
@@ -43,6 +44,53 @@ type RankVariant interface {
 	Parents(dst []int64) error
 	// Close releases everything the rank holds.
 	Close() error
+}
+
+// timedBFS runs one rank's search and times it the same way for every
+// distributed variant, as the Graph500 reference driver of version 2 does:
+// the ranks meet at a barrier, each measures its own span from there to
+// the return of its BFS (its device work complete), and the search takes
+// the longest span. Without the barrier the time would include the skew
+// with which the launcher dispatches the ranks (goroutines started one
+// after another, or commands sent to MPI followers), which is the
+// harness's, not the algorithm's. A variant that measures itself (rank 0's
+// Search.TimeS > 0, e.g. CUDA events of a one-rank search) keeps its own
+// measure. Collective; one rank alone needs no barrier and no reduction.
+func timedBFS(world comm.Comm, rv RankVariant, root int64) (Search, error) {
+	if world.Size() == 1 {
+		t0 := time.Now()
+		s, err := rv.BFS(root)
+		if err == nil && s.TimeS == 0 {
+			s.TimeS = time.Since(t0).Seconds()
+		}
+		return s, err
+	}
+	if err := world.Barrier(); err != nil {
+		return Search{}, fmt.Errorf("barrier before the search: %w", err)
+	}
+	t0 := time.Now()
+	s, err := rv.BFS(root)
+	span := time.Since(t0).Seconds()
+	// One reduction gives the longest span and whether any rank failed. A
+	// rank that failed takes part too, so that the ranks' collectives stay
+	// matched under MPI.
+	v := []float64{span, 0}
+	if err != nil {
+		v[1] = 1
+	}
+	rerr := comm.AllreduceSlice(world, v, comm.Max)
+	switch {
+	case err != nil:
+		return Search{}, err
+	case rerr != nil:
+		return Search{}, fmt.Errorf("search time: %w", rerr)
+	case v[1] != 0: // the failed rank reports the cause
+		return Search{}, fmt.Errorf("%w: another rank failed", comm.ErrAborted)
+	}
+	if s.TimeS == 0 {
+		s.TimeS = v[0]
+	}
+	return s, nil
 }
 
 // NewRankFunc creates one rank's RankVariant over its communicator.
@@ -161,7 +209,7 @@ func (e *embedded) Construct(w *Workload) error {
 func (e *embedded) BFS(root int64) (Search, error) {
 	var s Search
 	err := e.all(func(r int, rv RankVariant) error {
-		res, err := rv.BFS(root)
+		res, err := timedBFS(e.comms[r], rv, root)
 		if r == 0 {
 			s = res
 		}

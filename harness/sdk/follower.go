@@ -105,7 +105,7 @@ func (f *follower) do(cmd command) error {
 		}
 		return f.rv.Construct(w)
 	case cmdBFS:
-		_, err := f.rv.BFS(cmd.Root)
+		_, err := timedBFS(f.s.world, f.rv, cmd.Root)
 		return err
 	case cmdParents:
 		return f.rv.Parents(nil)

@@ -198,7 +198,7 @@ func (d *driver) BFS(root int64) (Search, error) {
 	var s Search
 	err := d.call(command{Method: cmdBFS, Root: root}, nil, func() error {
 		var err error
-		s, err = d.rv.BFS(root)
+		s, err = timedBFS(d.s.world, d.rv, root)
 		return err
 	})
 	return s, err

@@ -149,8 +149,9 @@ type Workload struct {
 // Search is what a variant reports about one BFS.
 type Search struct {
 	// TimeS, when non-zero, is the variant's own measure of the search in
-	// seconds (e.g. CUDA events around the device work); otherwise the SDK's
-	// wall-clock time around BFS is used.
+	// seconds (e.g. CUDA events around the device work); otherwise the SDK
+	// times it: the wall clock around BFS, and for a distributed variant
+	// the longest of the ranks' spans from a common barrier (timedBFS).
 	TimeS  float64
 	Levels int
 	Phases []results.LevelPhase // optional per-level phase times

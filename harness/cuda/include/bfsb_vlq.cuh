@@ -9,21 +9,24 @@
 // least significant 7 bits first, MSB set when another byte follows. The
 // bytes are identical to vlq.Append(nil, vals, 32).
 //
-// Both directions work on tiles, so that a kernel has many loads in flight
-// and the device-wide scan between passes is short (one entry per tile).
-// Each direction is two passes around that scan rather than one pass with a
-// decoupled look-back: a scan of one entry per tile costs little next to
-// the passes, and needs no inter-block protocol.
+// Both directions work on tiles, each one pass with a decoupled look-back
+// (Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back", NVIDIA NVR-2016-002): a block takes the next tile (an atomic
+// counter, so every earlier tile is held by a running block), computes the
+// tile's total, publishes it, and sums the totals (or the first inclusive
+// prefix) of the tiles before it from their published status words
+// (VlqTilePrefix). So the input is read once and no kernel runs between
+// two passes. Each status word packs a flag and a 32-bit count in 64 bits,
+// written and read whole.
 //
 // Encoding (VlqEncode): a tile is 64 groups (2048 values), 8 per warp of a
-// 256-thread block; a warp issues the loads of its 8 groups together.
-// VlqTileBytesKernel sums each tile's coded length, an exclusive scan (CUB)
-// of those sums gives each tile's offset, and VlqEncodeKernel reads the
-// values again, finds each warp's offset in its tile from the warp totals
-// of the block, and writes its groups one after another, round by round: a
-// ballot of the lanes that still have a byte, each lane's slot the popcount
-// of the lanes below it (the encoding twin of Algorithm IV). The values are
-// read twice and the bytes written once; the scan covers n/2048 sums.
+// 256-thread block; a warp issues the loads of its 8 groups together. The
+// block sums the tile's coded length, its offset comes from the look-back,
+// each warp's offset in the tile from the warp totals, and each warp
+// writes its groups one after another, round by round: a ballot of the
+// lanes that still have a byte, each lane's slot the popcount of the lanes
+// below it (the encoding twin of Algorithm IV). The last tile writes the
+// stream's length.
 //
 // Decoding (VlqDecode) is Algorithm IV, a warp per group. So that groups
 // decode in parallel, their start offsets are found first: a byte without
@@ -32,16 +35,14 @@
 // the count of such bytes reaches 32g. The stream is cut into tiles of 8
 // KiB from in's address rounded down to 16 (so tile 0 may begin up to 15
 // bytes before the stream), read as uint4 where a whole 16 bytes lie in the
-// stream. VlqTileCountKernel counts each tile's last bytes, an
-// exclusive scan (CUB) of the counts gives the count before each tile, and
-// VlqDecodeKernel copies its tile and the 160 bytes after it (a group's
-// most) to shared memory, scans the counts of its threads' 32-byte pieces
-// (a piece holds at most one group start, as 32 bytes end at most 32
-// values), records the starts of the groups whose 32g-th last byte lies in
-// the tile (and group 0 in tile 0), and decodes those groups from shared
-// memory. The stream is read
-// about twice and the values written once; the scan covers nbytes/8192
-// counts.
+// stream. VlqDecodeKernel copies a tile and the 160 bytes after it (a
+// group's most) to shared memory, counts the last bytes of its threads'
+// 32-byte pieces (a piece holds at most one group start, as 32 bytes end
+// at most 32 values), gets the count before the tile from the look-back,
+// records the starts of the groups whose 32g-th last byte lies in the tile
+// (and group 0 in tile 0), and decodes those groups from shared memory. The
+// stream is read once (and the 160 bytes after each tile twice) and the
+// values written once.
 // The decoder never reads outside [0, nbytes); a stream that ends early
 // (fewer than n last bytes, or a group running past the end) or holds a
 // value of more than 5 bytes sets *error (it checks no more than that:
@@ -52,17 +53,16 @@
 //
 // Limits: fewer than 2^32 bytes a stream. Buffers and sizes:
 //   VlqEncode: out holds VlqMaxBytes(n) bytes; tmp holds
-//     VlqEncodeTmpWords(n) uint32; the coded length is left in
-//     tmp[VlqEncodeTiles(n)] (device).
-//   VlqDecode: tmp holds VlqDecodeTmpWords(nbytes) uint32; *error (device)
-//     must be 0 before the call.
+//     VlqEncodeTmpWords(n) uint32, 8-byte aligned; the coded length is left
+//     in *VlqEncodedLength(tmp, n) (device).
+//   VlqDecode: tmp holds VlqDecodeTmpWords(nbytes) uint32, 8-byte aligned;
+//     *error (device) must be 0 before the call.
 #ifndef BFSB_VLQ_CUH
 #define BFSB_VLQ_CUH
 
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "bfsb_scan.cuh"
 #include "bfsb_warp.cuh"
 
 namespace bfsb {
@@ -76,20 +76,75 @@ constexpr int kVlqPiece = 32;                                   // decoding: str
 constexpr int kVlqTileBytes = kVlqThreads * kVlqPiece;          // decoding: stream bytes a tile (8 KiB)
 constexpr int kVlqHalo = 5 * kVlqWidth;                         // decoding: a group's most bytes (160)
 // Blocks an SM should hold of the kernels light on registers (a full SM of
-// 2048 threads, for the most loads in flight); VlqDecodeKernel is left to
-// the compiler, as this bound makes it spill.
+// 2048 threads, for the most loads in flight); VlqDecodeKernel has its
+// own, as this bound makes it spill.
 constexpr int kVlqMinBlocks = 2048 / kVlqThreads;
+// VlqDecodeKernel's blocks an SM: 6 (42 registers) is the most without
+// spilling; the kernel issues an instruction almost every cycle, so the
+// warps it gains hide the shared-memory and ballot latencies.
+constexpr int kVlqDecodeMinBlocks = 6;
 
 __host__ __device__ inline int64_t VlqGroups(int64_t n) { return (n + kVlqWidth - 1) / kVlqWidth; }
 __host__ __device__ inline int64_t VlqMaxBytes(int64_t n) { return 5 * n; }
 // VlqEncodeTiles is the number of encoding tiles of n values.
 __host__ __device__ inline int64_t VlqEncodeTiles(int64_t n) { return (n + kVlqTileVals - 1) / kVlqTileVals; }
-__host__ __device__ inline int64_t VlqEncodeTmpWords(int64_t n) { return VlqEncodeTiles(n) + 1; }
-// VlqDecodeTmpWords bounds the decoding tiles of nbytes bytes, plus one,
-// whatever the stream's alignment (up to 15 bytes before it share its
-// first tile).
-__host__ __device__ inline int64_t VlqDecodeTmpWords(int64_t nbytes) {
-  return (nbytes + 15 + kVlqTileBytes - 1) / kVlqTileBytes + 1;
+// Look-back scratch: a 64-bit status word per tile, then the tile counter
+// and (encoding) the coded length.
+__host__ __device__ inline int64_t VlqEncodeTmpWords(int64_t n) { return 2 * VlqEncodeTiles(n) + 2; }
+__host__ __device__ inline uint32_t* VlqEncodedLength(uint32_t* tmp, int64_t n) {
+  return tmp + 2 * VlqEncodeTiles(n) + 1;
+}
+// VlqDecodeTiles bounds the decoding tiles of nbytes bytes whatever the
+// stream's alignment (up to 15 bytes before it share its first tile).
+__host__ __device__ inline int64_t VlqDecodeTiles(int64_t nbytes) {
+  const int64_t t = (nbytes + 15 + kVlqTileBytes - 1) / kVlqTileBytes;
+  return t < 1 ? 1 : t;
+}
+__host__ __device__ inline int64_t VlqDecodeTmpWords(int64_t nbytes) { return 2 * VlqDecodeTiles(nbytes) + 2; }
+
+// A tile's status word: its flag in bits 62-63 (0 nothing yet, kVlqAggregate
+// the tile's own total, kVlqPrefix the total of tiles 0..t) over the count.
+constexpr int kVlqAggregate = 1, kVlqPrefix = 2;
+__device__ __forceinline__ unsigned long long VlqStatus(int flag, uint32_t count) {
+  return (unsigned long long)flag << 62 | count;
+}
+
+// VlqNextTile returns the next tile for the block, to every thread (it
+// ends with a barrier): tiles are taken in order, so the tiles before
+// this one are all held by running blocks.
+__device__ __forceinline__ int64_t VlqNextTile(uint32_t* counter) {
+  __shared__ uint32_t tile;
+  if (threadIdx.x == 0) tile = atomicAdd(counter, 1u);
+  __syncthreads();
+  return tile;
+}
+
+// VlqTilePrefix is the decoupled look-back, by one warp: it publishes
+// tile t's total agg, returns the sum of the totals of tiles 0..t-1 to
+// every lane, and publishes the inclusive prefix. It reads the status words
+// of 32 earlier tiles at a time, waits while one of them before the first
+// published prefix has published nothing, and stops at that prefix.
+__device__ __forceinline__ uint32_t VlqTilePrefix(unsigned long long* status, int64_t t, uint32_t agg) {
+  const int lane = LaneId();
+  if (lane == 0) atomicExch(&status[t], VlqStatus(t == 0 ? kVlqPrefix : kVlqAggregate, agg));
+  uint32_t before = 0;
+  for (int64_t j = t - 1; j >= 0; j -= 32) {  // warp-uniform
+    const int64_t k = j - lane;
+    unsigned long long w;
+    uint32_t pre;
+    for (;;) {
+      w = k >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&status[k]) : VlqStatus(kVlqPrefix, 0);
+      pre = __ballot_sync(kFullWarp, (w >> 62) == kVlqPrefix);
+      const uint32_t none = __ballot_sync(kFullWarp, (w >> 62) == 0);
+      const uint32_t need = pre != 0 ? pre ^ (pre - 1) : kFullWarp;  // lanes up to the first prefix
+      if ((none & need) == 0) break;
+    }
+    const int stop = pre != 0 ? __ffs(pre) - 1 : 31;
+    before += WarpSum(lane <= stop ? (uint32_t)w : 0u);
+    if (pre != 0) break;
+  }
+  if (lane == 0 && t > 0) atomicExch(&status[t], VlqStatus(kVlqPrefix, before + agg));
+  return before;
 }
 
 // VlqLen is the number of bytes of v's coding (1..5).
@@ -117,45 +172,35 @@ __device__ __forceinline__ uint32_t VlqLoadTile(const uint32_t* __restrict__ val
   return sum;
 }
 
-// VlqTileBytesKernel: bytes[t] = the coded length of encoding tile t;
-// bytes[tiles] = 0.
+// VlqEncodeKernel codes the tiles in the order the blocks take them: the
+// tile's length, its offset from the look-back, then its groups in order
+// (Figure 4's order within each). The last tile writes the total length.
 template <int kW>
 __global__ void __launch_bounds__(kVlqThreads, kVlqMinBlocks)
-    VlqTileBytesKernel(const uint32_t* __restrict__ vals, int64_t n, int64_t tiles, uint32_t* __restrict__ bytes) {
+    VlqEncodeKernel(const uint32_t* __restrict__ vals, int64_t n, int64_t tiles, unsigned long long* status,
+                    uint32_t* counter, uint32_t* length, uint8_t* __restrict__ out) {
   static_assert(kW == kVlqWidth, "SIMD width is the warp");
   __shared__ uint32_t warp_sum[kVlqWarps];
-  if (blockIdx.x == 0 && threadIdx.x == 0) bytes[tiles] = 0;
-  for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // block-uniform
-    uint32_t v[kVlqWarpGroups], len[kVlqWarpGroups];
-    const uint32_t sum = WarpSum(VlqLoadTile(vals, n, t, v, len));
-    if (LaneId() == 0) warp_sum[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      uint32_t s = 0;
-#pragma unroll
-      for (int w = 0; w < kVlqWarps; ++w) s += warp_sum[w];
-      bytes[t] = s;
-    }
-    __syncthreads();  // warp_sum is reused
-  }
-}
-
-// VlqEncodeKernel writes encoding tile t at offset[t] (an exclusive scan of
-// VlqTileBytesKernel's sums), its groups in order (Figure 4's order within
-// each).
-template <int kW>
-__global__ void __launch_bounds__(kVlqThreads, kVlqMinBlocks)
-    VlqEncodeKernel(const uint32_t* __restrict__ vals, int64_t n, int64_t tiles, const uint32_t* __restrict__ offset,
-                    uint8_t* __restrict__ out) {
-  __shared__ uint32_t warp_sum[kVlqWarps];
+  __shared__ uint32_t tile_off;
   const int warp = threadIdx.x / 32;
   const uint32_t below = LaneMaskLt();
-  for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // block-uniform
+  for (;;) {
+    const int64_t t = VlqNextTile(counter);
+    if (t >= tiles) break;  // block-uniform
     uint32_t v[kVlqWarpGroups], len[kVlqWarpGroups];
     const uint32_t sum = WarpSum(VlqLoadTile(vals, n, t, v, len));
     if (LaneId() == 0) warp_sum[warp] = sum;
     __syncthreads();
-    uint32_t off = offset[t];  // the warp's first byte: the tile's, then the warps before it
+    if (warp == 0) {
+      const uint32_t total = WarpSum(LaneId() < kVlqWarps ? warp_sum[LaneId()] : 0u);
+      const uint32_t before = VlqTilePrefix(status, t, total);
+      if (LaneId() == 0) {
+        tile_off = before;
+        if (t == tiles - 1) *length = before + total;
+      }
+    }
+    __syncthreads();
+    uint32_t off = tile_off;  // the warp's first byte: the tile's, then the warps before it
     for (int w = 0; w < warp; ++w) off += warp_sum[w];
 #pragma unroll
     for (int j = 0; j < kVlqWarpGroups; ++j) {  // group 64t + 8·warp + j
@@ -171,7 +216,7 @@ __global__ void __launch_bounds__(kVlqThreads, kVlqMinBlocks)
         off += __popc(flags);  // after the last round, off is where the next group starts
       }
     }
-    __syncthreads();  // warp_sum is reused
+    __syncthreads();  // warp_sum, tile_off and the tile number are reused
   }
 }
 
@@ -194,50 +239,70 @@ __device__ __forceinline__ uint4 VlqLoadChunk(const uint8_t* __restrict__ in, in
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-// VlqLastBytes is the number of bytes with the MSB clear in x.
-__device__ __forceinline__ uint32_t VlqLastBytes(uint4 x) {
-  constexpr uint32_t m = 0x80808080u;
-  return 16 - __popc(x.x & m) - __popc(x.y & m) - __popc(x.z & m) - __popc(x.w & m);
+// VlqLastMask is the last-byte mask of the 32 bytes p0, p1 (a decoding
+// piece): bit i is set when byte i has its MSB clear. Per word, the four
+// inverted MSBs (bits 7, 15, 23, 31) are gathered into bits 28-31 by one
+// multiply (x·(1 + 2^7 + 2^14 + 2^21) puts each at a distinct position, so
+// no carries).
+__device__ __forceinline__ uint32_t VlqLastMask(uint4 p0, uint4 p1) {
+  const uint32_t w[8] = {p0.x, p0.y, p0.z, p0.w, p1.x, p1.y, p1.z, p1.w};
+  uint32_t m = 0;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) m |= ((~w[i] & 0x80808080u) * 0x00204081u >> 28) << (4 * i);
+  return m;
 }
 
-// VlqTileCountKernel: cnt[t] = the last bytes (MSB clear) of decoding tile
-// t, the stream's bytes [8192t - a, 8192t + 8192 - a) with a = in's
-// misalignment; cnt[tiles] = 0.
-template <int kW>
-__global__ void __launch_bounds__(kVlqThreads, kVlqMinBlocks)
-    VlqTileCountKernel(const uint8_t* __restrict__ in, int64_t nbytes, int a, int64_t tiles, uint32_t* __restrict__ cnt) {
-  constexpr int kChunks = kVlqTileBytes / 16 / kVlqThreads;  // uint4 a thread (2)
-  __shared__ uint32_t warp_sum[kVlqWarps];
-  if (blockIdx.x == 0 && threadIdx.x == 0) cnt[tiles] = 0;
-  for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // block-uniform
-    uint4 x[kChunks];
+// VlqNthBit is the position of the k-th lowest set bit of x (k from 1 to
+// popc(x)), by halving: five popcounts instead of a loop over the bits.
+__device__ __forceinline__ int VlqNthBit(uint32_t x, uint32_t k) {
+  int at = 0;
 #pragma unroll
-    for (int r = 0; r < kChunks; ++r) x[r] = VlqLoadChunk(in, nbytes, a, t * (kVlqTileBytes / 16) + r * kVlqThreads + threadIdx.x);
-    uint32_t c = 0;
-#pragma unroll
-    for (int r = 0; r < kChunks; ++r) c += VlqLastBytes(x[r]);
-    c = WarpSum(c);
-    if (LaneId() == 0) warp_sum[threadIdx.x / 32] = c;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      uint32_t s = 0;
-#pragma unroll
-      for (int w = 0; w < kVlqWarps; ++w) s += warp_sum[w];
-      cnt[t] = s;
+  for (int w = 16; w > 0; w >>= 1) {
+    const uint32_t low = __popc(x & ((1u << w) - 1));
+    if (k > low) {
+      k -= low;
+      x >>= w;
+      at += w;
     }
-    __syncthreads();  // warp_sum is reused
   }
+  return at;
 }
 
-// VlqDecodeKernel decodes the groups that start in decoding tile t: with
-// before[t] the last bytes before the tile (an exclusive scan of
-// VlqTileCountKernel's counts; before[tiles] is the stream's total), group
-// g > 0 starts after the last byte numbered 32g (from 1), and group 0 at
-// byte 0, in tile 0. Each group is Algorithm IV.
+// VlqDecodeFull is Algorithm IV for a full group (32 values) whose bytes,
+// from p, all lie in the staged stream: round 0 holds a byte of every lane,
+// round k the bytes of the lanes whose round k-1 byte had its MSB set
+// (flags), in lane order. Returns this lane's value; a value of more than
+// five bytes sets *error. Bytes are read sign-extended, so that "another
+// byte follows" is one comparison.
+__device__ __forceinline__ uint32_t VlqDecodeFull(const int8_t* p, uint32_t lt, uint32_t* error) {
+  const int lane = LaneId();
+  int32_t x = p[lane];
+  uint32_t v = x & 0x7f;
+  uint32_t flags = __ballot_sync(kFullWarp, x < 0);
+  int off = kVlqWidth;
+#pragma unroll
+  for (int j = 7; j < 35; j += 7) {
+    if (flags == 0) return v;  // warp-uniform
+    x = (flags >> lane & 1) ? p[off + __popc(flags & lt)] : 0;
+    v |= (uint32_t)(x & 0x7f) << j;
+    off += __popc(flags);
+    flags = __ballot_sync(kFullWarp, x < 0);
+  }
+  if (flags != 0 && lane == 0) atomicOr(error, 2u);  // > 5 bytes
+  return v;
+}
+
+// VlqDecodeKernel decodes the groups that start in each decoding tile t,
+// in the order the blocks take the tiles: with tile_before the last bytes
+// before the tile (the look-back over the tiles' counts), group g > 0
+// starts after the last byte numbered 32g (from 1), and group 0 at byte 0,
+// in tile 0. Each group is Algorithm IV. The last tile checks that the
+// stream holds n values.
 template <int kW>
-__global__ void __launch_bounds__(kVlqThreads)
+__global__ void __launch_bounds__(kVlqThreads, kVlqDecodeMinBlocks)
     VlqDecodeKernel(const uint8_t* __restrict__ in, int64_t nbytes, int a, int64_t tiles, int64_t n,
-                    const uint32_t* __restrict__ before, uint32_t* __restrict__ out, uint32_t* __restrict__ error) {
+                    unsigned long long* status, uint32_t* counter, uint32_t* __restrict__ out,
+                    uint32_t* __restrict__ error) {
   constexpr int kSpan = kVlqTileBytes + kVlqHalo;  // bytes staged: the tile and a group's most after it
   constexpr int kChunks = kSpan / 16;              // 522
   constexpr int kLoads = (kChunks + kVlqThreads - 1) / kVlqThreads;
@@ -245,12 +310,14 @@ __global__ void __launch_bounds__(kVlqThreads)
   __shared__ uint4 stage4[kChunks];
   __shared__ uint32_t start[kVlqTileBytes / kVlqPiece + 1];  // a group per piece, and group 0
   __shared__ uint32_t warp_sum[kVlqWarps];
+  __shared__ uint32_t shared_before;
   const uint8_t* stage = reinterpret_cast<const uint8_t*>(stage4);
   const int warp = threadIdx.x / 32, lane = LaneId();
   const uint32_t mask = LaneMaskLt();  // line 2
   const int64_t groups = VlqGroups(n);
-  if (blockIdx.x == 0 && threadIdx.x == 0 && (int64_t)before[tiles] < n) atomicOr(error, 1u);  // too few values
-  for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {  // block-uniform
+  for (;;) {
+    const int64_t t = VlqNextTile(counter);
+    if (t >= tiles) break;  // block-uniform
     // Stage bytes [0, kSpan) of the tile: the stream's [8192t - a, ...).
     uint4 x[kLoads];
 #pragma unroll
@@ -266,8 +333,8 @@ __global__ void __launch_bounds__(kVlqThreads)
     __syncthreads();
     // This thread's piece, bytes [32·tid, 32·tid + 32): its last bytes are
     // numbered (b, b + c] in the stream.
-    const uint4 p0 = stage4[2 * threadIdx.x], p1 = stage4[2 * threadIdx.x + 1];
-    const uint32_t c = VlqLastBytes(p0) + VlqLastBytes(p1);
+    const uint32_t last = VlqLastMask(stage4[2 * threadIdx.x], stage4[2 * threadIdx.x + 1]);
+    const uint32_t c = __popc(last);
     const uint32_t incl = WarpInclusiveSum(c);
     if (lane == 31) warp_sum[warp] = incl;
     __syncthreads();
@@ -277,22 +344,23 @@ __global__ void __launch_bounds__(kVlqThreads)
       if (w < warp) warp_before += warp_sum[w];
       tile_cnt += warp_sum[w];
     }
-    const uint32_t tile_before = before[t];
+    if (warp == 0) {
+      const uint32_t before = VlqTilePrefix(status, t, tile_cnt);
+      if (lane == 0) {
+        shared_before = before;
+        if (t == tiles - 1 && (int64_t)(before + tile_cnt) < n) atomicOr(error, 1u);  // too few values
+      }
+    }
+    __syncthreads();
+    const uint32_t tile_before = shared_before;
     const uint32_t b = tile_before + warp_before + incl - c;
     // Groups starting in the tile: g0 (0 in tile 0) up to g1, exclusive.
     const int64_t g0 = t == 0 ? 0 : (int64_t)(tile_before / 32) + 1;
     const int64_t g1_all = (int64_t)((tile_before + tile_cnt) / 32) + 1;
     const int64_t g1 = g1_all < groups ? g1_all : groups;
     const uint32_t m = (b + c) / 32 * 32;  // the piece's one multiple of 32 in (b, b + c], if m > b
-    if (m > b && (int64_t)(m / 32) < groups) {
-      const uint32_t w4[8] = {p0.x, p0.y, p0.z, p0.w, p1.x, p1.y, p1.z, p1.w};
-      uint32_t need = m - b;  // 1..c: the rank of that last byte among the piece's
-      int at = 0;             // its byte in the piece
-#pragma unroll
-      for (int i = 0; i < 32; ++i) {
-        if (need > 0 && (w4[i / 4] >> (8 * (i % 4) + 7) & 1) == 0 && --need == 0) at = i;
-      }
-      start[m / 32 - g0] = kVlqPiece * threadIdx.x + at + 1;
+    if (m > b && (int64_t)(m / 32) < groups) {  // that last byte is the (m - b)-th of the piece's
+      start[m / 32 - g0] = kVlqPiece * threadIdx.x + VlqNthBit(last, m - b) + 1;
     }
     if (t == 0 && threadIdx.x == 0) start[0] = a;  // group 0: the stream's byte 0
     __syncthreads();
@@ -300,9 +368,18 @@ __global__ void __launch_bounds__(kVlqThreads)
     // are past the stream.
     const int64_t lim64 = nbytes + a - t * kVlqTileBytes;
     const int lim = lim64 < kSpan ? (int)lim64 : kSpan;
+    // The common case, a full group whose bytes all lie in the stream, is
+    // decoded with no bounds to check and tile-relative 32-bit indices.
+    const int full = (int)((n / kW < g1 ? n / kW : g1) - g0);  // groups g0 .. g0 + full - 1 are full
+    uint32_t* const tile_out = out + g0 * kW + lane;
     for (int64_t g = g0 + warp; g < g1; g += kVlqWarps) {  // warp-uniform
-      const int s = start[g - g0];
+      const int k = (int)(g - g0);
+      const int s = start[k];
       const bool whole = s + kVlqHalo <= lim;  // every byte the group may read is in the stream
+      if (whole && k < full) {
+        tile_out[k * kW] = VlqDecodeFull(reinterpret_cast<const int8_t*>(stage) + s, mask, error);
+        continue;
+      }
       const int64_t i = g * kW + lane;
       int offset = s;  // line 3
       uint32_t v = 0;
@@ -331,39 +408,47 @@ __global__ void __launch_bounds__(kVlqThreads)
   }
 }
 
-// Grid size for a grid-stride kernel over `tiles` tiles, a block each.
-inline int VlqBlocks(int64_t tiles) {
-  if (tiles < 1) return 1;
-  return tiles > 65535 ? 65535 : (int)tiles;
+// VlqBlocks is a persistent grid for `tiles` tiles: as many blocks as the
+// device holds at once (per_sm a multiprocessor), each taking tiles until
+// none is left, so that no block is launched for a single tile.
+inline cudaError_t VlqBlocks(int64_t tiles, int per_sm, int* blocks) {
+  int dev = 0, sms = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e != cudaSuccess) return e;
+  const int64_t most = (int64_t)sms * per_sm;
+  *blocks = (int)(tiles < 1 ? 1 : tiles < most ? tiles : most);
+  return cudaSuccess;
 }
 
 // VlqEncode codes vals[0:n] (device) into out (device); the length lands in
-// tmp[VlqEncodeTiles(n)].
-inline cudaError_t VlqEncode(Scratch& scratch, const uint32_t* vals, int64_t n, uint8_t* out,
-                             uint32_t* tmp, cudaStream_t s) {
+// *VlqEncodedLength(tmp, n).
+inline cudaError_t VlqEncode(const uint32_t* vals, int64_t n, uint8_t* out, uint32_t* tmp, cudaStream_t s) {
   const int64_t tiles = VlqEncodeTiles(n);
-  VlqTileBytesKernel<kVlqWidth><<<VlqBlocks(tiles), kVlqThreads, 0, s>>>(vals, n, tiles, tmp);
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return e;
-  if ((e = ExclusiveSum(scratch, tmp, tmp, (int)(tiles + 1), s)) != cudaSuccess) return e;
-  if (tiles == 0) return cudaSuccess;
-  VlqEncodeKernel<kVlqWidth><<<VlqBlocks(tiles), kVlqThreads, 0, s>>>(vals, n, tiles, tmp, out);
+  cudaError_t e = cudaMemsetAsync(tmp, 0, VlqEncodeTmpWords(n) * sizeof(uint32_t), s);
+  if (e != cudaSuccess || tiles == 0) return e;
+  int blocks = 0;
+  if ((e = VlqBlocks(tiles, kVlqMinBlocks, &blocks)) != cudaSuccess) return e;
+  auto* status = reinterpret_cast<unsigned long long*>(tmp);
+  VlqEncodeKernel<kVlqWidth><<<blocks, kVlqThreads, 0, s>>>(vals, n, tiles, status, tmp + 2 * tiles,
+                                                             VlqEncodedLength(tmp, n), out);
   return cudaGetLastError();
 }
 
 // VlqDecode decodes n values from in[0:nbytes] (device) into out (device).
-inline cudaError_t VlqDecode(Scratch& scratch, const uint8_t* in, int64_t nbytes, int64_t n,
-                             uint32_t* out, uint32_t* tmp, uint32_t* error, cudaStream_t s) {
+inline cudaError_t VlqDecode(const uint8_t* in, int64_t nbytes, int64_t n, uint32_t* out, uint32_t* tmp,
+                             uint32_t* error, cudaStream_t s) {
   if (n == 0) return cudaSuccess;
   const int a = (int)(reinterpret_cast<uintptr_t>(in) & 15);  // tiles are 16-aligned in memory
   int64_t tiles = (a + nbytes + kVlqTileBytes - 1) / kVlqTileBytes;
   if (tiles < 1) tiles = 1;  // tile 0 reports an empty stream
-  const int blocks = VlqBlocks(tiles);
-  VlqTileCountKernel<kVlqWidth><<<blocks, kVlqThreads, 0, s>>>(in, nbytes, a, tiles, tmp);
-  cudaError_t e = cudaGetLastError();
+  cudaError_t e = cudaMemsetAsync(tmp, 0, (2 * tiles + 2) * sizeof(uint32_t), s);
   if (e != cudaSuccess) return e;
-  if ((e = ExclusiveSum(scratch, tmp, tmp, (int)(tiles + 1), s)) != cudaSuccess) return e;
-  VlqDecodeKernel<kVlqWidth><<<blocks, kVlqThreads, 0, s>>>(in, nbytes, a, tiles, n, tmp, out, error);
+  int blocks = 0;
+  if ((e = VlqBlocks(tiles, kVlqDecodeMinBlocks, &blocks)) != cudaSuccess) return e;
+  auto* status = reinterpret_cast<unsigned long long*>(tmp);
+  VlqDecodeKernel<kVlqWidth><<<blocks, kVlqThreads, 0, s>>>(in, nbytes, a, tiles, n, status, tmp + 2 * tiles,
+                                                             out, error);
   return cudaGetLastError();
 }
 

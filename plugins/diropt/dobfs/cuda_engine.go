@@ -287,7 +287,7 @@ func (e *cudaEngine) Finish() (float64, error) {
 	var s float64
 	err := e.call("dob_finish", func(eb *byte, n int32) int32 { return e.lib.finish(e.h, &s, eb, n) })
 	if !e.single {
-		s = 0 // 2D searches are timed by Rank.BFS on the host clock
+		s = 0 // 2D searches are timed by the SDK on the host clock (timedBFS)
 	}
 	return s, err
 }

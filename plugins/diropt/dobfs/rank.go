@@ -199,17 +199,8 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	if root < 0 || root >= l.N {
 		return Result{}, fmt.Errorf("root %d out of range [0, %d)", root, l.N)
 	}
-	if !rk.single {
-		// The ranks start the search's clock together, as the Graph500
-		// reference driver of version 2 does (MPI_Barrier before its
-		// timer; version 3 has none, its ranks leave the previous
-		// search's validation together): the harness dispatches the
-		// ranks one after another, and without the barrier the first
-		// rank's span would include that skew.
-		if err := g.World.Barrier(); err != nil {
-			return Result{}, fmt.Errorf("barrier before the search: %w", err)
-		}
-	}
+	// On several ranks the SDK times the search: a barrier, then the
+	// longest of the ranks' spans (harness/sdk timedBFS).
 	start := time.Now()
 	// Algorithm 2 lines 1-5.
 	pos := RootPos{Global: root, Row: -1, Col: -1, Own: -1}
@@ -268,19 +259,6 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	}
 	if res.TimeS, err = rk.eng.Finish(); err != nil {
 		return Result{}, fmt.Errorf("finish: %w", err)
-	}
-	if !rk.single {
-		// A 2D search takes from the ranks' common start (the barrier
-		// above) to the last rank's completion; every rank measures its
-		// own span on the host clock (its device work is complete when
-		// Finish returns) and the longest is the search's time, without
-		// the dispatch around the call that the wall clock of the whole
-		// call adds.
-		t := []float64{time.Since(start).Seconds()}
-		if err := comm.AllreduceSlice(g.World, t, comm.Max); err != nil {
-			return Result{}, fmt.Errorf("search time: %w", err)
-		}
-		res.TimeS = t[0]
 	}
 	return res, nil
 }

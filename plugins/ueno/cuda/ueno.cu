@@ -797,9 +797,9 @@ int32_t ueno_nq_encode(void* hv, uint8_t* dst, int64_t cap, int64_t* nbytes, cha
   BFSB_CHECK_LAUNCH("NqListKernel");
   DeltaKernel<<<Blocks(n, tpb), tpb, 0, h->s>>>(h->vals, n, h->vals2);
   BFSB_CHECK_LAUNCH("DeltaKernel");
-  BFSB_CHECK(bfsb::VlqEncode(h->scratch, h->vals2, n, h->stream, h->vtmp, h->s));
+  BFSB_CHECK(bfsb::VlqEncode(h->vals2, n, h->stream, h->vtmp, h->s));
   uint32_t len = 0;
-  BFSB_CHECK(cudaMemcpyAsync(&len, h->vtmp + bfsb::VlqEncodeTiles(n), 4, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(&len, bfsb::VlqEncodedLength(h->vtmp, n), 4, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   h->d2h += 4;
   if (dst != nullptr) {
@@ -849,7 +849,7 @@ int32_t ueno_load_part(void* hv, int32_t target, int64_t block, const uint32_t* 
       h->h2d += nbytes;
       in = h->stream;
     }
-    BFSB_CHECK(bfsb::VlqDecode(h->scratch, in, nbytes, n, h->vals, h->vtmp, h->err_flag, h->s));
+    BFSB_CHECK(bfsb::VlqDecode(in, nbytes, n, h->vals, h->vtmp, h->err_flag, h->s));
     // Delta decoding: an inclusive prefix sum.
     size_t bytes = 0;
     BFSB_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, h->vals, h->vals2, (int)n, h->s));
@@ -1106,14 +1106,12 @@ int32_t ueno_vlq_encode(int64_t device, const uint32_t* vals, int64_t n, uint8_t
   BFSB_CHECK(cudaSetDevice((int)device));
   uint32_t *d_vals = nullptr, *d_tmp = nullptr;
   uint8_t* d_out = nullptr;
-  bfsb::Scratch scratch;
   bfsb::EventPool ev;
   cudaStream_t s = nullptr;
   auto cleanup = [&]() {
     if (d_vals) cudaFree(d_vals);
     if (d_tmp) cudaFree(d_tmp);
     if (d_out) cudaFree(d_out);
-    scratch.Free();
     ev.Destroy();
     if (s) cudaStreamDestroy(s);
   };
@@ -1125,11 +1123,11 @@ int32_t ueno_vlq_encode(int64_t device, const uint32_t* vals, int64_t n, uint8_t
     BFSB_CHECK(cudaMalloc(&d_out, std::max<int64_t>(1, bfsb::VlqMaxBytes(n))));
     BFSB_CHECK(cudaMemcpy(d_vals, vals, n * 4, cudaMemcpyHostToDevice));
     float x = 0;
-    BFSB_CHECK(bfsb::MedianMs(ev, 0, 1, s, reps, [&] { return bfsb::VlqEncode(scratch, d_vals, n, d_out, d_tmp, s); },
+    BFSB_CHECK(bfsb::MedianMs(ev, 0, 1, s, reps, [&] { return bfsb::VlqEncode(d_vals, n, d_out, d_tmp, s); },
                               &x));
     *ms = x;
     uint32_t len = 0;
-    BFSB_CHECK(cudaMemcpy(&len, d_tmp + bfsb::VlqEncodeTiles(n), 4, cudaMemcpyDeviceToHost));
+    BFSB_CHECK(cudaMemcpy(&len, bfsb::VlqEncodedLength(d_tmp, n), 4, cudaMemcpyDeviceToHost));
     BFSB_REQUIRE((int64_t)len <= cap, "ueno_vlq_encode: %u bytes, buffer %lld", len, (long long)cap);
     BFSB_CHECK(cudaMemcpy(dst, d_out, len, cudaMemcpyDeviceToHost));
     *nbytes = len;
@@ -1145,7 +1143,6 @@ int32_t ueno_vlq_decode(int64_t device, const uint8_t* src, int64_t nbytes, int6
   BFSB_CHECK(cudaSetDevice((int)device));
   uint32_t *d_vals = nullptr, *d_tmp = nullptr, *d_err = nullptr;
   uint8_t* d_in = nullptr;
-  bfsb::Scratch scratch;
   bfsb::EventPool ev;
   cudaStream_t s = nullptr;
   auto cleanup = [&]() {
@@ -1153,7 +1150,6 @@ int32_t ueno_vlq_decode(int64_t device, const uint8_t* src, int64_t nbytes, int6
     if (d_tmp) cudaFree(d_tmp);
     if (d_err) cudaFree(d_err);
     if (d_in) cudaFree(d_in);
-    scratch.Free();
     ev.Destroy();
     if (s) cudaStreamDestroy(s);
   };
@@ -1168,7 +1164,7 @@ int32_t ueno_vlq_decode(int64_t device, const uint8_t* src, int64_t nbytes, int6
     BFSB_CHECK(cudaMemset(d_err, 0, 4));
     float x = 0;
     BFSB_CHECK(bfsb::MedianMs(
-        ev, 0, 1, s, reps, [&] { return bfsb::VlqDecode(scratch, d_in, nbytes, n, d_vals, d_tmp, d_err, s); }, &x));
+        ev, 0, 1, s, reps, [&] { return bfsb::VlqDecode(d_in, nbytes, n, d_vals, d_tmp, d_err, s); }, &x));
     *ms = x;
     uint32_t e = 0;
     BFSB_CHECK(cudaMemcpy(&e, d_err, 4, cudaMemcpyDeviceToHost));

@@ -8,7 +8,8 @@ package ubfs
 // of its own and is waited for (Sync) before the engine reads its result;
 // every engine call has finished its kernels when it returns.
 //
-// The fold runs in rounds, one part of the CQ list each: the part's pairs
+// The fold runs in rounds, one part of the CQ list each (a rank alone in
+// its grid row only gathers and filters): the part's pairs
 // per grid column are counted, the counts exchanged (host), the pairs sent
 // with one all-to-all (NCCL), and the received chunks applied on the device
 // (task 8). A rank with no part left takes part with empty counts until
@@ -174,6 +175,24 @@ func (x *deviceExchange) fold(n int) (sent int64, kernel, wait time.Duration, er
 	sc := make([]uint32, c)
 	scounts, sdispls := make([]int, c), make([]int, c)
 	rcounts := make([]int, c)
+	if c == 1 {
+		// Alone in its grid row, the rank folds nothing: task 6 applied
+		// every survivor (all are the own grid column's), so the level is
+		// the gathering alone, with no rounds to agree on.
+		for start := 0; start < n; {
+			t := time.Now()
+			next, _, err := e.gatherFilterDevice(start)
+			kernel += time.Since(t)
+			if err != nil {
+				return 0, 0, 0, fmt.Errorf("gather and filter from CQ list entry %d: %w", start, err)
+			}
+			if next <= start {
+				return 0, 0, 0, fmt.Errorf("gather and filter made no progress at CQ list entry %d", start)
+			}
+			start = next
+		}
+		return 0, kernel, 0, nil
+	}
 	for start := 0; ; {
 		t0 := time.Now()
 		left := int64(0)

@@ -7,12 +7,17 @@
 // command rather than a bfsbench config:
 //
 //	go run ./plugins/ueno/cmd/vlqbench [-n VALUES] [-reps R] [-device D] > fig5.csv
+//	go run ./plugins/ueno/cmd/vlqbench -plot fig5.csv [-outdir DIR]
 //
 // (run `make cuda` first; BFSBENCH_LIB_DIR or ./lib locates libueno.so).
 // It prints one CSV row per N: million values per second for each codec
 // and, for the GPU, the bandwidth (bytes read plus written over the time)
 // and its share of the device's copy bandwidth. GPU columns are empty where
 // no GPU is found. Every GPU stream is checked against the Go codec.
+//
+// With -plot it benchmarks nothing: it reads such a CSV and draws the
+// figure, figure-ueno-fig5.svg and .png, in the CSV's directory or in
+// -outdir (see plot.go), and prints the paths written.
 package main
 
 import (
@@ -33,7 +38,24 @@ func main() {
 	n := flag.Int("n", 1<<24, "values per run")
 	reps := flag.Int("reps", 10, "timed runs per point (median)")
 	device := flag.Int("device", 0, "CUDA device ordinal")
+	plotCSV := flag.String("plot", "", "draw the figure from this `CSV` (written earlier by vlqbench) instead of benchmarking")
+	outDir := flag.String("outdir", "", "with -plot: write the figure to this `directory` (default: the CSV's)")
 	flag.Parse()
+	if *plotCSV != "" {
+		paths, err := plotFig5(*plotCSV, *outDir)
+		for _, p := range paths {
+			fmt.Println(p)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "vlqbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *outDir != "" {
+		fmt.Fprintln(os.Stderr, "vlqbench: -outdir is only used with -plot")
+		os.Exit(2)
+	}
 	if err := run(*n, *reps, *device); err != nil {
 		fmt.Fprintln(os.Stderr, "vlqbench:", err)
 		os.Exit(1)
