@@ -9,7 +9,8 @@
 # line, e.g. `make cuda NVCC=/opt/cuda/bin/nvcc CUDA_ARCH=80`.
 #
 # Targets:
-#   cuda        build lib/lib<v>.so for every variant that has a cuda/ folder
+#   cuda        build lib/lib<v>.so for every variant that has a cuda/ folder,
+#               and bin/<name> for every scripts/<name>.cu
 #   cuda-clean  remove them
 #   cuda-info   print the nvcc, the flags and the libraries this would build
 
@@ -33,8 +34,16 @@ CUDA_COMMON_HDR := $(sort $(wildcard harness/cuda/include/*.cuh harness/cuda/inc
 CUDA_VARIANTS := $(sort $(patsubst plugins/%/cuda/,%,$(dir $(wildcard plugins/*/cuda/*.cu))))
 CUDA_LIBS := $(foreach v,$(CUDA_VARIANTS),$(CUDA_LIB_DIR)/lib$(v).so)
 
+# Stand-alone CUDA measurement programs (scripts/<name>.cu, e.g. peer-idle),
+# built into bin/<name> so that CI compiles them too.
+CUDA_TOOLS := $(patsubst scripts/%.cu,bin/%,$(wildcard scripts/*.cu))
+
 .PHONY: cuda cuda-clean cuda-info
-cuda: $(CUDA_LIBS)
+cuda: $(CUDA_LIBS) $(CUDA_TOOLS)
+
+bin/%: scripts/%.cu mk/cuda.mk
+	@mkdir -p bin
+	$(NVCC) $(CUDA_GENCODE) $(NVCCFLAGS) -o $@ $<
 
 # One rule per variant: its .cu files and the shared sources, compiled and
 # linked in one nvcc call (no relocatable device code is needed).
@@ -46,13 +55,14 @@ endef
 $(foreach v,$(CUDA_VARIANTS),$(eval $(call CUDA_VARIANT_RULE,$(v))))
 
 cuda-clean:
-	rm -f $(CUDA_LIBS)
+	rm -f $(CUDA_LIBS) $(CUDA_TOOLS)
 
 cuda-info:
 	@echo "NVCC=$(NVCC)"
 	@$(NVCC) --version | tail -n 2
 	@echo "flags: $(CUDA_ALLFLAGS)"
 	@echo "libraries: $(CUDA_LIBS)"
+	@echo "tools: $(CUDA_TOOLS)"
 
 # cuda-check: what CI runs: every .cu file must compile (into the
 # libraries), with whatever nvcc is installed (Debian's 11.8 in CI), and

@@ -11,7 +11,7 @@
 // each between CUDA events, and prints the median and the largest of 21
 // tries per idle time.
 //
-//   nvcc -O2 -o peer-idle scripts/peer-idle.cu && ./peer-idle
+//   make cuda && bin/peer-idle      (mk/cuda.mk builds every scripts/*.cu)
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
