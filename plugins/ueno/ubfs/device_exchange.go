@@ -171,28 +171,24 @@ func (x *deviceExchange) fold(n int) (sent int64, kernel, wait time.Duration, er
 	row := x.dg.Row
 	host := x.g.Row
 	c, me := row.Size(), row.Rank()
-	rc := make([]uint32, c)
-	sc := make([]uint32, c)
-	scounts, sdispls := make([]int, c), make([]int, c)
-	rcounts := make([]int, c)
 	if c == 1 {
 		// Alone in its grid row, the rank folds nothing: task 6 applied
 		// every survivor (all are the own grid column's), so the level is
 		// the gathering alone, with no rounds to agree on.
 		for start := 0; start < n; {
-			t := time.Now()
-			next, _, err := e.gatherFilterDevice(start)
-			kernel += time.Since(t)
+			next, _, took, err := x.gatherPart(start)
+			kernel += took
 			if err != nil {
-				return 0, 0, 0, fmt.Errorf("gather and filter from CQ list entry %d: %w", start, err)
-			}
-			if next <= start {
-				return 0, 0, 0, fmt.Errorf("gather and filter made no progress at CQ list entry %d", start)
+				return 0, 0, 0, err
 			}
 			start = next
 		}
 		return 0, kernel, 0, nil
 	}
+	rc := make([]uint32, c)
+	sc := make([]uint32, c)
+	scounts, sdispls := make([]int, c), make([]int, c)
+	rcounts := make([]int, c)
 	for start := 0; ; {
 		t0 := time.Now()
 		left := int64(0)
@@ -209,14 +205,10 @@ func (x *deviceExchange) fold(n int) (sent int64, kernel, wait time.Duration, er
 		}
 		clear(sc)
 		if start < n {
-			t := time.Now()
-			next, counts, err := e.gatherFilterDevice(start)
-			kernel += time.Since(t)
+			next, counts, took, err := x.gatherPart(start)
+			kernel += took
 			if err != nil {
-				return 0, 0, 0, fmt.Errorf("gather and filter from CQ list entry %d: %w", start, err)
-			}
-			if next <= start {
-				return 0, 0, 0, fmt.Errorf("gather and filter made no progress at CQ list entry %d", start)
+				return 0, 0, 0, err
 			}
 			start = next
 			copy(sc, counts)
@@ -260,4 +252,20 @@ func (x *deviceExchange) fold(n int) (sent int64, kernel, wait time.Duration, er
 		}
 		kernel += time.Since(t2)
 	}
+}
+
+// gatherPart runs tasks 5–6 over the part of the CQ list from entry start,
+// leaving the output on the device, and checks that it advanced. It
+// returns the next entry, the pairs per grid column and the time it took.
+func (x *deviceExchange) gatherPart(start int) (next int, counts []uint32, took time.Duration, err error) {
+	t := time.Now()
+	next, counts, err = x.eng.gatherFilterDevice(start)
+	took = time.Since(t)
+	if err != nil {
+		return 0, nil, took, fmt.Errorf("gather and filter from CQ list entry %d: %w", start, err)
+	}
+	if next <= start {
+		return 0, nil, took, fmt.Errorf("gather and filter made no progress at CQ list entry %d", start)
+	}
+	return next, counts, took, nil
 }
