@@ -80,8 +80,8 @@ constexpr int kVlqHalo = 5 * kVlqWidth;                         // decoding: a g
 // own, as this bound makes it spill.
 constexpr int kVlqMinBlocks = 2048 / kVlqThreads;
 // VlqDecodeKernel's blocks an SM: 6 (40 registers with nvcc 11.8, no
-// spill). On an H200 it measured the same as no bound (46 registers, 5
-// blocks an SM) within 1 % (results/ueno-vlq-h200).
+// spill). On an H200 it measured no better than no bound (46 registers, 5
+// blocks an SM): within 1 point of the copy bandwidth (results/ueno-vlq-h200).
 constexpr int kVlqDecodeMinBlocks = 6;
 
 __host__ __device__ inline int64_t VlqGroups(int64_t n) { return (n + kVlqWidth - 1) / kVlqWidth; }
