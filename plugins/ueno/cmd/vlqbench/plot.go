@@ -1,19 +1,16 @@
 // This file is vlqbench's -plot mode: it reads a CSV that vlqbench wrote
 // earlier and draws Figure 5 of Ueno and Suzumura (HiPC 2013), encode and
 // decode throughput in million values per second against the value range
-// N, both on log scales, for the CPU and, where measured, the GPU codec. It
-// writes figure-ueno-fig5.svg and figure-ueno-fig5.png, with the legend to
-// the right of the plot, never over the data.
+// N, both on log scales, for the CPU and, where measured, the GPU codec,
+// as figure-ueno-fig5.svg and .png (harness/report's LineChart).
 
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"os"
@@ -22,12 +19,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
+	"github.com/bfsbench/bfsbench/harness/report"
 )
 
 const (
@@ -41,13 +33,11 @@ const (
 var fig5Series = []struct {
 	col, name string
 	optional  bool
-	color     color.Color
-	dashed    bool
 }{
-	{"cpu_encode_mvals", "CPU encode", false, color.RGBA{0x4e, 0x79, 0xa7, 0xff}, true},
-	{"cpu_decode_mvals", "CPU decode", false, color.RGBA{0xf2, 0x8e, 0x2b, 0xff}, true},
-	{"gpu_encode_mvals", "GPU encode", true, color.RGBA{0x4e, 0x79, 0xa7, 0xff}, false},
-	{"gpu_decode_mvals", "GPU decode", true, color.RGBA{0xf2, 0x8e, 0x2b, 0xff}, false},
+	{"cpu_encode_mvals", "CPU encode", false},
+	{"cpu_decode_mvals", "CPU decode", false},
+	{"gpu_encode_mvals", "GPU encode", true},
+	{"gpu_decode_mvals", "GPU decode", true},
 }
 
 // plotFig5 reads the vlqbench CSV at csvPath and writes the figure as
@@ -61,25 +51,27 @@ func plotFig5(csvPath, outDir string) ([]string, error) {
 	if outDir == "" {
 		outDir = filepath.Dir(csvPath)
 	}
-	var paths []string
-	for _, format := range []string{"svg", "png"} {
-		b, err := renderFig5(ns, series, format)
-		if err != nil {
-			return paths, fmt.Errorf("%s: %w", csvPath, err)
-		}
-		path := filepath.Join(outDir, fig5Name+"."+format)
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			return paths, err
-		}
-		paths = append(paths, path)
+	chart := report.LineChart{
+		Name:    fig5Name,
+		Title:   fig5Title,
+		XLabel:  "value range N (values uniform in [0, N])",
+		YLabel:  "million values per second",
+		LogX:    true,
+		LogY:    true,
+		XLabels: pow2Labels(ns),
+		Series:  series,
+	}
+	paths, err := chart.Save(outDir)
+	if err != nil {
+		return paths, fmt.Errorf("%s: %w", csvPath, err)
 	}
 	return paths, nil
 }
 
-// readFig5CSV returns the N column and one set of points (N, value) per
-// entry of fig5Series (nil for an optional series with no value). Values
-// must be positive, as both axes are logarithmic.
-func readFig5CSV(path string) (ns []float64, series []plotter.XYs, err error) {
+// readFig5CSV returns the N column and one series per entry of fig5Series
+// (without points for an optional series with no value). Values must be
+// positive, as both axes are logarithmic.
+func readFig5CSV(path string) (ns []float64, series []report.LineSeries, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -103,12 +95,13 @@ func readFig5CSV(path string) (ns []float64, series []plotter.XYs, err error) {
 		return nil, nil, err
 	}
 	cols := make([]int, len(fig5Series))
+	series = make([]report.LineSeries, len(fig5Series))
 	for k, s := range fig5Series {
 		if cols[k], err = col(s.col); err != nil {
 			return nil, nil, err
 		}
+		series[k].Name = s.name
 	}
-	series = make([]plotter.XYs, len(fig5Series))
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -142,152 +135,29 @@ func readFig5CSV(path string) (ns []float64, series []plotter.XYs, err error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			series[k] = append(series[k], plotter.XY{X: n, Y: v})
+			series[k].Points = append(series[k].Points, report.Point{X: n, Y: v})
 		}
 	}
 	if len(ns) == 0 {
 		return nil, nil, fmt.Errorf("%s: no data rows after the header", path)
 	}
-	for _, xys := range series {
-		slices.SortFunc(xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	for _, s := range series {
+		slices.SortFunc(s.Points, func(a, b report.Point) int { return cmp.Compare(a.X, b.X) })
 	}
 	return ns, series, nil
 }
 
-// renderFig5 draws the figure and returns it as an SVG or PNG file's
-// bytes. gonum panics on some degenerate inputs; that is returned as an
-// error.
-func renderFig5(ns []float64, series []plotter.XYs, format string) (b []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("rendering %s: %v", format, r)
-		}
-	}()
-	p := plot.New()
-	p.Title.TextStyle.Font.Size = vg.Points(11)
-	p.Title.Padding = vg.Points(6)
-	p.X.Label.Text = "value range N (values uniform in [0, N])"
-	p.Y.Label.Text = "million values per second"
-	// Both axes are logarithmic, but drawn as linear axes over log2 N and
-	// log10 of the throughput, with ticks labelled 2^k and 10^k: gonum's
-	// plot.LogScale pads the plot by the axis labels as if they sat at the
-	// arithmetic middle of the range, which on a log scale is near its end.
-	p.X.Tick.Marker = pow2Ticks(ns)
-	p.X.Min, p.X.Max = math.Log2(slices.Min(ns))-0.6, math.Log2(slices.Max(ns))+0.6
-	p.Add(plotter.NewGrid())
-
-	leg := plot.NewLegend()
-	leg.ThumbnailWidth = vg.Points(24)
-	leg.TextStyle.Font.Size = vg.Points(10)
-	leg.Padding = vg.Points(3)
-	ymin, ymax := math.Inf(1), math.Inf(-1)
-	for k, xys := range series {
-		if len(xys) == 0 {
-			continue
-		}
-		s := fig5Series[k]
-		logs := make(plotter.XYs, len(xys))
-		for i, xy := range xys {
-			logs[i] = plotter.XY{X: math.Log2(xy.X), Y: math.Log10(xy.Y)}
-		}
-		l, pts, err := plotter.NewLinePoints(logs)
-		if err != nil {
-			return nil, fmt.Errorf("series %s: %w", s.name, err)
-		}
-		l.Color, pts.Color = s.color, s.color
-		l.Width = vg.Points(1.5)
-		pts.Shape = draw.CircleGlyph{}
-		if s.dashed {
-			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-			pts.Shape = draw.BoxGlyph{}
-		}
-		p.Add(l, pts)
-		leg.Add(s.name, l, pts)
-		for _, xy := range xys {
-			ymin, ymax = min(ymin, xy.Y), max(ymax, xy.Y)
-		}
-	}
-	// Whole decades on y, labelled 10^k.
-	lo, hi := math.Floor(math.Log10(ymin)), math.Ceil(math.Log10(ymax))
-	if hi == lo {
-		hi++
-	}
-	p.Y.Min, p.Y.Max = lo, hi
-	p.Y.Tick.Marker = pow10Ticks(int(lo), int(hi))
-
-	// The plot on the left, the legend in a column to its right.
-	const margin = vg.Length(6)
-	plotW, h := 6*vg.Inch, 4.5*vg.Inch
-	legW := leg.ThumbnailWidth
-	for _, e := range fig5Series {
-		legW = max(legW, leg.ThumbnailWidth+leg.TextStyle.Width(" "+e.name))
-	}
-	w := plotW + legW + 4*margin
-	if sty := p.Title.TextStyle; sty.Width(fig5Title) > plotW-2*margin {
-		p.Title.Text = strings.Replace(fig5Title, ": ", ":\n", 1)
-	} else {
-		p.Title.Text = fig5Title
-	}
-
-	var c vg.CanvasWriterTo
-	switch format {
-	case "svg":
-		c = vgsvg.New(w, h)
-	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))}
-	default:
-		return nil, fmt.Errorf("unknown image format %q", format)
-	}
-	dc := draw.New(c)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	p.Draw(draw.Crop(dc, margin, -(legW + 3*margin), margin, -margin))
-	// Top of the legend level with the top of the data area, below the title.
-	titleH := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
-	leg.Top, leg.Left = true, true
-	leg.Draw(draw.Crop(dc, w-legW-margin, -margin, margin, -(margin + titleH)))
-
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", format, err)
-	}
-	return buf.Bytes(), nil
-}
-
-// pow2Ticks puts a tick at log2 of each distinct N, labelled 2^k where N
-// is a power of two (or one less: the largest N is 2^32-1), else N.
-func pow2Ticks(ns []float64) plot.ConstantTicks {
-	var ts plot.ConstantTicks
-	seen := map[float64]bool{}
+// pow2Labels labels each N as 2^k where it is a power of two (or one less:
+// the largest N is 2^32-1), else as the number.
+func pow2Labels(ns []float64) map[float64]string {
+	labels := map[float64]string{}
 	for _, n := range ns {
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
 		label := strconv.FormatFloat(n, 'g', 6, 64)
 		k := math.Round(math.Log2(n))
 		if p := math.Pow(2, k); math.Abs(n-p) <= 1e-6*p {
 			label = fmt.Sprintf("2^%d", int(k))
 		}
-		ts = append(ts, plot.Tick{Value: math.Log2(n), Label: label})
+		labels[n] = label
 	}
-	return ts
-}
-
-// pow10Ticks puts ticks on a log10 axis from lo to hi: labelled 10^k at
-// each whole k, and at 2…9 times each power of ten, unlabelled but for 2
-// and 5 on a range of at most two decades.
-func pow10Ticks(lo, hi int) plot.ConstantTicks {
-	var ts plot.ConstantTicks
-	for e := lo; e <= hi; e++ {
-		ts = append(ts, plot.Tick{Value: float64(e), Label: fmt.Sprintf("10^%d", e)})
-		for m := 2; m <= 9 && e < hi; m++ {
-			t := plot.Tick{Value: float64(e) + math.Log10(float64(m))}
-			if hi-lo <= 2 && (m == 2 || m == 5) {
-				t.Label = fmt.Sprintf("%d×10^%d", m, e)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
+	return labels
 }
