@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ab.sh: the busy poll's A/B on one machine, one call. The "old" plugins
-# (ueno, diropt) are built here first, from the same commit with b6ec693's
+# (ueno, diropt, atomic2d) are built here first, from the same commit with b6ec693's
 # change to harness/comm/cudart.go reversed, into .carry/oldpoll/ (see
 # README.md); the "new" ones are bin/'s. Run from the repository root after
 # scripts/gpu-session.sh has unpacked bin/ and built lib/.
@@ -8,7 +8,9 @@ set -u
 export NCCL_NVLS_ENABLE=0 BFSBENCH_LIB_DIR=$PWD/lib
 d=results/ueno-weak-busy-poll
 out=${OUT:-$(mktemp -d)}
-for run in "ueno old" "ueno new" "diropt new" "diropt old"; do
+# RUNS: "plugin old|new" pairs, ;-separated (the atomic2d call: RUNS="atomic2d old;atomic2d new").
+IFS=';' read -ra runs <<<"${RUNS:-ueno old;ueno new;diropt new;diropt old}"
+for run in "${runs[@]}"; do
   set -- $run
   dir=bin; [ "$2" = old ] && dir=.carry/oldpoll
   w=$(mktemp -d)
