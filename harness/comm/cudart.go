@@ -426,9 +426,10 @@ const pollSpin = 100 * time.Millisecond
 // made a 4 MiB NCCL all-gather between two H200s (about 40 µs on the
 // device) take 120–230 µs on the host (results/ueno-weak-common-clock).
 // Measured against yielding on two H200s (results/ueno-weak-busy-poll):
-// ueno 2×1 at scale 26 8.7 % faster, its expand wait 0.06–0.25 ms a level
-// instead of 0.16–0.42; diropt unchanged. Where processors are few (GOMAXPROCS ≤ 4), poll yields at once, so that
-// other ranks' goroutines are never starved.
+// ueno 2×1 at scale 26 is 8.7 % faster (its expand wait 0.06–0.25 ms a
+// level instead of 0.16–0.42), atomic2d 2.5 %, diropt unchanged. Where
+// processors are few (GOMAXPROCS ≤ 4), poll yields at once, so that other
+// ranks' goroutines are never starved.
 const pollBusy = 2 * time.Millisecond
 
 func (rt *CUDARuntime) poll(query func() (bool, error), check func() error) error {
