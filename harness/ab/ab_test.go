@@ -187,6 +187,21 @@ func TestEndToEnd(t *testing.T) {
 	if !cur.Dirty || base.Commit != cur.Commit || !strings.Contains(cur.Describe(), "uncommitted changes") {
 		t.Errorf("base %+v, new %+v", base, cur)
 	}
+	// Measure the builds as saved and taken up again (bfsbench ab
+	// --build-only, then --builds where the plugins run).
+	for i, b := range []*Build{base, cur} {
+		if err := b.Save(); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := LoadBuild(filepath.Dir(b.PluginDir), b.Label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loaded.Describe() != b.Describe() {
+			t.Errorf("side %d: loaded %q, built %q", i, loaded.Describe(), b.Describe())
+		}
+		*b = *loaded
+	}
 	cfg, err := config.Parse(filepath.Join(dir, "ab.toml"), "[workload]\nscale = 9\nnbfs = 8\n\n[[variant]]\nname = \"probe\"\nplugin = \"abprobe\"\n")
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,8 @@ import (
 )
 
 const abUsage = `usage: bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [flags]
+       bfsbench ab BASE_REV [NEW_REV] CONFIG.toml --build-only DIR
+       bfsbench ab --builds DIR CONFIG.toml [flags]
 
 Builds the plugins of two git revisions (NEW_REV omitted: the working tree,
 uncommitted changes included) each in a temporary git worktree, runs CONFIG
@@ -31,6 +33,11 @@ base, ...), every search validated, and compares them: the
 Mann-Whitney U test over per-search TEPS and a bootstrap interval of the
 ratio. Writes results.json (both sides, variants named NAME@base and
 NAME@new), compare.txt and the usual reports into --out.
+
+For a machine that cannot build (a GPU machine without Go): --build-only
+DIR builds both sides here into DIR/base and DIR/new (the plugins, the
+CUDA libraries with this machine's nvcc, and build.json naming the
+revision) and stops; carry DIR there and measure with --builds DIR.
 
 Exit status: 0 no significant slow-down beyond the threshold; 1 a
 significant slow-down beyond it, or a case of NEW_REV that failed or was
@@ -53,15 +60,23 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "results folder (must not exist; default results/ab-<config>-<time>)")
 	repo := fs.String("repo", ".", "a directory in the git repository holding the revisions")
 	keep := fs.Bool("keep-builds", false, "keep the built plugins (their folder is printed)")
+	buildOnly := fs.String("build-only", "", "build both sides into this folder (base/ and new/) and stop: measure them elsewhere with --builds")
+	builds := fs.String("builds", "", "measure the two sides that --build-only built into this folder, instead of building revisions")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return usageErr("%v\n%s%s", err, abUsage, flagHelp(fs))
 	}
 	var baseRev, newRev, cfgPath string
-	switch len(pos) {
-	case 2:
+	switch {
+	case *builds != "" && *buildOnly != "":
+		return usageErr("ab: --builds measures saved builds and --build-only makes them: give one\n%s", abUsage)
+	case *builds != "" && len(pos) == 1:
+		cfgPath = pos[0]
+	case *builds != "":
+		return usageErr("ab --builds DIR needs CONFIG alone (the revisions are the saved builds'), got %d arguments\n%s%s", len(pos), abUsage, flagHelp(fs))
+	case len(pos) == 2:
 		baseRev, cfgPath = pos[0], pos[1]
-	case 3:
+	case len(pos) == 3:
 		baseRev, newRev, cfgPath = pos[0], pos[1], pos[2]
 	default:
 		return usageErr("ab needs BASE_REV [NEW_REV] CONFIG, got %d arguments\n%s%s", len(pos), abUsage, flagHelp(fs))
@@ -88,15 +103,21 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				w.Spec, n, w.NBFS, *rounds, *minSearches)
 		}
 	}
-	if *out == "" {
-		name := strings.TrimSuffix(filepath.Base(cfgPath), filepath.Ext(cfgPath))
-		*out = filepath.Join("results", "ab-"+name+"-"+time.Now().Format("20060102-150405"))
-		if err := os.MkdirAll("results", 0o755); err != nil {
-			return &exitError{2, err}
+	if *buildOnly != "" {
+		if _, err := os.Stat(*buildOnly); err == nil {
+			return usageErr("ab: build folder %s exists (an existing folder is never overwritten)", *buildOnly)
 		}
-	}
-	if _, err := os.Stat(*out); err == nil {
-		return usageErr("ab: results folder %s exists (an existing folder is never overwritten)", *out)
+	} else {
+		if *out == "" {
+			name := strings.TrimSuffix(filepath.Base(cfgPath), filepath.Ext(cfgPath))
+			*out = filepath.Join("results", "ab-"+name+"-"+time.Now().Format("20060102-150405"))
+			if err := os.MkdirAll("results", 0o755); err != nil {
+				return &exitError{2, err}
+			}
+		}
+		if _, err := os.Stat(*out); err == nil {
+			return usageErr("ab: results folder %s exists (an existing folder is never overwritten)", *out)
+		}
 	}
 	// Each side's plugins must load their own CUDA libraries (beside them);
 	// a library folder named in the environment would serve both.
@@ -106,47 +127,43 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer os.Setenv(cudaLibDirEnv, d)
 	}
 
-	var plugins, cudaPlugins []string
-	for _, v := range cfg.Variants {
-		if !slices.Contains(plugins, v.Plugin) {
-			plugins = append(plugins, v.Plugin)
-		}
-		if v.Backend == "cuda" && !slices.Contains(cudaPlugins, v.Plugin) {
-			cudaPlugins = append(cudaPlugins, v.Plugin)
-		}
-	}
-	tmp, err := os.MkdirTemp("", "bfsbench-ab-")
-	if err != nil {
-		return &exitError{2, err}
-	}
-	if *keep {
-		fmt.Fprintf(stderr, "ab: builds kept in %s\n", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
-	var builds [2]*ab.Build
-	for i, side := range []struct{ label, rev string }{{ab.BaseLabel, baseRev}, {ab.NewLabel, newRev}} {
-		what := side.rev
-		if what == "" {
-			what = "the working tree"
-		}
-		fmt.Fprintf(stderr, "ab: building %s: %s\n", side.label, what)
-		var log bytes.Buffer
-		b, err := ab.BuildRevision(ctx, side.label, side.rev, ab.BuildOptions{
-			Repo: *repo, Dir: filepath.Join(tmp, side.label), Plugins: plugins, CUDA: cudaPlugins, Log: &log,
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
+	var sides [2]*ab.Build
+	if *builds != "" {
+		for i, label := range []string{ab.BaseLabel, ab.NewLabel} {
+			if sides[i], err = ab.LoadBuild(filepath.Join(*builds, label), label); err != nil {
+				return &exitError{2, err}
 			}
-			return &exitError{2, err}
 		}
-		builds[i] = b
+	} else {
+		dir := *buildOnly
+		if dir == "" {
+			if dir, err = os.MkdirTemp("", "bfsbench-ab-"); err != nil {
+				return &exitError{2, err}
+			}
+			if *keep {
+				fmt.Fprintf(stderr, "ab: builds kept in %s\n", dir)
+			} else {
+				defer os.RemoveAll(dir)
+			}
+		}
+		if sides, err = buildSides(ctx, cfg, *repo, dir, baseRev, newRev, stderr); err != nil {
+			return err
+		}
+		if *buildOnly != "" {
+			for _, b := range sides {
+				if err := b.Save(); err != nil {
+					return &exitError{2, err}
+				}
+			}
+			fmt.Fprintf(stdout, "built %s (base: %s; new: %s)\nmeasure them where the plugins run: bfsbench ab --builds %s %s\n",
+				dir, sides[0].Describe(), sides[1].Describe(), dir, cfgPath)
+			return nil
+		}
 	}
 
 	opts := report.CompareOptions{Threshold: threshold, Alpha: *alpha, MinSearches: *minSearches}
 	res, err := ab.Run(ctx, ab.Options{
-		Config: cfg, Base: builds[0], New: builds[1], Rounds: *rounds,
+		Config: cfg, Base: sides[0], New: sides[1], Rounds: *rounds,
 		OutDir: *out, CommandLine: strings.Join(os.Args, " "), Log: stderr,
 	})
 	if err != nil {
@@ -158,7 +175,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var text bytes.Buffer
 	w := io.MultiWriter(stdout, &text)
 	fmt.Fprintf(w, "A/B of %s on %s\n", cfgPath, res.Run.Env.Describe())
-	fmt.Fprintf(w, "base: %s\nnew:  %s\n", builds[0].Describe(), builds[1].Describe())
+	fmt.Fprintf(w, "base: %s\nnew:  %s\n", sides[0].Describe(), sides[1].Describe())
 	fmt.Fprintf(w, "%d case(s), interleaved search by search (ABBA): %d rounds, %s searches a side per case, every search validated\n",
 		len(res.Pairs), *rounds, searchCounts(cfg, *rounds))
 	fmt.Fprintf(w, "results: %s\n", filepath.Join(*out, "results.json"))
@@ -170,9 +187,43 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case cerr != nil:
 		return &exitError{2, cerr}
 	case cres.Failed > 0:
-		return &exitError{1, fmt.Errorf("regression: %d case(s) of %s slower than %s beyond %s, failed or invalid", cres.Failed, builds[1].Describe(), builds[0].Describe(), *th)}
+		return &exitError{1, fmt.Errorf("regression: %d case(s) of %s slower than %s beyond %s, failed or invalid", cres.Failed, sides[1].Describe(), sides[0].Describe(), *th)}
 	}
 	return nil
+}
+
+// buildSides builds the plugins (and the CUDA libraries) that cfg runs, of
+// baseRev and newRev ("" the working tree), into dir/base and dir/new.
+func buildSides(ctx context.Context, cfg *config.Config, repo, dir, baseRev, newRev string, stderr io.Writer) ([2]*ab.Build, error) {
+	var plugins, cudaPlugins []string
+	for _, v := range cfg.Variants {
+		if !slices.Contains(plugins, v.Plugin) {
+			plugins = append(plugins, v.Plugin)
+		}
+		if v.Backend == "cuda" && !slices.Contains(cudaPlugins, v.Plugin) {
+			cudaPlugins = append(cudaPlugins, v.Plugin)
+		}
+	}
+	var sides [2]*ab.Build
+	for i, side := range []struct{ label, rev string }{{ab.BaseLabel, baseRev}, {ab.NewLabel, newRev}} {
+		what := side.rev
+		if what == "" {
+			what = "the working tree"
+		}
+		fmt.Fprintf(stderr, "ab: building %s: %s\n", side.label, what)
+		var log bytes.Buffer
+		b, err := ab.BuildRevision(ctx, side.label, side.rev, ab.BuildOptions{
+			Repo: repo, Dir: filepath.Join(dir, side.label), Plugins: plugins, CUDA: cudaPlugins, Log: &log,
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return sides, err
+			}
+			return sides, &exitError{2, err}
+		}
+		sides[i] = b
+	}
+	return sides, nil
 }
 
 // searchCounts is the number of searches a side per case: "64", or

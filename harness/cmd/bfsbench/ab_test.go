@@ -47,6 +47,10 @@ func TestABSetupErrors(t *testing.T) {
 		{"no plugin in the revision", []string{"HEAD", cfg, "--repo", repo, "--min-searches", "4", "--out", out()}, `has no plugin "reference"`},
 		{"not a repository", []string{"HEAD", cfg, "--repo", dir, "--min-searches", "4", "--out", out()}, "not in a git repository"},
 		{"existing folder", []string{"HEAD", cfg, "--min-searches", "4", "--out", dir}, "exists"},
+		{"existing build folder", []string{"HEAD", cfg, "--min-searches", "4", "--build-only", dir}, "exists"},
+		{"builds with revisions", []string{"HEAD", cfg, "--builds", dir}, "needs CONFIG alone"},
+		{"builds and build-only", []string{cfg, "--builds", dir, "--build-only", out()}, "give one"},
+		{"no saved builds", []string{cfg, "--builds", dir, "--min-searches", "4", "--out", out()}, "no saved build"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			_, err := run(t, append([]string{"ab"}, tc.args...)...)
