@@ -47,16 +47,14 @@ test-go:
 	$(GO) test $(GOTAGS) -count=1 -timeout 40m ./...
 	@$(MAKE) --no-print-directory test-fuzz
 
-## test-fuzz: run each fuzz target for FUZZTIME (the committed corpus under
-## testdata/fuzz runs as plain tests in test-go too)
+## test-fuzz: run each fuzz target for FUZZTIME (scripts/fuzz.sh; the
+## committed corpus under testdata/fuzz runs as plain tests in test-go too)
 FUZZTIME ?= 8s
 FUZZ_TARGETS := harness/graphio:FuzzReadSNAP harness/graphio:FuzzReadMatrixMarket \
 	harness/graphio:FuzzReadParents harness/graphio:FuzzReadEdgesBinary harness/config:FuzzParse \
 	harness/vlq:FuzzVLQ
 test-fuzz:
-	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
-	  echo "$(GO) test ./$$pkg -run=^$$ -fuzz=^$$fn\$$ -fuzztime=$(FUZZTIME)"; \
-	  $(GO) test ./$$pkg -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) || exit 1; done
+	@GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 -include mk/cuda.mk
 
