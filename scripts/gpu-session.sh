@@ -9,7 +9,10 @@
 #      NCCL test can skip (TESTRUN narrows them: go test's -run);
 #   4. runs $COMMANDS (a ;-separated list of shell commands, e.g. a
 #      microbenchmark binary) and each config of $CONFIGS through bfsbench;
-#   5. prints one table of every finished config.
+#   5. measures each config of $AB_CONFIGS with `bfsbench ab --builds`
+#      on the two sides that `bfsbench ab ... --build-only .carry/ab` built
+#      here (carried as .carry/ab.tar.xz; docs/regression.md);
+#   6. prints one table of every finished config.
 # Every step is bounded by what is left of BUDGET seconds (default 570),
 # and every output is appended to OUTDIR/session.tar as soon as it exists
 # (with log.txt beside it), so that what finished comes back even from a
@@ -21,6 +24,7 @@ out=${1:-${OUT:-$(mktemp -d)}}
 BUDGET=${BUDGET:-570}
 TESTRUN=${TESTRUN:-.}
 CONFIGS=${CONFIGS:-}
+AB_CONFIGS=${AB_CONFIGS:-}
 COMMANDS=${COMMANDS:-}
 WORK=$(mktemp -d)
 start=$(date +%s)
@@ -85,6 +89,23 @@ for c in $CONFIGS; do
     keep "$name.json"
     jsons+=("$WORK/$name.json")
   fi
+  keep "$name.txt"
+done
+if [ -n "$AB_CONFIGS" ] && [ ! -d .carry/ab ] && [ -f .carry/ab.tar.xz ]; then
+  python3 -c 'import tarfile; tarfile.open(".carry/ab.tar.xz").extractall(".carry")' || status=1
+fi
+for c in $AB_CONFIGS; do
+  name=ab-$(basename "$c" .toml)
+  t=$(( $(left) - 10 ))
+  [ "$t" -gt 20 ] || { echo "== no time left for the A/B of $c"; status=1; continue; }
+  echo "== bfsbench ab --builds .carry/ab $c (at most $t s)"
+  timeout "$t" bin/bfsbench ab --builds .carry/ab "$c" --out "$WORK/$name" >"$WORK/$name.txt" 2>&1
+  rc=$?
+  [ $rc = 0 ] || status=1
+  echo "$c: A/B exit $rc at $(( $(date +%s) - start )) s"
+  grep -E '^(base|new):|^BFS|^PASS|^FAIL' "$WORK/$name.txt" | head -8
+  [ -f "$WORK/$name/results.json" ] && cp "$WORK/$name/results.json" "$WORK/$name.json" && keep "$name.json"
+  [ -f "$WORK/$name/compare.txt" ] && cp "$WORK/$name/compare.txt" "$WORK/$name-compare.txt" && keep "$name-compare.txt"
   keep "$name.txt"
 done
 echo "== gpu-session done at $(( $(date +%s) - start )) s, status $status"

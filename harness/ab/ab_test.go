@@ -174,10 +174,16 @@ func TestEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	var log bytes.Buffer
 	opt := BuildOptions{Repo: repo, Plugins: []string{"abprobe"}, Log: &log}
-	opt.Dir = filepath.Join(dir, "base")
+	// A relative output folder (bfsbench ab --build-only .carry/ab) must
+	// not land in the revision's worktree, which is removed after the build.
+	t.Chdir(dir)
+	opt.Dir = "base"
 	base, err := BuildRevision(ctx, BaseLabel, "HEAD", opt)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(base.PluginDir, "abprobe")); err != nil || !filepath.IsAbs(base.PluginDir) {
+		t.Fatalf("base built into %q: %v", base.PluginDir, err)
 	}
 	opt.Dir = filepath.Join(dir, "new")
 	cur, err := BuildRevision(ctx, NewLabel, "", opt)

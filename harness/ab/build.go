@@ -68,6 +68,11 @@ func BuildRevision(ctx context.Context, label, rev string, o BuildOptions) (*Bui
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s is not in a git repository: %w", label, o.Repo, err)
 	}
+	// The builds run in the revision's worktree: a relative output folder
+	// would land inside it, and go with it.
+	if o.Dir, err = filepath.Abs(o.Dir); err != nil {
+		return nil, fmt.Errorf("%s: %w", label, err)
+	}
 	b := &Build{Label: label, Rev: rev, PluginDir: filepath.Join(o.Dir, "bin")}
 	src := top
 	if rev == "" {
