@@ -11,7 +11,8 @@
 #      microbenchmark binary) and each config of $CONFIGS through bfsbench;
 #   5. measures each config of $AB_CONFIGS with `bfsbench ab --builds`
 #      on the two sides that `bfsbench ab ... --build-only .carry/ab` built
-#      here (carried as .carry/ab.tar.xz; docs/regression.md);
+#      here (carried as .carry/ab.tar.xz; docs/regression.md), with
+#      $AB_FLAGS (e.g. "--rounds 2": each round constructs both sides);
 #   6. prints one table of every finished config.
 # Every step is bounded by what is left of BUDGET seconds (default 570),
 # and every output is appended to OUTDIR/session.tar as soon as it exists
@@ -25,6 +26,7 @@ BUDGET=${BUDGET:-570}
 TESTRUN=${TESTRUN:-.}
 CONFIGS=${CONFIGS:-}
 AB_CONFIGS=${AB_CONFIGS:-}
+AB_FLAGS=${AB_FLAGS:-}
 COMMANDS=${COMMANDS:-}
 WORK=$(mktemp -d)
 start=$(date +%s)
@@ -98,8 +100,9 @@ for c in $AB_CONFIGS; do
   name=ab-$(basename "$c" .toml)
   t=$(( $(left) - 10 ))
   [ "$t" -gt 20 ] || { echo "== no time left for the A/B of $c"; status=1; continue; }
-  echo "== bfsbench ab --builds .carry/ab $c (at most $t s)"
-  timeout "$t" bin/bfsbench ab --builds .carry/ab "$c" --out "$WORK/$name" >"$WORK/$name.txt" 2>&1
+  echo "== bfsbench ab --builds .carry/ab $AB_FLAGS $c (at most $t s)"
+  # shellcheck disable=SC2086 # AB_FLAGS is a list of flags
+  timeout "$t" bin/bfsbench ab --builds .carry/ab $AB_FLAGS "$c" --out "$WORK/$name" >"$WORK/$name.txt" 2>&1
   rc=$?
   [ $rc = 0 ] || status=1
   echo "$c: A/B exit $rc at $(( $(date +%s) - start )) s"

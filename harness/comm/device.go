@@ -214,6 +214,19 @@ func (c *NCCLComm) Sync() error {
 	return c.rt.OnDevice(c.dev, func() error { return c.rt.waitStream(c.stream, c.asyncError) })
 }
 
+// WaitStream is Sync for another stream s of the communicator's device,
+// one whose work waits (through events) for operations of this
+// communicator: it issues queued point-to-point operations and waits until
+// s is done, failing instead of hanging when NCCL reports an asynchronous
+// error. A caller that enqueued an exchange and the work that consumes it
+// waits once, here, rather than for the exchange and then for the rest.
+func (c *NCCLComm) WaitStream(s uintptr) error {
+	if err := c.flush(); err != nil {
+		return err
+	}
+	return c.rt.OnDevice(c.dev, func() error { return c.rt.waitStream(s, c.asyncError) })
+}
+
 func (c *NCCLComm) asyncError() error {
 	var r int32
 	if err := c.nl.check("ncclCommGetAsyncError", c.comm, c.nl.commGetAsyncErr(c.comm, &r)); err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // a2dABIVersion is A2D_ABI_VERSION of atomic2d.h.
-const a2dABIVersion = 9
+const a2dABIVersion = 10
 
 // a2dParams mirrors struct a2d_params (all int64: no padding).
 type a2dParams struct {

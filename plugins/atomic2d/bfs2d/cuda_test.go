@@ -166,3 +166,54 @@ func TestCUDAExpandInParts(t *testing.T) {
 		t.Error("a range past all_front accepted")
 	}
 }
+
+// TestCUDABitmapCountCheck: a received bitmap whose set bits disagree with
+// its count fails the level's a2d_expand_end, naming both numbers, though
+// a2d_frontier_add no longer waits to check it; after a reset, a payload
+// that agrees expands. P(0,0) of a 2×1 grid, the payload from grid row 1.
+// Needs libatomic2d.so and a GPU; skips without them.
+func TestCUDABitmapCountCheck(t *testing.T) {
+	if n, err := DeviceCount(); err != nil || n == 0 {
+		t.Skipf("no CUDA device or no lib/libatomic2d.so (`make cuda`): devices %d, %v", n, err)
+	}
+	const scale = 12
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	l, err := NewLayout(2, 1, 0, 0, graph500.NVertices(scale))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := newCUDAEngine(l, naiveCSC(l, edges), 4, true, CUDAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	bitmap := func(count uint32, bits ...int) []uint32 {
+		msg := make([]uint32, 1+BitmapWords(int(l.BlockN)))
+		msg[0] = bitmapFlag | count
+		for _, b := range bits {
+			msg[1+b/32] |= 1 << (b % 32)
+		}
+		return msg
+	}
+	for _, c := range []struct {
+		msg  []uint32
+		want string // "" for success
+	}{
+		{bitmap(5, 1, 7, 40), "held 3 vertices, its count says 5"},
+		{bitmap(3, 1, 7, 40), ""},
+	} {
+		if _, err := e.Reset(-1); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.LoadFrontier([][]uint32{nil, c.msg}); err != nil {
+			t.Fatalf("a2d_frontier_add returned %v; the check belongs to a2d_expand_end", err)
+		}
+		_, _, err := e.Expand(1)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("count %d: %v", c.msg[0]&^bitmapFlag, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("count %d: error %v, want one saying %q", c.msg[0]&^bitmapFlag, err, c.want)
+		}
+	}
+}

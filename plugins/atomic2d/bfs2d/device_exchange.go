@@ -33,9 +33,13 @@ package bfs2d
 // the whole expansion and update_frontier needs the whole fold, so it runs
 // between them as a round of its own (fold).
 //
-// The host waits for an exchange (NCCLComm.Sync, which also catches
-// NCCL's asynchronous errors, e.g. a peer that died) only after the
-// computation that overlaps it is enqueued.
+// The host waits for an exchange only after the computation that
+// overlaps it is enqueued. For the expand exchange that is the whole
+// level: the received payloads are appended and expanded in stream order
+// behind the exchange, bitmap payloads checked against their counts on the
+// device, so the host waits once a level (NCCLComm.WaitStream on the
+// engine's stream, which also catches NCCL's asynchronous errors, e.g. a
+// peer that died) and reads dst_cnt.
 
 import (
 	"errors"
@@ -313,12 +317,11 @@ func (x *deviceExchange) expandLevel(lvl int32, colFront []int64, times map[stri
 		}
 		return x.rt.EventRecord(x.ev[evWaited], x.es)
 	})
-	if err == nil && exchange {
-		err = col.Sync()
-	}
 	if err != nil {
 		return 0, fmt.Errorf("expand exchange: %w", err)
 	}
+	// The received payloads are appended and expanded behind the wait
+	// for the exchange, enqueued without the host waiting for it.
 	ps := make([]devPayload, 0, l.R)
 	for r, n := range colFront {
 		if r != l.I {
@@ -337,6 +340,13 @@ func (x *deviceExchange) expandLevel(lvl int32, colFront []int64, times map[stri
 	}
 	if err := x.rt.OnDevice(x.dev, func() error { return x.rt.EventRecord(x.ev[evEnd], x.es) }); err != nil {
 		return 0, fmt.Errorf("expand_frontier: %w", err)
+	}
+	// The level's one wait. Through the exchange's NCCL communicator, so
+	// that a failed peer fails it rather than hanging it.
+	if exchange {
+		if err := col.WaitStream(x.es); err != nil {
+			return 0, fmt.Errorf("expand exchange: %w", err)
+		}
 	}
 	if _, _, err := x.eng.expandEnd(); err != nil {
 		return 0, fmt.Errorf("expand_frontier: %w", err)

@@ -158,6 +158,23 @@ __global__ void UnpackKernel(const uint32_t* __restrict__ bm, uint32_t nwords, u
   }
 }
 
+// kCheckWords is the payload check's size: whether a received bitmap
+// disagreed with its vertex count, and the first such pair of numbers.
+constexpr int64_t kCheckWords = 3;
+
+// CheckCountKernel compares the vertices UnpackKernel appended (*cursor)
+// with the count the payload's sender gave, and records the first
+// disagreement in check[0..3): {1, held, count}. Append enqueues it in
+// place of a host round trip; the level's one synchronization (ExpandEnd,
+// or Update for the fold) reads the check (TakeCheck).
+__global__ void CheckCountKernel(const uint32_t* cursor, uint32_t count, uint32_t* check) {
+  if (*cursor != count && check[0] == 0) {
+    check[0] = 1;
+    check[1] = *cursor;
+    check[2] = count;
+  }
+}
+
 // DegreesKernel writes the degree of each all_front vertex into deg[k] and
 // deg[n] = 0, so that an exclusive scan over n+1 entries leaves the total
 // in deg[n].
@@ -451,7 +468,7 @@ struct Handle {
   uint64_t* lp = nullptr;  // level << 32 | predecessor, per local row
   uint32_t* bmap = nullptr;
   uint32_t* out = nullptr;  // C·n
-  uint32_t* cnt = nullptr;  // C counters, then one cursor
+  uint32_t* cnt = nullptr;  // C counters, one cursor, then the payload check (CheckCountKernel)
   uint32_t* all_front = nullptr;
   uint32_t* cumul = nullptr;
   uint32_t* recv = nullptr;
@@ -466,9 +483,12 @@ struct Handle {
   int64_t nrecv = 0;
   std::vector<uint32_t> hsegs;     // C+1
   std::vector<uint32_t> hcounts;   // C: dst_cnt after expansion
+  std::vector<uint32_t> hcnt;      // cnt_words(): cnt read back at a level's synchronization
   std::vector<uint32_t> hqcounts;  // C: remote query counts
 
   uint32_t* cursor() const { return cnt + p.C; }
+  uint32_t* check() const { return cnt + p.C + 1; }
+  int64_t cnt_words() const { return p.C + 1 + kCheckWords; }
   int64_t bitmap_words() const { return (p.block_n + 31) / 32; }
   int64_t recv_cap() const { return (p.C > 1 ? p.C - 1 : 1) * p.block_n; }
   uint32_t row0() const { return (uint32_t)(p.J * p.block_n); }
@@ -501,7 +521,7 @@ int64_t DeviceBytes(const a2d_params* p) {
   int64_t b = 0;
   b += 4 * (p->local_cols + 1) + 4 * p->nnz;                 // CSC
   b += 8 * p->local_rows + 4 * ((p->local_rows + 31) / 32);  // level+pred, bitmap
-  b += 4 * p->C * n + 4 * (p->C + 1);                         // out, cnt, cursor
+  b += 4 * p->C * n + 4 * (p->C + 1 + kCheckWords);           // out, cnt, cursor, check
   b += 4 * p->local_cols + 4 * (p->local_cols + 1);           // all_front, cumul
   b += 4 * (p->C > 1 ? p->C - 1 : 1) * n + 4 * (p->C + 1);     // recv, segs
   b += 4 * ((n + 31) / 32) + 8 * p->own_len + 8;              // stage, parents, edges
@@ -566,20 +586,23 @@ bool OnDevice(const void* p) {
 // path's exchange stream waits for it with an event).
 int32_t Payload(Handle* h, const uint32_t* src, int64_t count, uint32_t sub, int32_t bitmap,
                 uint32_t* dst, char* err, int32_t errlen) {
+  const bool on_device = OnDevice(dst);
   if (!bitmap) {
     if (count == 0) return 0;
     SubCopyKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(h->cumul, src, (uint32_t)count, sub);
     BFSB_CHECK_LAUNCH("SubCopyKernel");
     BFSB_CHECK(cudaMemcpyAsync(dst, h->cumul, 4 * count, cudaMemcpyDefault, h->s));
   } else {
-    BFSB_CHECK(cudaMemsetAsync(h->stage, 0, 4 * h->bitmap_words(), h->s));
+    // Packed in place where dst is device memory, else staged.
+    uint32_t* bm = on_device ? dst : h->stage;
+    BFSB_CHECK(cudaMemsetAsync(bm, 0, 4 * h->bitmap_words(), h->s));
     if (count > 0) {
-      PackKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(src, (uint32_t)count, sub, h->stage);
+      PackKernel<<<GridFor(h, count), h->tpb, 0, h->s>>>(src, (uint32_t)count, sub, bm);
       BFSB_CHECK_LAUNCH("PackKernel");
     }
-    BFSB_CHECK(cudaMemcpyAsync(dst, h->stage, 4 * h->bitmap_words(), cudaMemcpyDefault, h->s));
+    if (!on_device) BFSB_CHECK(cudaMemcpyAsync(dst, h->stage, 4 * h->bitmap_words(), cudaMemcpyDefault, h->s));
   }
-  if (!OnDevice(dst)) BFSB_CHECK(cudaStreamSynchronize(h->s));
+  if (!on_device) BFSB_CHECK(cudaStreamSynchronize(h->s));
   return 0;
 }
 
@@ -629,13 +652,33 @@ int32_t ExpandRange(Handle* h, int32_t lvl, int64_t from, int64_t to, char* err,
   return 0;
 }
 
+// ReadCnt enqueues the copy of cnt (the counters, the cursor and the
+// payload check) to h->hcnt; TakeCheck reads it after the stream's
+// synchronization.
+cudaError_t ReadCnt(Handle* h) {
+  return cudaMemcpyAsync(h->hcnt.data(), h->cnt, 4 * h->cnt_words(), cudaMemcpyDeviceToHost, h->s);
+}
+
+// TakeCheck reports the payload check read by ReadCnt (CheckCountKernel)
+// and clears it on the device for the next level.
+int32_t TakeCheck(Handle* h, const char* what, char* err, int32_t errlen) {
+  const uint32_t* c = h->hcnt.data() + h->p.C + 1;
+  if (c[0] == 0) return 0;
+  BFSB_CHECK(cudaMemsetAsync(h->check(), 0, 4 * kCheckWords, h->s));
+  return ::bfsb::Errf(err, errlen, BFSB_EINVAL, "a received %s bitmap payload held %u vertices, its count says %u",
+                      what, c[1], c[2]);
+}
+
 // ExpandEnd waits for the expansion and reads dst_cnt and the edges
-// scanned: one host synchronization per level.
+// scanned: the level's one host synchronization, which also reads the
+// check of the bitmap payloads appended to all_front (Append).
 int32_t ExpandEnd(Handle* h, uint32_t* counts, int64_t* edges, char* err, int32_t errlen) {
   unsigned long long total = 0;
   BFSB_CHECK(cudaMemcpyAsync(&total, h->edges, sizeof(total), cudaMemcpyDeviceToHost, h->s));
-  BFSB_CHECK(cudaMemcpyAsync(h->hcounts.data(), h->cnt, 4 * h->p.C, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(ReadCnt(h));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
+  if (int32_t st = TakeCheck(h, "expand", err, errlen); st != 0) return st;
+  memcpy(h->hcounts.data(), h->hcnt.data(), 4 * h->p.C);
   memcpy(counts, h->hcounts.data(), 4 * h->p.C);
   *edges = (int64_t)total;
   h->nfront = h->hcounts[h->p.J];
@@ -643,7 +686,11 @@ int32_t ExpandEnd(Handle* h, uint32_t* counts, int64_t* edges, char* err, int32_
 }
 
 // Append copies a received payload (pinned host or device memory) to
-// dst+*n (device) as vertices (offset + add) and advances *n by count.
+// dst+*n (device) as vertices (offset + add) and advances *n by count,
+// without waiting: a bitmap's number of set bits is checked against count
+// on the device (CheckCountKernel), and the level's synchronization
+// reports a disagreement (TakeCheck). A device bitmap is unpacked where it
+// lies; a host one is copied to the stage first.
 int32_t Append(Handle* h, uint32_t* dst, int64_t* n, int64_t cap, int32_t bitmap,
                const uint32_t* payload, int64_t count, uint32_t add, char* err, int32_t errlen) {
   BFSB_REQUIRE(count >= 0 && *n + count <= cap, "received %lld vertices, %lld already held, room for %lld",
@@ -657,15 +704,16 @@ int32_t Append(Handle* h, uint32_t* dst, int64_t* n, int64_t cap, int32_t bitmap
     }
   } else {
     const int64_t nw = h->bitmap_words();
-    BFSB_CHECK(cudaMemcpyAsync(h->stage, payload, 4 * nw, cudaMemcpyDefault, h->s));
+    const uint32_t* bm = payload;
+    if (!OnDevice(payload)) {
+      BFSB_CHECK(cudaMemcpyAsync(h->stage, payload, 4 * nw, cudaMemcpyDefault, h->s));
+      bm = h->stage;
+    }
     BFSB_CHECK(cudaMemsetAsync(h->cursor(), 0, 4, h->s));
-    UnpackKernel<<<GridFor(h, nw), h->tpb, 0, h->s>>>(h->stage, (uint32_t)nw, dst + *n, h->cursor(), add);
+    UnpackKernel<<<GridFor(h, nw), h->tpb, 0, h->s>>>(bm, (uint32_t)nw, dst + *n, h->cursor(), add);
     BFSB_CHECK_LAUNCH("UnpackKernel");
-    uint32_t got = 0;
-    BFSB_CHECK(cudaMemcpyAsync(&got, h->cursor(), 4, cudaMemcpyDeviceToHost, h->s));
-    BFSB_CHECK(cudaStreamSynchronize(h->s));
-    BFSB_REQUIRE(got == (uint32_t)count, "bitmap message header says %lld vertices, bitmap held %u",
-                 (long long)count, got);
+    CheckCountKernel<<<1, 1, 0, h->s>>>(h->cursor(), (uint32_t)count, h->check());
+    BFSB_CHECK_LAUNCH("CheckCountKernel");
   }
   *n += count;
   return 0;
@@ -708,6 +756,7 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
   h->tpb = (int)p->threads_per_block;
   h->hsegs.assign(p->C + 1, 0);
   h->hcounts.assign(p->C, 0);
+  h->hcnt.assign(h->cnt_words(), 0);
   h->hqcounts.assign(p->C, 0);
   int32_t st = [&]() -> int32_t {
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
@@ -718,7 +767,7 @@ int32_t a2d_create(const a2d_params* p, const uint32_t* col_off, const uint32_t*
     BFSB_CHECK(cudaMalloc(&h->lp, 8 * p->local_rows));
     BFSB_CHECK(cudaMalloc(&h->bmap, 4 * ((p->local_rows + 31) / 32)));
     BFSB_CHECK(cudaMalloc(&h->out, 4 * p->C * n));
-    BFSB_CHECK(cudaMalloc(&h->cnt, 4 * (p->C + 1)));
+    BFSB_CHECK(cudaMalloc(&h->cnt, 4 * h->cnt_words()));
     BFSB_CHECK(cudaMalloc(&h->all_front, 4 * p->local_cols));
     BFSB_CHECK(cudaMalloc(&h->cumul, 4 * (p->local_cols + 1)));
     BFSB_CHECK(cudaMalloc(&h->recv, 4 * h->recv_cap()));
@@ -753,7 +802,7 @@ int32_t a2d_reset(void* hv, int64_t root_row, int64_t* nfront, char* err, int32_
   // Level -1 and A2D_PRED_NONE: all ones.
   BFSB_CHECK(cudaMemsetAsync(h->lp, 0xff, 8 * h->p.local_rows, h->s));
   BFSB_CHECK(cudaMemsetAsync(h->bmap, 0, 4 * ((h->p.local_rows + 31) / 32), h->s));
-  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * (h->p.C + 1), h->s));
+  BFSB_CHECK(cudaMemsetAsync(h->cnt, 0, 4 * h->cnt_words(), h->s));
   h->nfront = 0;
   if (root_row >= 0) {
     BFSB_REQUIRE(root_row >= h->row0() && root_row < h->row0() + h->p.own_len, "root row %lld is not an own row",
@@ -880,10 +929,10 @@ int32_t a2d_update(void* hv, int32_t lvl, int64_t* nfront, char* err, int32_t er
     a.lvl = lvl;
     UpdateKernel<<<GridFor(h, h->nrecv), h->tpb, 0, h->s>>>(a);
     BFSB_CHECK_LAUNCH("UpdateKernel");
-    uint32_t nf = 0;
-    BFSB_CHECK(cudaMemcpyAsync(&nf, h->cnt + h->p.J, 4, cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(ReadCnt(h));
     BFSB_CHECK(cudaStreamSynchronize(h->s));
-    h->nfront = nf;
+    if (int32_t st = TakeCheck(h, "fold", err, errlen); st != 0) return st;
+    h->nfront = h->hcnt[h->p.J];
   }
   *nfront = h->nfront;
   return 0;

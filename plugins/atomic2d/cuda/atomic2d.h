@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-#define A2D_ABI_VERSION 9
+#define A2D_ABI_VERSION 10
 
 /* Predecessor encoding on the device (as in bfs2d/kernels_cpu.go): a local
  * column, or A2D_PRED_REMOTE|m for a vertex learnt of from grid column m in
@@ -89,7 +89,9 @@ int32_t a2d_frontier_begin(void* h, char* err, int32_t errlen);
 
 /* a2d_frontier_add appends a received expand payload from grid row r to
  * all_front: count offsets (bitmap = 0) or a bitmap of block_n bits with
- * count bits set (bitmap = 1); each offset o becomes local column r·n+o. */
+ * count bits set (bitmap = 1); each offset o becomes local column r·n+o.
+ * It returns without waiting for the device; a bitmap whose set bits are
+ * not count fails the level's a2d_expand_end (a2d_fold_add: a2d_update). */
 int32_t a2d_frontier_add(void* h, int64_t r, int32_t bitmap, const uint32_t* payload, int64_t count,
                          char* err, int32_t errlen);
 
