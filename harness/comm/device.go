@@ -207,12 +207,7 @@ func (c *NCCLComm) Runtime() *CUDARuntime { return c.rt }
 // Sync issues queued point-to-point operations and waits until the
 // stream's work is done, failing (instead of hanging) when NCCL reports an
 // asynchronous error, e.g. a peer that died.
-func (c *NCCLComm) Sync() error {
-	if err := c.flush(); err != nil {
-		return err
-	}
-	return c.rt.OnDevice(c.dev, func() error { return c.rt.waitStream(c.stream, c.asyncError) })
-}
+func (c *NCCLComm) Sync() error { return c.WaitStream(c.stream) }
 
 // WaitStream is Sync for another stream s of the communicator's device,
 // one whose work waits (through events) for operations of this
