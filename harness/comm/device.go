@@ -242,6 +242,13 @@ func (c *NCCLComm) do(f func() error) error {
 	return c.rt.OnDevice(c.dev, f)
 }
 
+// Group enqueues the collectives f calls on c as one NCCL group
+// (ncclGroupStart/End): one launch, and one wait between the GPUs, for all
+// of them. f calls this communicator's device collectives only.
+func (c *NCCLComm) Group(f func() error) error {
+	return c.do(func() error { return c.group(f) })
+}
+
 // group runs f between ncclGroupStart and ncclGroupEnd (on do's thread).
 func (c *NCCLComm) group(f func() error) error {
 	if err := c.nl.check("ncclGroupStart", c.comm, c.nl.groupStart()); err != nil {

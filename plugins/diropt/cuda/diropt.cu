@@ -880,7 +880,8 @@ struct Handle {
   Counters* Next() const { return ctr + ((level + 1) & 1); }
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
   // its exploration's end, 2 the row exchange's and merge's end, 3 the
-  // column exchange's end, 4 the decision's end (1×1: 0, 1, 4).
+  // column exchange's end (with the counts' allreduce, which travels in
+  // its NCCL group), 4 the decision's end (1×1: 0, 1, 4).
   int LoopEvent(int k) const { return kLoopEvent0 + kLoopEvents * loop_slot + k; }
   // The loop state the level being enqueued (loop_level) reads, and the
   // one its decision writes.
@@ -1440,7 +1441,6 @@ int32_t dob_loop_counts(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_counts: no device-exchange handle");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  BFSB_CHECK(h->ev.Record(h->LoopEvent(3), h->s));
   CountsKernel<<<1, 32, 0, h->s>>>(h->Next(), h->Cur(), h->red, h->merge_skipped ? 1 : 0);
   BFSB_CHECK_LAUNCH("CountsKernel");
   return 0;
@@ -1450,6 +1450,7 @@ int32_t dob_loop_decide(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_decide: no device-exchange handle");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  BFSB_CHECK(h->ev.Record(h->LoopEvent(3), h->s));
   if (int32_t st = Decide(h, nullptr, h->red, err, errlen)) return st;
   BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
   return 0;

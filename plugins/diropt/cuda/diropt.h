@@ -207,8 +207,11 @@ int32_t dob_dev_write_pred(void* h, int32_t end, char* err, int32_t errlen);
  * (dob_loop_sync), at most 32 levels apart. A 1×1 grid's level is one
  * dob_loop_explore; a 2D level (device_exchange handles) is
  *   dob_loop_explore, [row allgather, dob_dev_union], dob_loop_merge,
- *   [WritePred], column allgather, dob_dev_load_in, dob_loop_counts,
- *   allreduce (sum) of dob_dev_bufs.counts over the grid, dob_loop_decide.
+ *   [WritePred], dob_loop_counts, [allreduce (sum) of dob_dev_bufs.counts
+ *   along the row], one NCCL group of the column allgather and the
+ *   counts' allreduce along the column, dob_dev_load_in, dob_loop_decide
+ *   (the counts are the exploration's and the merge's, so they may travel
+ *   with the column exchange).
  * A search's loop starts with dob_loop_begin, [2D: the same allreduce],
  * dob_loop_start: level 0's direction is chosen on the device too. */
 
@@ -227,8 +230,8 @@ typedef struct dob_loop_params {
 /* One level's record (dob_loop_sync): the direction, n_f, m_f and the
  * adjacency entries read over the grid, and its device time in parts
  * (CUDA events): the exploration, the row exchange and merge (2D), the
- * column exchange with WritePred per level (2D), the rest (1×1: the swap
- * and the decision; 2D: the counts' allreduce and the decision). */
+ * column exchange with the counts' allreduce and WritePred per level (2D),
+ * the rest (1×1: the swap and the decision; 2D: the decision). */
 typedef struct dob_level_rec {
   int64_t dir, nf, mf, edges;
   double explore_ms, row_ms, column_ms, switch_ms;

@@ -124,17 +124,15 @@ func (x *deviceExchange) rowUnion() (int64, error) {
 	return int64(out.Bytes()) * int64(c-1), nil
 }
 
-// columnGather enqueues line 24: the column's allgather of the own blocks
-// into in_queue. It returns the bytes sent.
-func (x *deviceExchange) columnGather() (int64, error) {
+// columnAllgather enqueues line 24: the column's allgather of the own
+// blocks (into in_queue itself where blocks are whole words; DevLoadIn
+// places them otherwise). It returns the bytes sent.
+func (x *deviceExchange) columnAllgather() (int64, error) {
 	ow := int(x.buf.OwnWords)
 	own := comm.Device(x.buf.Own, ow, comm.Uint32)
 	gather := comm.Device(x.buf.Gather, ow*x.g.R, comm.Uint32)
 	if err := x.dg.Col.Allgather(own, gather); err != nil {
 		return 0, fmt.Errorf("column exchange: %w", err)
-	}
-	if err := x.eng.DevLoadIn(); err != nil {
-		return 0, fmt.Errorf("load in_queue: %w", err)
 	}
 	return int64(own.Bytes()) * int64(x.g.R-1), nil
 }

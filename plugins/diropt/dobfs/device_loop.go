@@ -14,10 +14,11 @@ package dobfs
 //	ExploreFrontier  both directions' kernels; each reads the direction the
 //	                 device chose and returns at once if it is not its own
 //	                 (and every kernel returns at once after the last level)
-//	exchanges        2D: as device_exchange.go, then this rank's counts
-//	                 (n_f's and m_f's shares, entries read) are summed over
-//	                 the grid by an allreduce on the row and column
-//	                 communicators, on the device
+//	exchanges        2D: as device_exchange.go; this rank's counts (n_f's
+//	                 and m_f's shares, entries read) are summed over the
+//	                 grid on the device, along the row by an allreduce and
+//	                 along the column by one in the column allgather's
+//	                 NCCL group
 //	decision         DecideKernel: the host loop's bookkeeping and Beamer
 //	                 et al.'s rule, in the same arithmetic as Rank.decide,
 //	                 so both loops take the same directions
@@ -56,8 +57,8 @@ type LevelRecord struct {
 	Edges    int64 // adjacency entries read (over the grid)
 	ExploreS float64
 	RowS     float64 // 2D: row exchange and merge
-	ColumnS  float64 // 2D: column exchange (and WritePred per level)
-	SwitchS  float64 // the decision (2D: with the counts' allreduce)
+	ColumnS  float64 // 2D: column exchange, with the counts' allreduce (and WritePred per level)
+	SwitchS  float64 // the decision
 }
 
 // loopEngine is an engine that runs the device loop (the CUDA engine).
@@ -179,8 +180,8 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 }
 
 // loopLevel enqueues a 2D level's exchanges after its exploration (the
-// order of device_exchange.go's row, writePred and column), then the
-// counts' allreduce over the grid and the decision. It returns the bytes
+// order of device_exchange.go's row, writePred and column, the counts'
+// allreduce over the grid with the column's) and the decision. It returns the bytes
 // the level sends from this rank (row, column, WritePred).
 func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err error) {
 	if row, err = x.rowUnion(); err != nil {
@@ -194,14 +195,34 @@ func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err er
 			return 0, 0, 0, err
 		}
 	}
-	if col, err = x.columnGather(); err != nil {
-		return 0, 0, 0, err
-	}
+	// The counts are the exploration's and the merge's: packed before the
+	// column exchange, their sum along the column travels in its NCCL
+	// group (one launch and one wait between the GPUs for both).
 	if err := x.eng.LoopCounts(); err != nil {
 		return 0, 0, 0, fmt.Errorf("counts: %w", err)
 	}
-	if err := x.allreduceCounts(); err != nil {
+	if x.g.C > 1 {
+		if err := x.dg.Row.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
+			return 0, 0, 0, fmt.Errorf("counts allreduce (row): %w", err)
+		}
+	}
+	err = x.dg.Col.Group(func() error {
+		var err error
+		if col, err = x.columnAllgather(); err != nil {
+			return err
+		}
+		if x.g.R > 1 {
+			if err := x.dg.Col.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
+				return fmt.Errorf("counts allreduce (column): %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return 0, 0, 0, err
+	}
+	if err := x.eng.DevLoadIn(); err != nil {
+		return 0, 0, 0, fmt.Errorf("load in_queue: %w", err)
 	}
 	if err := x.eng.LoopDecide(); err != nil {
 		return 0, 0, 0, fmt.Errorf("decision: %w", err)
