@@ -267,13 +267,33 @@ func TestDeviceBuffer(t *testing.T) {
 	}
 }
 
+// narrow returns the members of all that the comma list in the environment
+// variable env names (all where it is empty), failing t on a name not in all.
+func narrow(t *testing.T, env string, all []string) []string {
+	v := os.Getenv(env)
+	if v == "" {
+		return all
+	}
+	var keep []string
+	for _, s := range strings.Split(v, ",") {
+		if !slices.Contains(all, s) {
+			t.Fatalf("%s: %q is not one of %v", env, s, all)
+		}
+		keep = append(keep, s)
+	}
+	return keep
+}
+
 // TestNCCLBandwidth prints, for 2 ranks on 2 GPUs, the time and bandwidth
 // of each collective per message size (1 KiB to 256 MiB), over the device
 // path (NCCL) and the host-staged path (cudaMemcpy to pinned host memory,
 // the in-process host communicator, cudaMemcpy back). Bytes are per rank:
 // the receive buffer's size (the send buffer's for sendrecv). busbw
 // follows nccl-tests' factors for 2 ranks. Run with BFSBENCH_BANDWIDTH=1;
-// BFSBENCH_BANDWIDTH_OUT=FILE writes the table there too (TSV).
+// BFSBENCH_BANDWIDTH_OUT=FILE writes the table there too (TSV), and
+// BFSBENCH_BANDWIDTH_OPS and BFSBENCH_BANDWIDTH_PATHS narrow it (comma
+// lists, e.g. "allgather" and "device": a quick look at one collective
+// under NCCL's environment settings).
 func TestNCCLBandwidth(t *testing.T) {
 	if os.Getenv("BFSBENCH_BANDWIDTH") == "" {
 		t.Skip("set BFSBENCH_BANDWIDTH=1 to measure (two GPUs and NCCL needed)")
@@ -284,7 +304,8 @@ func TestNCCLBandwidth(t *testing.T) {
 	for s := 1 << 10; s <= maxBytes; s *= 4 {
 		sizes = append(sizes, s)
 	}
-	ops := []string{"alltoall", "allgather", "allreduce", "bcast", "sendrecv"}
+	ops := narrow(t, "BFSBENCH_BANDWIDTH_OPS", []string{"alltoall", "allgather", "allreduce", "bcast", "sendrecv"})
+	paths := narrow(t, "BFSBENCH_BANDWIDTH_PATHS", []string{"device", "host"})
 	busFactor := map[string]float64{"alltoall": 0.5, "allgather": 0.5, "allreduce": 1, "bcast": 1, "sendrecv": 1}
 	type row struct {
 		op, path string
@@ -386,7 +407,7 @@ func TestNCCLBandwidth(t *testing.T) {
 					return rt.CopyToDevice(recv, hrecv[:size])
 				}
 				reps := max(3, min(100, (1<<30)/size))
-				for _, path := range []string{"device", "host"} {
+				for _, path := range paths {
 					f := devOp
 					if path == "host" {
 						f = hostOp
