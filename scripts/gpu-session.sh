@@ -6,7 +6,10 @@
 #   3. runs each carried test binary (.carry/tests/<pkg>.test) in its
 #      package folder with BFSBENCH_REQUIRE=cuda,nccl (cuda alone on a
 #      one-GPU machine, where the two-GPU tests skip), so that no GPU or
-#      NCCL test can skip (TESTRUN narrows them: go test's -run);
+#      NCCL test can skip (TESTRUN narrows them: go test's -run), each
+#      binary for at most TEST_TIMEOUT seconds (default 180), through go
+#      test's -test.timeout, so that a hung test prints its goroutines and
+#      costs minutes, not the rest of the budget;
 #   4. runs $COMMANDS (a ;-separated list of shell commands, e.g. a
 #      microbenchmark binary) and each config of $CONFIGS through bfsbench;
 #   5. measures each config of $AB_CONFIGS with `bfsbench ab --builds`
@@ -24,6 +27,7 @@ cd "$(dirname "$0")/.."
 out=${1:-${OUT:-$(mktemp -d)}}
 BUDGET=${BUDGET:-570}
 TESTRUN=${TESTRUN:-.}
+TEST_TIMEOUT=${TEST_TIMEOUT:-180}
 CONFIGS=${CONFIGS:-}
 AB_CONFIGS=${AB_CONFIGS:-}
 AB_FLAGS=${AB_FLAGS:-}
@@ -55,8 +59,9 @@ for tb in .carry/tests/*.test; do
   dir=${p//_//}
   t=$(( $(left) - 10 ))
   [ "$t" -gt 10 ] || { echo "== no time left for $p"; status=1; continue; }
+  [ "$t" -le $(( TEST_TIMEOUT + 5 )) ] || t=$(( TEST_TIMEOUT + 5 ))
   (cd "$dir" && BFSBENCH_REQUIRE=$require BFSBENCH_LIB_DIR="$OLDPWD/lib" timeout "$t" "$OLDPWD/$tb" \
-    -test.run "$TESTRUN" -test.count=1 -test.v) >"$WORK/$p-tests.txt" 2>&1
+    -test.run "$TESTRUN" -test.count=1 -test.v -test.timeout "$(( t - 5 ))s") >"$WORK/$p-tests.txt" 2>&1
   rc=$?
   [ $rc = 0 ] || status=1
   echo "== $p tests: rc $rc at $(( $(date +%s) - start )) s"
