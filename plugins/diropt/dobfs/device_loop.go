@@ -180,9 +180,10 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 }
 
 // loopLevel enqueues a 2D level's exchanges after its exploration (the
-// order of device_exchange.go's row, writePred and column, the counts'
-// allreduce over the grid with the column's) and the decision. It returns the bytes
-// the level sends from this rank (row, column, WritePred).
+// order of device_exchange.go's row, writePred and column; the counts'
+// sum along the column travels in the column exchange's NCCL group) and
+// the decision. It returns the bytes the level sends from this rank (row,
+// column, WritePred).
 func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err error) {
 	if row, err = x.rowUnion(); err != nil {
 		return 0, 0, 0, err
@@ -201,22 +202,15 @@ func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err er
 	if err := x.eng.LoopCounts(); err != nil {
 		return 0, 0, 0, fmt.Errorf("counts: %w", err)
 	}
-	if x.g.C > 1 {
-		if err := x.dg.Row.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
-			return 0, 0, 0, fmt.Errorf("counts allreduce (row): %w", err)
-		}
+	if err := x.countsAlongRow(); err != nil {
+		return 0, 0, 0, err
 	}
 	err = x.dg.Col.Group(func() error {
 		var err error
 		if col, err = x.columnAllgather(); err != nil {
 			return err
 		}
-		if x.g.R > 1 {
-			if err := x.dg.Col.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
-				return fmt.Errorf("counts allreduce (column): %w", err)
-			}
-		}
-		return nil
+		return x.countsAlongColumn()
 	})
 	if err != nil {
 		return 0, 0, 0, err
@@ -233,16 +227,32 @@ func (x *deviceExchange) loopLevel(predLevel bool) (row, col, pred int64, err er
 // allreduceCounts enqueues the sum over the grid of the device loop's
 // counts (DevBuffers.Counts): along the row, then along the column.
 func (x *deviceExchange) allreduceCounts() error {
-	red := comm.Device(x.buf.Counts, 3, comm.Int64)
-	if x.g.C > 1 {
-		if err := x.dg.Row.Allreduce(red, comm.Sum); err != nil {
-			return fmt.Errorf("counts allreduce (row): %w", err)
-		}
+	if err := x.countsAlongRow(); err != nil {
+		return err
 	}
-	if x.g.R > 1 {
-		if err := x.dg.Col.Allreduce(red, comm.Sum); err != nil {
-			return fmt.Errorf("counts allreduce (column): %w", err)
-		}
+	return x.countsAlongColumn()
+}
+
+// countsAlongRow enqueues the counts' allreduce (sum) along the grid row,
+// where the row has several ranks.
+func (x *deviceExchange) countsAlongRow() error {
+	if x.g.C == 1 {
+		return nil
+	}
+	if err := x.dg.Row.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
+		return fmt.Errorf("counts allreduce (row): %w", err)
+	}
+	return nil
+}
+
+// countsAlongColumn enqueues the counts' allreduce (sum) along the grid
+// column, where the column has several ranks.
+func (x *deviceExchange) countsAlongColumn() error {
+	if x.g.R == 1 {
+		return nil
+	}
+	if err := x.dg.Col.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
+		return fmt.Errorf("counts allreduce (column): %w", err)
 	}
 	return nil
 }
