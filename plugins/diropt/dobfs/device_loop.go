@@ -233,26 +233,17 @@ func (x *deviceExchange) allreduceCounts() error {
 	return x.countsAlongColumn()
 }
 
-// countsAlongRow enqueues the counts' allreduce (sum) along the grid row,
-// where the row has several ranks.
-func (x *deviceExchange) countsAlongRow() error {
-	if x.g.C == 1 {
-		return nil
-	}
-	if err := x.dg.Row.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
-		return fmt.Errorf("counts allreduce (row): %w", err)
-	}
-	return nil
-}
+// countsAlongRow and countsAlongColumn enqueue the counts' allreduce (sum)
+// along the grid row or column, where it has several ranks.
+func (x *deviceExchange) countsAlongRow() error    { return x.countsAlong(x.dg.Row, x.g.C, "row") }
+func (x *deviceExchange) countsAlongColumn() error { return x.countsAlong(x.dg.Col, x.g.R, "column") }
 
-// countsAlongColumn enqueues the counts' allreduce (sum) along the grid
-// column, where the column has several ranks.
-func (x *deviceExchange) countsAlongColumn() error {
-	if x.g.R == 1 {
+func (x *deviceExchange) countsAlong(c *comm.NCCLComm, ranks int, line string) error {
+	if ranks == 1 {
 		return nil
 	}
-	if err := x.dg.Col.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
-		return fmt.Errorf("counts allreduce (column): %w", err)
+	if err := c.Allreduce(comm.Device(x.buf.Counts, 3, comm.Int64), comm.Sum); err != nil {
+		return fmt.Errorf("counts allreduce (%s): %w", line, err)
 	}
 	return nil
 }
