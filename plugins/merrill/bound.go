@@ -33,7 +33,10 @@ const boundFormula = "(4·edges examined + reached·(16·p + 8 + 4 + 4·p)) / de
 const floorReps = 10
 
 // floorFormula says what InfoFloorTimeS measures.
-const floorFormula = "median of 10 passes of FloorKernel (cuda/merrill.cu): one Merrill CTA/warp/scan gather of every adjacency list of partition 0, scattering each edge's parent into Vector, with no queue: the gather every search does once over its levels, done in one launch (partition 0's share when gpus > 1)"
+const floorFormula = "median of 10 passes of FloorKernel (cuda/merrill.cu): one Merrill CTA/warp/scan gather of every adjacency list of partition 0 (huge_lists = grid: the longest in chunks over the GPU, as a search does), scattering each edge's parent into Vector, with no queue: the gather every search does once over its levels, done in one launch (partition 0's share when gpus > 1)"
+
+// floorCheckFormula says what InfoFloorTimeS measures with visited_check.
+const floorCheckFormula = "as without visited_check, but with every vertex set visited first, so that each edge is read and its target's Visited tested and nothing is written: the least per-edge work of a search that skips visited targets, below what any search reaches (it writes a parent candidate for each target it finds unvisited)"
 
 // caseInfo describes the partition.
 func caseInfo(v *variant, inputEdges int64) map[string]any {

@@ -61,18 +61,22 @@ func TestPresets(t *testing.T) {
 		given map[string]any
 		check bool
 		reset string
+		huge  string
 	}{
-		{map[string]any{pPreset: presetPaper}, false, "memset"},
-		{map[string]any{pPreset: presetTuned}, true, "convert"},
-		{map[string]any{pPreset: presetPaper, pVisitedCheck: on}, true, "memset"},
-		{map[string]any{pPreset: presetTuned, pVectorReset: "memset"}, true, "memset"},
+		{map[string]any{pPreset: presetPaper}, false, "memset", "block"},
+		{map[string]any{pPreset: presetTuned}, true, "update", "grid"},
+		{map[string]any{pPreset: presetPaper, pVisitedCheck: on}, true, "memset", "block"},
+		{map[string]any{pPreset: presetTuned, pVectorReset: "memset"}, true, "memset", "grid"},
+		{map[string]any{pPreset: presetTuned, pHugeLists: "block"}, true, "update", "block"},
+		{map[string]any{pPreset: presetPaper, pHugeLists: "grid"}, false, "memset", "grid"},
 	} {
 		o, err := parseOptions(sdk.Config{Params: c.given})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.VisitedCheck != c.check || o.VectorReset != c.reset {
-			t.Errorf("%v: visited_check %v, vector_reset %s; want %v, %s", c.given, o.VisitedCheck, o.VectorReset, c.check, c.reset)
+		if o.VisitedCheck != c.check || o.VectorReset != c.reset || o.HugeLists != c.huge {
+			t.Errorf("%v: visited_check %v, vector_reset %s, huge_lists %s; want %v, %s, %s", c.given,
+				o.VisitedCheck, o.VectorReset, o.HugeLists, c.check, c.reset, c.huge)
 		}
 	}
 }

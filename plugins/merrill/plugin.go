@@ -29,6 +29,7 @@ const (
 	pExpand       = "expand"
 	pVisitedCheck = "visited_check"
 	pVectorReset  = "vector_reset"
+	pHugeLists    = "huge_lists"
 	pWorkers      = "workers"
 )
 
@@ -45,16 +46,20 @@ const (
 type preset struct {
 	visitedCheck bool
 	vectorReset  string
+	hugeLists    string
 }
 
 var presets = map[string]preset{
 	// The published configuration: every gathered edge scatters its
-	// parent (Fig. 3), Vector reset to -1 at every level (Algorithm 2).
-	presetPaper: {visitedCheck: false, vectorReset: mgbfs.ResetMemset},
+	// parent (Fig. 3), Vector reset to -1 at every level (Algorithm 2),
+	// a list expanded by one CTA at most (Merrill et al.).
+	presetPaper: {visitedCheck: false, vectorReset: mgbfs.ResetMemset, hugeLists: mgbfs.HugeBlock},
 	// Ours: the scatter skips neighbours already visited (a 1-byte read
-	// instead of a 4-byte random write), and ConvertVtoQ resets the
-	// entries it enqueues, so no level sweeps Vector with a memset.
-	presetTuned: {visitedCheck: true, vectorReset: mgbfs.ResetConvert},
+	// instead of a 4-byte random write); UpdateLabels resets the entries
+	// it reads, so no level sweeps Vector with a memset; the longest lists
+	// are cut into chunks over the whole GPU, so that a level whose
+	// frontier holds a few hubs does not leave it to a few CTAs.
+	presetTuned: {visitedCheck: true, vectorReset: mgbfs.ResetUpdate, hugeLists: mgbfs.HugeGrid},
 }
 
 // Info implements sdk.Plugin.
@@ -66,7 +71,7 @@ func (plugin) Info() sdk.Info {
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
 			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
-				Help: "the defaults of visited_check and vector_reset (a parameter given explicitly wins): paper, Algorithm 2 as published (every gathered edge scatters its parent, Vector reset by a memset each level); tuned, ours (visited neighbours skipped, Vector reset by ConvertVtoQ)"},
+				Help: "the defaults of visited_check, vector_reset and huge_lists (a parameter given explicitly wins): paper, Algorithm 2 as published (every gathered edge scatters its parent, Vector reset by a memset each level, a list gathered by one CTA at most); tuned, ours (visited neighbours skipped, Vector reset by UpdateLabels, the longest lists over the whole GPU)"},
 			{Name: pGPUs, Type: sdk.TypeInt, Default: int64(1), Min: sdk.Bound(1), Max: sdk.Bound(64),
 				Help: "partitions p, one per GPU (1D by destination); where fewer CUDA devices exist, partitions share devices round-robin and peer copies become device copies (case info shared_devices). The CPU backend runs p partitions too"},
 			{Name: pGather, Type: sdk.TypeString, Default: mgbfs.GatherMerrill, Choices: []string{mgbfs.GatherMerrill, mgbfs.GatherThread},
@@ -79,8 +84,10 @@ func (plugin) Info() sdk.Info {
 				Help: "scatter_parents: parents scattered into Vector, then UpdateLabels and ConvertVtoQ (the paper); expand_contract: Merrill's edge queue of (neighbour, parent) pairs and a contraction claiming each vertex once (the paper's Table 4 comparison; needs 8 bytes per CSR entry more)"},
 			{Name: pVisitedCheck, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, on, off},
 				Help: "scatter_parents: skip neighbours already visited before writing Vector; auto: the preset's (paper off, tuned on)"},
-			{Name: pVectorReset, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, mgbfs.ResetMemset, mgbfs.ResetConvert},
-				Help: "scatter_parents: how Vector returns to -1 each level: memset (Algorithm 2's 'Initialize Vector_i to -1') or convert (ConvertVtoQ resets the entries it enqueues, UpdateLabels the others); auto: the preset's (paper memset, tuned convert)"},
+			{Name: pVectorReset, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, mgbfs.ResetMemset, mgbfs.ResetUpdate},
+				Help: "scatter_parents: how Vector returns to -1 each level: memset (Algorithm 2's 'Initialize Vector_i to -1') or update (UpdateLabels resets every entry it reads); auto: the preset's (paper memset, tuned update)"},
+			{Name: pHugeLists, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, mgbfs.HugeBlock, mgbfs.HugeGrid},
+				Help: "CUDA, gather = merrill, scatter_parents: block (every list gathered by one CTA at most, Merrill et al.) or grid (lists of 4096 edges or more cut into 1024-edge chunks over the whole GPU after the level's gathers, and in the floor); auto: the preset's (paper block, tuned grid)"},
 			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
 				Help: "CPU: goroutines in all (0: GOMAXPROCS), divided among the partitions"},
 		},
@@ -108,7 +115,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	ps := presets[cfg.String(pPreset)]
 	o := options{
 		Options: mgbfs.Options{Gather: cfg.String(pGather), Overlap: cfg.Bool(pOverlap), Peer: cfg.String(pPeer),
-			Expand: cfg.String(pExpand), VisitedCheck: ps.visitedCheck, VectorReset: ps.vectorReset},
+			Expand: cfg.String(pExpand), VisitedCheck: ps.visitedCheck, VectorReset: ps.vectorReset, HugeLists: ps.hugeLists},
 		GPUs: int(cfg.Int(pGPUs)), Workers: int(cfg.Int(pWorkers)),
 	}
 	if v := cfg.String(pVisitedCheck); v != fromPreset {
@@ -117,8 +124,12 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if v := cfg.String(pVectorReset); v != fromPreset {
 		o.VectorReset = v
 	}
+	if v := cfg.String(pHugeLists); v != fromPreset {
+		o.HugeLists = v
+	}
 	params[pVisitedCheck] = map[bool]string{true: on, false: off}[o.VisitedCheck]
 	params[pVectorReset] = o.VectorReset
+	params[pHugeLists] = o.HugeLists
 	for k, v := range params {
 		o.resolved = append(o.resolved, fmt.Sprintf("%s=%v", k, v))
 	}
@@ -236,6 +247,9 @@ func (v *variant) CaseInfo() map[string]any {
 		if s, err := v.gpu.Floor(floorReps); err == nil {
 			v.info[sdk.InfoFloorTimeS] = s
 			v.info["floor_formula"] = floorFormula
+			if v.opt.Expand == mgbfs.ExpandScatter && v.opt.VisitedCheck {
+				v.info["floor_formula"] = floorCheckFormula
+			}
 		} else {
 			v.info["floor_error"] = err.Error()
 		}

@@ -22,6 +22,15 @@
 // ThreadGather is the baseline without balancing (each thread reads its
 // own list serially), for ablations (e.g. `gather = thread_per_vertex`).
 //
+// Lists too long for one block (this project's addition, not Merrill et
+// al.'s, who expand a list by one CTA at most): when a level's frontier
+// holds a few hubs, a few blocks read 10^5-10^6 edges each while the rest
+// of the GPU idles. A gathering kernel that takes lists of at least kHuge
+// edges out of BlockGather pushes them on a HugeQueue instead (Push), and
+// HugeKernel, launched after it on the same stream, expands every queued
+// list in chunks of kHugeChunk edges, one chunk a block step, over the
+// whole grid. ueno and merrill use it.
+//
 // API (stable; see the example below):
 //
 //   template <int kThreads, typename V, typename E> class BlockGather
@@ -221,6 +230,81 @@ class BlockGather {
 
   Storage& s_;
 };
+
+// Lists of at least kHuge edges go to the HugeQueue; HugeKernel expands
+// them kHugeChunk edges a block step. ueno measured kHuge = 4096 at scale 25
+// on an H200 (its gathering floor and search); merrill takes the same.
+constexpr int64_t kHuge = 4096;
+constexpr int64_t kHugeChunk = 1024;
+constexpr int kHugeChunkBits = 40;  // HugeQueue::ctl: lists << 40 | chunks
+
+// HugeList is one queued list: its source, its edges [b, e), and its first
+// chunk in the queue's chunk numbering.
+template <typename V>
+struct HugeList {
+  int64_t b, e, first;
+  V src;
+};
+
+// HugeQueue is where a gathering kernel queues the lists of at least kHuge
+// edges. One 64-bit atomicAdd on ctl reserves a list's slot and its
+// chunks, so the slots are in the order of their chunks (HugeKernel's
+// binary search relies on it). ctl must be zero before the pushing launch;
+// Cap(edges) slots hold every list of a CSR of that many edges once.
+template <typename V>
+struct HugeQueue {
+  HugeList<V>* lists;
+  int64_t cap;
+  unsigned long long* ctl;
+  uint32_t* error;     // error_bit is or'ed in where a push finds no slot
+  uint32_t error_bit;  // (which cannot happen while each list is pushed once)
+
+  static int64_t Cap(int64_t edges) { return edges / kHuge + 1; }
+
+  __device__ __forceinline__ void Push(V src, int64_t b, int64_t e) const {
+    const int64_t chunks = (e - b + kHugeChunk - 1) / kHugeChunk;
+    const unsigned long long old = atomicAdd(ctl, (1ull << kHugeChunkBits) | (unsigned long long)chunks);
+    const int64_t at = (int64_t)(old >> kHugeChunkBits);
+    if (at >= cap) {
+      atomicOr(error, error_bit);
+      return;
+    }
+    lists[at] = HugeList<V>{b, e, (int64_t)(old & ((1ull << kHugeChunkBits) - 1)), src};
+  }
+};
+
+// HugeKernel expands every list queued on q: vis(src, col[e], acc) for each
+// of their edges e, with a per-thread accumulator acc (uint32_t, from 0)
+// that vis.Flush(acc) receives once at the end, on every thread. Launch it
+// with kThreads threads a block and as many blocks as the GPU holds; a
+// block takes chunks k, k + gridDim.x, ... of the queue's numbering.
+template <int kThreads, typename V, typename Col, class Visit>
+__global__ void __launch_bounds__(kThreads)
+    HugeKernel(HugeQueue<V> q, const Col* __restrict__ col, Visit vis) {
+  __shared__ HugeList<V> cur;
+  const unsigned long long c = *q.ctl;
+  // No slot past cap is read (a push past it set the error bit instead).
+  const int64_t n = min((int64_t)(c >> kHugeChunkBits), q.cap);
+  const int64_t chunks = (int64_t)(c & ((1ull << kHugeChunkBits) - 1));
+  uint32_t acc = 0;
+  for (int64_t k = blockIdx.x; k < chunks; k += gridDim.x) {  // block-uniform
+    if (threadIdx.x == 0) {  // the last list whose first chunk is <= k
+      int64_t lo = 0, hi = n - 1;
+      while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (q.lists[mid].first <= k) lo = mid; else hi = mid - 1;
+      }
+      cur = q.lists[lo];
+    }
+    __syncthreads();
+    const int64_t b = cur.b + (k - cur.first) * kHugeChunk;
+    const int64_t e = min(b + kHugeChunk, cur.e);
+    const V src = cur.src;
+    __syncthreads();  // cur is rewritten next step
+    for (int64_t x = b + threadIdx.x; x < e; x += kThreads) vis(src, __ldg(&col[x]), acc);
+  }
+  vis.Flush(acc);
+}
 
 }  // namespace bfsb
 

@@ -1,4 +1,5 @@
-// bfsb_scan.cuh: device-wide prefix scan for all bfsbench CUDA libraries,
+// bfsb_scan.cuh: device-wide prefix scan and stream compaction for all
+// bfsbench CUDA libraries,
 // through CUB (shipped with the CUDA toolkit; the
 // Debian toolkit takes it from libcub-dev).
 //
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 namespace bfsb {
 
@@ -66,6 +68,24 @@ cudaError_t ExclusiveSum(Scratch& scratch, const In* in, Out* out, int n, cudaSt
   if ((e = scratch.Reserve(bytes)) != cudaSuccess) return e;
   bytes = scratch.Size();
   return cub::DeviceScan::ExclusiveSum(scratch.Ptr(), bytes, in, out, n, s);
+}
+
+// SelectIndices writes first + i for every i < n with flags[i] != 0 to
+// out, in increasing order, and their number to *count (device memory):
+// a stream compaction in one pass, by CUB's DeviceSelect::Flagged (a scan
+// of the flags with a decoupled look-back that scatters as it goes;
+// Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back", NVIDIA NVR-2016-002).
+template <typename Index, typename Flag, typename Count>
+cudaError_t SelectIndices(Scratch& scratch, Index first, const Flag* flags, Index* out, Count* count, int n,
+                          cudaStream_t s) {
+  const thrust::counting_iterator<Index> in(first);
+  size_t bytes = 0;
+  cudaError_t e = cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, count, n, s);
+  if (e != cudaSuccess) return e;
+  if ((e = scratch.Reserve(bytes)) != cudaSuccess) return e;
+  bytes = scratch.Size();
+  return cub::DeviceSelect::Flagged(scratch.Ptr(), bytes, in, flags, out, count, n, s);
 }
 
 }  // namespace bfsb

@@ -22,7 +22,8 @@
 //                ConvertVtoQ (double buffered, since others may still read
 //                the current one)
 //   recv[2]      receive buffers of the peer copies (UVA-MCP in [1])
-//   pos          ConvertVtoQ's flags, scanned in place into offsets
+//   flags        uint8, 1 for the vertices UpdateLabels visited this
+//                level: ConvertVtoQ's input
 //
 // A level (mg_level) on partition i, on its compute stream `comp`:
 //   Vector <- -1                         (Algorithm 2 line "Initialize Vector_i")
@@ -34,7 +35,15 @@
 //     synchronisation). [1] synchronises both streams with
 //     cudaStreamSynchronize after each kernel and copy; events give the
 //     same order without stalling the host.
-//   UpdateLabels (§5.4.1), ConvertVtoQ by an exclusive scan (§5.4.2).
+//   [huge_lists] bfsb::HugeKernel: the lists of at least bfsb::kHuge edges,
+//     which the gathers queued instead of expanding them, in chunks over
+//     the whole GPU (not in [1] or [2]: bfsb_gather.cuh)
+//   UpdateLabels (§5.4.1), which also sums the new vertices' degrees;
+//   ConvertVtoQ (§5.4.2): the scan of the flags and the enqueue in one
+//     pass (bfsb::SelectIndices). [1] scans, then enqueues; that second
+//     pass over Vector, with a same-address atomicAdd per warp for the
+//     degrees, made a large level's ConvertVtoQ several times a small
+//     level's.
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -57,6 +66,7 @@ constexpr uint32_t kNone = 0xffffffffu;  // Vector's -1
 constexpr int kMaxParts = 64;
 
 using Gather = bfsb::BlockGather<kThreads, uint32_t, int64_t>;
+using HugeQueue = bfsb::HugeQueue<uint32_t>;
 
 // WarpSum64 is the sum of x over the warp, to every lane.
 __device__ __forceinline__ unsigned long long WarpSum64(unsigned long long x) {
@@ -80,21 +90,40 @@ struct ScatterParent {
   }
 };
 
-// GatherKernel is GatherNeighbors for one queue (scatter_parents).
+// HugeScatter is ScatterParent as bfsb::HugeKernel's visitor.
+struct HugeScatter {
+  ScatterParent f;
+  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, uint32_t& /*acc*/) const { f(u, 0, v); }
+  __device__ __forceinline__ void Flush(uint32_t /*acc*/) const {}
+};
+
+// TakeHuge queues the thread's list on hq instead of gathering it where it
+// has at least bfsb::kHuge edges (hq.lists null: never).
+__device__ __forceinline__ bool TakeHuge(const HugeQueue& hq, uint32_t u, int64_t b, int64_t e) {
+  if (hq.lists == nullptr || e - b < bfsb::kHuge) return false;
+  hq.Push(u, b, e);
+  return true;
+}
+
+// GatherKernel is GatherNeighbors for one queue (scatter_parents). The
+// Merrill gather leaves the lists of at least bfsb::kHuge edges to
+// bfsb::HugeKernel where hq.lists is set (huge_lists).
 template <bool kMerrill>
 __global__ void __launch_bounds__(kThreads) GatherKernel(const uint32_t* __restrict__ queue, uint32_t qlen,
                                                          const int64_t* __restrict__ rowptr,
                                                          const uint32_t* __restrict__ col, uint32_t* vec,
-                                                         const uint8_t* __restrict__ visited, int check) {
+                                                         const uint8_t* __restrict__ visited, int check,
+                                                         HugeQueue hq) {
   __shared__ Gather::Storage smem;
   Gather g(smem);
   const ScatterParent f{vec, visited, check != 0};
   for (uint32_t base = blockIdx.x * kThreads; base < qlen; base += gridDim.x * kThreads) {
     const uint32_t i = base + threadIdx.x;
-    const bool active = i < qlen;
+    bool active = i < qlen;
     const uint32_t u = active ? queue[i] : 0;
     const int64_t b = active ? rowptr[u] : 0, e = active ? rowptr[u + 1] : 0;
     if (kMerrill) {
+      if (active && TakeHuge(hq, u, b, e)) active = false;
       g.ForEachEdge(active, u, b, e, col, f);
     } else {
       bfsb::ThreadGather(active, u, b, e, col, f);
@@ -183,12 +212,19 @@ __global__ void __launch_bounds__(kThreads) ContractKernel(const uint2* __restri
 // which would copy -1; §5.4.1's text is what is meant and what this does:
 // a gathered, unvisited id takes its Label and Visited; a gathered, visited
 // id has its Vector entry reset so that ConvertVtoQ skips it. flags[id] is
-// 1 for the new vertices (ConvertVtoQ's scan input).
+// 1 for the new vertices (ConvertVtoQ's input). With reset set it also
+// sets the new vertices' entries back to -1, so that no memset is needed
+// at the next level. The new vertices' full degrees (the next level's
+// edges examined) are summed by the block and added to *edges once.
 __global__ void __launch_bounds__(kThreads) UpdateKernel(uint32_t* vec, int64_t* label, uint8_t* visited,
-                                                         uint32_t* flags, int64_t nloc) {
+                                                         uint8_t* flags, const uint32_t* __restrict__ deg,
+                                                         int64_t nloc, unsigned long long* edges, int reset) {
+  using Reduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  unsigned long long d = 0;
   for (int64_t id = blockIdx.x * (int64_t)kThreads + threadIdx.x; id < nloc; id += (int64_t)gridDim.x * kThreads) {
     const uint32_t c = vec[id];
-    uint32_t f = 0;
+    uint8_t f = 0;
     if (c != kNone) {
       if (visited[id]) {
         vec[id] = kNone;
@@ -196,37 +232,14 @@ __global__ void __launch_bounds__(kThreads) UpdateKernel(uint32_t* vec, int64_t*
         label[id] = c;
         visited[id] = 1;
         f = 1;
+        d += deg[id];
+        if (reset) vec[id] = kNone;
       }
     }
     flags[id] = f;
   }
-}
-
-// ConvertKernel is ConvertVtoQ's enqueue (§5.4.2): after the exclusive
-// scan of the flags, each new id goes to Queue[pos[id]]. The last id writes
-// the queue's length. Each warp adds the full degrees of its new vertices
-// to *edges (the next level's edges examined). With reset set it also sets
-// the enqueued entries of Vector back to -1, so that no memset is needed at
-// the next level.
-__global__ void __launch_bounds__(kThreads) ConvertKernel(uint32_t* vec, const uint32_t* __restrict__ pos,
-                                                          int64_t nloc, int64_t lo,
-                                                          const uint32_t* __restrict__ deg, uint32_t* queue,
-                                                          uint32_t* qcount, unsigned long long* edges,
-                                                          int reset) {
-  for (int64_t base = blockIdx.x * (int64_t)kThreads; base < nloc; base += (int64_t)gridDim.x * kThreads) {
-    const int64_t id = base + threadIdx.x;
-    bool isnew = false;
-    if (id < nloc) {
-      isnew = vec[id] != kNone;
-      if (isnew) {
-        queue[pos[id]] = (uint32_t)(lo + id);
-        if (reset) vec[id] = kNone;
-      }
-      if (id == nloc - 1) *qcount = pos[id] + (isnew ? 1u : 0u);
-    }
-    const unsigned long long s = WarpSum64(isnew ? deg[id] : 0);
-    if (bfsb::LaneId() == 0 && s != 0) atomicAdd(edges, s);
-  }
+  d = Reduce(tmp).Sum(d);
+  if (threadIdx.x == 0 && d != 0) atomicAdd(edges, d);
 }
 
 // SetRootKernel is Algorithm 2's initialisation on the root's owner.
@@ -238,17 +251,24 @@ __global__ void SetRootKernel(int64_t* label, uint8_t* visited, uint32_t* queue,
 
 // FloorKernel is the measured floor: one Merrill gather of every adjacency
 // list of the partition, scattering parents (no queue is read: u is the
-// thread's index). Every edge of a search's component is gathered once
-// over its levels, so no scatter-parents search can do less.
+// thread's index), the longest through bfsb::HugeKernel as a search's
+// levels take them (huge_lists). Every edge of a search's component is
+// gathered once over its levels, so no scatter-parents search can do less.
+// With visited_check the scatter tests Visited first, and mg_floor sets
+// every vertex visited: each edge is then read and tested and nothing is
+// written, the least a search that skips visited targets can do per edge
+// (it must still write a parent candidate for each target it finds
+// unvisited, so this floor is below what any such search reaches).
 __global__ void __launch_bounds__(kThreads) FloorKernel(int64_t n, const int64_t* __restrict__ rowptr,
-                                                        const uint32_t* __restrict__ col, uint32_t* vec) {
+                                                        const uint32_t* __restrict__ col, uint32_t* vec,
+                                                        HugeQueue hq, ScatterParent f) {
   __shared__ Gather::Storage smem;
   Gather g(smem);
-  const ScatterParent f{vec, nullptr, false};
   for (int64_t base = blockIdx.x * (int64_t)kThreads; base < n; base += (int64_t)gridDim.x * kThreads) {
     const int64_t i = base + threadIdx.x;
-    const bool active = i < n;
+    bool active = i < n;
     const int64_t b = active ? rowptr[i] : 0, e = active ? rowptr[i + 1] : 0;
+    if (active && TakeHuge(hq, (uint32_t)i, b, e)) active = false;
     g.ForEachEdge(active, (uint32_t)i, b, e, col, f);
   }
 }
@@ -273,16 +293,33 @@ struct TestVisit {
   }
 };
 
+// HugeTestVisit is TestVisit as bfsb::HugeKernel's visitor (dst = 7e + 1
+// gives the edge index back).
+struct HugeTestVisit {
+  TestVisit f;
+  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, uint32_t& acc) const {
+    ++acc;
+    f(u, (int64_t)((v - 1) / 7), v);
+  }
+  __device__ __forceinline__ void Flush(uint32_t acc) const {
+    if (acc > 1u << 30) atomicAdd(f.bad, 1u);  // uses the accumulator as a visitor may
+  }
+};
+
+// kMode 3 is kMode 0 with the lists of at least bfsb::kHuge edges queued
+// on hq (bfsb::HugeKernel expands them after the launch).
 template <int kMode>
 __global__ void __launch_bounds__(kThreads) GatherTestKernel(int64_t n, const int64_t* __restrict__ rowptr,
-                                                             const uint32_t* __restrict__ col, TestVisit f) {
+                                                             const uint32_t* __restrict__ col, TestVisit f,
+                                                             HugeQueue hq) {
   __shared__ Gather::Storage smem;
   Gather g(smem);
   for (int64_t base = blockIdx.x * (int64_t)kThreads; base < n; base += (int64_t)gridDim.x * kThreads) {
     const int64_t i = base + threadIdx.x;
-    const bool active = i < n;
+    bool active = i < n;
     const int64_t b = active ? rowptr[i] : 0, e = active ? rowptr[i + 1] : 0;
-    if (kMode == 0) {
+    if (kMode == 3 && active && TakeHuge(hq, (uint32_t)i, b, e)) active = false;
+    if (kMode == 0 || kMode == 3) {
       g.ForEachEdge(active, (uint32_t)i, b, e, col, f);
     } else if (kMode == 1) {
       g.ForEachEdgeSync(active, (uint32_t)i, b, e, col, f);
@@ -303,14 +340,20 @@ struct Part {
   int64_t* label = nullptr;
   uint8_t* visited = nullptr;
   uint32_t* vec = nullptr;
-  uint32_t* pos = nullptr;
+  uint8_t* flags = nullptr;
   uint32_t* queue[2] = {nullptr, nullptr};
   uint32_t* recv[2] = {nullptr, nullptr};
   uint2* eq = nullptr;
-  uint32_t* cnt = nullptr;  // [0] queue length, [1] edge-queue length, [2..3] edges (u64)
-  uint32_t* hcnt = nullptr; // pinned copy of cnt
+  // [0] queue length, [1] edge-queue length, [2..3] edges (u64), [4..5]
+  // the HugeQueue's ctl (u64), [6] its error flag; zeroed every level
+  uint32_t* cnt = nullptr;
+  uint32_t* hcnt = nullptr;  // pinned copy of cnt
+  bfsb::HugeList<uint32_t>* huge = nullptr;  // huge_lists: the HugeQueue's slots
+  int64_t huge_cap = 0;
+  int huge_grid = 0;  // HugeKernel's blocks: as many as the GPU holds
   cudaStream_t comp = nullptr, copy = nullptr;
   cudaEvent_t start = nullptr, begin = nullptr, gathered = nullptr, updated = nullptr, converted = nullptr;
+  cudaEvent_t hstart = nullptr;  // HugeKernel's start (its end: gathered)
   cudaEvent_t kstart[kMaxParts] = {}, kend[kMaxParts] = {}, cstart[kMaxParts] = {}, cend[kMaxParts] = {};
   bfsb::Scratch scratch;
 };
@@ -321,7 +364,14 @@ struct Handle {
   int cur = 0;  // the Queue buffer read this level
 };
 
+constexpr int kCnt = 8;  // Part::cnt's words
 unsigned long long* EdgesOf(Part& P) { return reinterpret_cast<unsigned long long*>(P.cnt + 2); }
+
+// Huge is partition P's HugeQueue where the handle gathers with huge_lists,
+// else one with no slots (the gathers then queue nothing).
+HugeQueue Huge(Part& P) {
+  return HugeQueue{P.huge, P.huge_cap, reinterpret_cast<unsigned long long*>(P.cnt + 4), P.cnt + 6, 1u};
+}
 
 int Blocks(const Part& P, int64_t work) {
   const int64_t b = (work + kThreads - 1) / kThreads;
@@ -337,12 +387,20 @@ cudaError_t Sec(cudaEvent_t a, cudaEvent_t b, double* s) {
 }
 
 // FloorPasses times reps passes of FloorKernel on P (after one warm-up).
-int32_t FloorPasses(Part& P, int64_t n, uint32_t* vec, int reps, double* sec, char* err, int32_t errlen) {
+int32_t FloorPasses(Part& P, int64_t n, uint32_t* vec, bool check, int reps, double* sec, char* err,
+                    int32_t errlen) {
+  const ScatterParent f{vec, P.visited, check};
+  if (check && P.nloc > 0) BFSB_CHECK(cudaMemsetAsync(P.visited, 1, (size_t)P.nloc, P.comp));  // all visited
   for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
     if (P.nloc > 0) BFSB_CHECK(cudaMemsetAsync(vec, 0xff, (size_t)P.nloc * sizeof(uint32_t), P.comp));
+    BFSB_CHECK(cudaMemsetAsync(P.cnt, 0, kCnt * sizeof(uint32_t), P.comp));
     BFSB_CHECK(cudaEventRecord(P.start, P.comp));
-    FloorKernel<<<Blocks(P, n), kThreads, 0, P.comp>>>(n, P.rowptr, P.col, vec);
+    FloorKernel<<<Blocks(P, n), kThreads, 0, P.comp>>>(n, P.rowptr, P.col, vec, Huge(P), f);
     BFSB_CHECK_LAUNCH("FloorKernel");
+    if (P.huge != nullptr) {
+      bfsb::HugeKernel<kThreads><<<P.huge_grid, kThreads, 0, P.comp>>>(Huge(P), P.col, HugeScatter{f});
+      BFSB_CHECK_LAUNCH("HugeKernel");
+    }
     BFSB_CHECK(cudaEventRecord(P.begin, P.comp));
     BFSB_CHECK(cudaEventSynchronize(P.begin));
     if (r > 0) BFSB_CHECK(Sec(P.start, P.begin, &sec[r - 1]));
@@ -352,13 +410,13 @@ int32_t FloorPasses(Part& P, int64_t n, uint32_t* vec, int reps, double* sec, ch
 
 void FreePart(Part& P) {
   if (cudaSetDevice(P.dev) != cudaSuccess) return;
-  void* ptrs[] = {P.rowptr, P.col, P.deg, P.label, P.visited, P.vec, P.pos, P.queue[0], P.queue[1],
-                  P.recv[0], P.recv[1], P.eq, P.cnt};
+  void* ptrs[] = {P.rowptr, P.col, P.deg, P.label, P.visited, P.vec, P.flags, P.queue[0], P.queue[1],
+                  P.recv[0], P.recv[1], P.eq, P.cnt, P.huge};
   for (void* x : ptrs) {
     if (x != nullptr) cudaFree(x);
   }
   if (P.hcnt != nullptr) cudaFreeHost(P.hcnt);
-  cudaEvent_t evs[] = {P.start, P.begin, P.gathered, P.updated, P.converted};
+  cudaEvent_t evs[] = {P.start, P.begin, P.gathered, P.updated, P.converted, P.hstart};
   for (cudaEvent_t e : evs) {
     if (e != nullptr) cudaEventDestroy(e);
   }
@@ -442,18 +500,34 @@ int32_t Create(const mg_params* p, const int32_t* devices, const int64_t* lo, co
     }
     if (p->expand == MG_EXPAND_SCATTER) {
       BFSB_CHECK(cudaMalloc(&P.vec, nl * sizeof(uint32_t)));
-      BFSB_CHECK(cudaMalloc(&P.pos, nl * sizeof(uint32_t)));
-      if (P.nloc > 0) BFSB_CHECK(bfsb::ExclusiveSum(P.scratch, P.pos, P.pos, (int)P.nloc, (cudaStream_t)0));
+      BFSB_CHECK(cudaMalloc(&P.flags, nl));
     } else {
       BFSB_REQUIRE(P.nnz < (int64_t)0xffffffffLL, "expand_contract: partition %d has %lld edges, at most 2^32-1",
                    i, (long long)P.nnz);
       BFSB_CHECK(cudaMalloc(&P.eq, (size_t)std::max<int64_t>(P.nnz, 1) * sizeof(uint2)));
     }
-    BFSB_CHECK(cudaMalloc(&P.cnt, 4 * sizeof(uint32_t)));
-    BFSB_CHECK(cudaHostAlloc(&P.hcnt, 4 * sizeof(uint32_t), cudaHostAllocDefault));
+    BFSB_CHECK(cudaMalloc(&P.cnt, kCnt * sizeof(uint32_t)));
+    BFSB_CHECK(cudaHostAlloc(&P.hcnt, kCnt * sizeof(uint32_t), cudaHostAllocDefault));
+    // The HugeQueue: the floor gathers every list of the partition once, a
+    // level each of its queues' lists, and each vertex is in one queue.
+    if (p->huge_lists != 0 && p->gather == MG_GATHER_MERRILL && p->expand == MG_EXPAND_SCATTER) {
+      P.huge_cap = HugeQueue::Cap(P.nnz);
+      BFSB_CHECK(cudaMalloc(&P.huge, (size_t)P.huge_cap * sizeof(*P.huge)));
+      int per_sm = 0;
+      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, bfsb::HugeKernel<kThreads, uint32_t, uint32_t, HugeScatter>, kThreads, 0));
+      P.huge_grid = P.sms * std::max(1, per_sm);
+    }
+    // Size the scratch of ConvertVtoQ's compaction (flags all zero: it
+    // selects nothing) before the search, which allocates nothing.
+    if (P.flags != nullptr && P.nloc > 0) {
+      BFSB_CHECK(cudaMemset(P.flags, 0, nl));
+      BFSB_CHECK(bfsb::SelectIndices(P.scratch, (uint32_t)P.lo, P.flags, P.queue[1], P.cnt, (int)P.nloc,
+                                     (cudaStream_t)0));
+    }
     BFSB_CHECK(cudaStreamCreateWithFlags(&P.comp, cudaStreamNonBlocking));
     BFSB_CHECK(cudaStreamCreateWithFlags(&P.copy, cudaStreamNonBlocking));
-    cudaEvent_t* evs[] = {&P.start, &P.begin, &P.gathered, &P.updated, &P.converted};
+    cudaEvent_t* evs[] = {&P.start, &P.begin, &P.gathered, &P.updated, &P.converted, &P.hstart};
     for (cudaEvent_t* e : evs) BFSB_CHECK(cudaEventCreate(e));
     for (int k = 0; k < np; ++k) {
       BFSB_CHECK(cudaEventCreate(&P.kstart[k]));
@@ -461,8 +535,8 @@ int32_t Create(const mg_params* p, const int32_t* devices, const int64_t* lo, co
       BFSB_CHECK(cudaEventCreate(&P.cstart[k]));
       BFSB_CHECK(cudaEventCreate(&P.cend[k]));
     }
-    // The scratch-sizing scan above ran on the legacy stream; the search
-    // runs on non-blocking streams.
+    // The scratch-sizing compaction above ran on the legacy stream; the
+    // search runs on non-blocking streams.
     BFSB_CHECK(cudaDeviceSynchronize());
   }
   return 0;
@@ -549,7 +623,7 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
     if (scatter && p.vector_reset == 0 && P.nloc > 0) {
       BFSB_CHECK(cudaMemsetAsync(P.vec, 0xff, (size_t)P.nloc * sizeof(uint32_t), P.comp));
     }
-    BFSB_CHECK(cudaMemsetAsync(P.cnt, 0, 4 * sizeof(uint32_t), P.comp));
+    BFSB_CHECK(cudaMemsetAsync(P.cnt, 0, kCnt * sizeof(uint32_t), P.comp));
     BFSB_CHECK(cudaEventRecord(P.begin, P.comp));
     // GatherNeighbors, own queue first, then the circular left-right order.
     for (int k = 0; k < np; ++k) {
@@ -581,10 +655,10 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
         if (scatter) {
           if (merrill) {
             GatherKernel<true><<<blocks, kThreads, 0, P.comp>>>(src, nj, P.rowptr, P.col, P.vec, P.visited,
-                                                                (int)p.visited_check);
+                                                                (int)p.visited_check, Huge(P));
           } else {
             GatherKernel<false><<<blocks, kThreads, 0, P.comp>>>(src, nj, P.rowptr, P.col, P.vec, P.visited,
-                                                                 (int)p.visited_check);
+                                                                 (int)p.visited_check, Huge(P));
           }
           BFSB_CHECK_LAUNCH("GatherKernel");
         } else {
@@ -600,19 +674,25 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
       }
       BFSB_CHECK(cudaEventRecord(P.kend[k], P.comp));
     }
+    // The lists the gathers queued, over the whole GPU (the queue is empty
+    // where huge_lists is off: no launch).
+    BFSB_CHECK(cudaEventRecord(P.hstart, P.comp));
+    if (scatter && P.huge != nullptr) {
+      bfsb::HugeKernel<kThreads><<<P.huge_grid, kThreads, 0, P.comp>>>(
+          Huge(P), P.col, HugeScatter{{P.vec, P.visited, p.visited_check != 0}});
+      BFSB_CHECK_LAUNCH("HugeKernel");
+    }
     BFSB_CHECK(cudaEventRecord(P.gathered, P.comp));
     if (scatter) {
       if (P.nloc > 0) {
-        UpdateKernel<<<Blocks(P, P.nloc), kThreads, 0, P.comp>>>(P.vec, P.label, P.visited, P.pos, P.nloc);
+        UpdateKernel<<<Blocks(P, P.nloc), kThreads, 0, P.comp>>>(P.vec, P.label, P.visited, P.flags, P.deg,
+                                                                 P.nloc, EdgesOf(P), (int)p.vector_reset);
         BFSB_CHECK_LAUNCH("UpdateKernel");
       }
       BFSB_CHECK(cudaEventRecord(P.updated, P.comp));
       if (P.nloc > 0) {
-        BFSB_CHECK(bfsb::ExclusiveSum(P.scratch, P.pos, P.pos, (int)P.nloc, P.comp));
-        ConvertKernel<<<Blocks(P, P.nloc), kThreads, 0, P.comp>>>(P.vec, P.pos, P.nloc, P.lo, P.deg,
-                                                                  P.queue[nxt], P.cnt, EdgesOf(P),
-                                                                  (int)p.vector_reset);
-        BFSB_CHECK_LAUNCH("ConvertKernel");
+        BFSB_CHECK(bfsb::SelectIndices(P.scratch, (uint32_t)P.lo, P.flags, P.queue[nxt], P.cnt, (int)P.nloc,
+                                       P.comp));
       }
       BFSB_CHECK(cudaEventRecord(P.converted, P.comp));
     } else {
@@ -622,7 +702,7 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
       BFSB_CHECK(cudaEventRecord(P.updated, P.comp));
       BFSB_CHECK(cudaEventRecord(P.converted, P.comp));
     }
-    BFSB_CHECK(cudaMemcpyAsync(P.hcnt, P.cnt, 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, P.comp));
+    BFSB_CHECK(cudaMemcpyAsync(P.hcnt, P.cnt, kCnt * sizeof(uint32_t), cudaMemcpyDeviceToHost, P.comp));
   }
   for (int i = 0; i < np; ++i) {
     Part& P = h->parts[i];
@@ -630,9 +710,12 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
     BFSB_CHECK(cudaStreamSynchronize(P.comp));
     BFSB_CHECK(cudaStreamSynchronize(P.copy));
     next_qlen[i] = P.hcnt[0];
-    unsigned long long e = 0;
+    unsigned long long e = 0, ctl = 0;
     memcpy(&e, P.hcnt + 2, sizeof(e));
+    memcpy(&ctl, P.hcnt + 4, sizeof(ctl));
     next_edges[i] = (int64_t)e;
+    BFSB_REQUIRE(P.hcnt[6] == 0, "partition %d: %llu long lists queued, room for %lld", i,
+                 ctl >> bfsb::kHugeChunkBits, (long long)P.huge_cap);
     double* t = times + (size_t)i * MG_NTIMES;
     double gather = 0, copy = 0, x = 0, span = 0;
     for (int k = 0; k < np; ++k) {
@@ -644,6 +727,8 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
       }
     }
     BFSB_CHECK(Sec(P.begin, P.gathered, &span));
+    BFSB_CHECK(Sec(P.hstart, P.gathered, &x));
+    gather += x;
     t[MG_T_GATHER] = gather;
     t[MG_T_COPY] = copy;
     t[MG_T_WAIT] = std::max(0.0, span - gather - (p.overlap ? 0.0 : copy));
@@ -676,12 +761,16 @@ int32_t mg_floor(void* hv, int32_t reps, double* seconds, char* err, int32_t err
     BFSB_CHECK(cudaMalloc(&vec, (size_t)std::max<int64_t>(P.nloc, 1) * sizeof(uint32_t)));
   }
   std::vector<double> sec((size_t)reps);
-  const int32_t st = FloorPasses(P, h->p.n, vec, reps, sec.data(), err, errlen);
+  // The visited test is the scatter's (expand_contract's floor stays the
+  // plain scatter, as before).
+  const bool check = h->p.visited_check != 0 && h->p.expand == MG_EXPAND_SCATTER;
+  const int32_t st = FloorPasses(P, h->p.n, vec, check, reps, sec.data(), err, errlen);
   if (vec != P.vec) cudaFree(vec);
   if (st != 0) return st;
   std::sort(sec.begin(), sec.end());
   *seconds = sec[sec.size() / 2];
-  // Vector is left scattered: mg_reset sets it back to -1 before a search.
+  // Vector is left scattered and Visited set: mg_reset sets both back
+  // before a search.
   return 0;
 }
 
@@ -689,39 +778,57 @@ int32_t mg_gather_selftest(int32_t device, int64_t n, char* err, int32_t errlen)
   BFSB_REQUIRE(n >= 1 && n < (1 << 24), "n = %lld", (long long)n);
   BFSB_CHECK(cudaSetDevice(device));
   std::vector<int64_t> rowptr((size_t)n + 1, 0);
+  int64_t longest = 0;
   uint64_t x = 88172645463325252ull;
   for (int64_t i = 0; i < n; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    const int64_t cls = (int64_t)(x % 10), r = (int64_t)((x >> 8) % 100000);
-    const int64_t len = cls < 5 ? r % 32 : cls < 8 ? r % kThreads : r % (4 * kThreads + 1);
+    const int64_t cls = (int64_t)(x % 100), r = (int64_t)((x >> 8) % 100000);
+    const int64_t len = cls < 50 ? r % 32 : cls < 80 ? r % kThreads : cls < 98 ? r % (4 * kThreads + 1)
+                                                                             : r % (3 * bfsb::kHuge);
     rowptr[(size_t)i + 1] = rowptr[(size_t)i] + len;
+    longest = std::max(longest, len);
   }
   const int64_t m = rowptr[(size_t)n];
   std::vector<uint32_t> col((size_t)std::max<int64_t>(m, 1));
   for (int64_t e = 0; e < m; ++e) col[(size_t)e] = (uint32_t)(e * 7 + 1);
   int64_t* drow = nullptr;
-  uint32_t *dcol = nullptr, *hits = nullptr, *srcs = nullptr, *bad = nullptr;
+  uint32_t *dcol = nullptr, *hits = nullptr, *srcs = nullptr, *bad = nullptr, *ctl = nullptr;
+  bfsb::HugeList<uint32_t>* lists = nullptr;
+  const int64_t cap = HugeQueue::Cap(m);
   BFSB_CHECK(cudaMalloc(&drow, rowptr.size() * sizeof(int64_t)));
   BFSB_CHECK(cudaMalloc(&dcol, col.size() * sizeof(uint32_t)));
   BFSB_CHECK(cudaMalloc(&hits, col.size() * sizeof(uint32_t)));
   BFSB_CHECK(cudaMalloc(&srcs, col.size() * sizeof(uint32_t)));
   BFSB_CHECK(cudaMalloc(&bad, sizeof(uint32_t)));
+  BFSB_CHECK(cudaMalloc(&ctl, 4 * sizeof(uint32_t)));  // the queue's ctl (u64), its error flag
+  BFSB_CHECK(cudaMalloc(&lists, (size_t)cap * sizeof(*lists)));
   BFSB_CHECK(cudaMemcpy(drow, rowptr.data(), rowptr.size() * sizeof(int64_t), cudaMemcpyHostToDevice));
   BFSB_CHECK(cudaMemcpy(dcol, col.data(), col.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
   std::vector<uint32_t> hh(col.size()), hs(col.size());
   int32_t st = 0;
-  for (int mode = 0; mode < 3 && st == 0; ++mode) {
+  for (int mode = 0; mode < 4 && st == 0; ++mode) {
     BFSB_CHECK(cudaMemset(hits, 0, col.size() * sizeof(uint32_t)));
     BFSB_CHECK(cudaMemset(bad, 0, sizeof(uint32_t)));
+    BFSB_CHECK(cudaMemset(ctl, 0, 4 * sizeof(uint32_t)));
     const TestVisit f{drow, hits, srcs, bad};
+    const HugeQueue hq{lists, cap, reinterpret_cast<unsigned long long*>(ctl), ctl + 2, 1u};
     const int blocks = (int)std::min<int64_t>((n + kThreads - 1) / kThreads, 64);  // several rounds per block
-    if (mode == 0) GatherTestKernel<0><<<blocks, kThreads>>>(n, drow, dcol, f);
-    if (mode == 1) GatherTestKernel<1><<<blocks, kThreads>>>(n, drow, dcol, f);
-    if (mode == 2) GatherTestKernel<2><<<blocks, kThreads>>>(n, drow, dcol, f);
+    if (mode == 0) GatherTestKernel<0><<<blocks, kThreads>>>(n, drow, dcol, f, hq);
+    if (mode == 1) GatherTestKernel<1><<<blocks, kThreads>>>(n, drow, dcol, f, hq);
+    if (mode == 2) GatherTestKernel<2><<<blocks, kThreads>>>(n, drow, dcol, f, hq);
+    if (mode == 3) {
+      GatherTestKernel<3><<<blocks, kThreads>>>(n, drow, dcol, f, hq);
+      bfsb::HugeKernel<kThreads><<<blocks, kThreads>>>(hq, dcol, HugeTestVisit{f});
+    }
     BFSB_CHECK_LAUNCH("GatherTestKernel");
     BFSB_CHECK(cudaDeviceSynchronize());
-    uint32_t nbad = 0;
+    uint32_t nbad = 0, hctl[4] = {};
     BFSB_CHECK(cudaMemcpy(&nbad, bad, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    BFSB_CHECK(cudaMemcpy(hctl, ctl, sizeof(hctl), cudaMemcpyDeviceToHost));
+    if (hctl[2] != 0) st = bfsb::Errf(err, errlen, BFSB_EINTERNAL, "gather mode %d: the HugeQueue overflowed", mode);
+    if (mode == 3 && longest >= bfsb::kHuge && hctl[1] == 0 && st == 0) {  // lists << 40: the high word
+      st = bfsb::Errf(err, errlen, BFSB_EINTERNAL, "gather mode 3: no list was queued (the test needs some)");
+    }
     BFSB_CHECK(cudaMemcpy(hh.data(), hits, hh.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     BFSB_CHECK(cudaMemcpy(hs.data(), srcs, hs.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     if (nbad != 0) st = bfsb::Errf(err, errlen, BFSB_EINTERNAL, "gather mode %d: %u wrong destinations", mode, nbad);
@@ -741,6 +848,8 @@ int32_t mg_gather_selftest(int32_t device, int64_t n, char* err, int32_t errlen)
   cudaFree(hits);
   cudaFree(srcs);
   cudaFree(bad);
+  cudaFree(ctl);
+  cudaFree(lists);
   return st;
 }
 

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define MG_ABI_VERSION 1
+#define MG_ABI_VERSION 2
 
 /* Gathering (mg_params.gather). */
 #define MG_GATHER_MERRILL 0 /* CTA + warp + scan (bfsb_gather.cuh) */
@@ -42,7 +42,7 @@ extern "C" {
 /* Phase slots of mg_level's times (seconds, per partition). */
 #define MG_T_GATHER 0 /* the gather kernels (sum over the queues) */
 #define MG_T_UPDATE 1 /* UpdateLabels (expand_contract: the contraction) */
-#define MG_T_CONVERT 2 /* ConvertVtoQ: scan + enqueue */
+#define MG_T_CONVERT 2 /* ConvertVtoQ: the scan that enqueues */
 #define MG_T_COPY 3   /* peer copies on the copy stream (sum) */
 #define MG_T_WAIT 4   /* the compute stream's time between its gathers: waiting for copies */
 #define MG_T_RESET 5  /* Vector <- -1 at the level's start (vector_reset = memset) */
@@ -60,7 +60,11 @@ typedef struct mg_params {
   int64_t expand;        /* MG_EXPAND_* */
   int64_t visited_check; /* 1: the scatter skips v already visited */
   int64_t vector_reset;  /* 0: memset Vector each level (Algorithm 2);
-                            1: ConvertVtoQ resets the entries it enqueues */
+                            1: UpdateLabels resets every entry it reads */
+  int64_t huge_lists;    /* MG_GATHER_MERRILL, scatter: 0, a list of any
+                            length expanded by one CTA (Merrill et al.);
+                            1, lists of at least bfsb::kHuge edges cut into
+                            chunks over the whole GPU (bfsb::HugeKernel) */
 } mg_params;
 
 int32_t mg_abi_version(void);
@@ -93,14 +97,17 @@ int32_t mg_level(void* h, const int32_t* order, const int64_t* qlen, int64_t* ne
 /* mg_parents copies every partition's Label into dst[lo[i]..lo[i+1]). */
 int32_t mg_parents(void* h, int64_t* dst, char* err, int32_t errlen);
 
-/* mg_floor times the measured floor on partition 0 (FloorKernel): the
- * median of reps passes, in seconds. */
+/* mg_floor times the measured floor on partition 0 (FloorKernel, and
+ * bfsb::HugeKernel with huge_lists): the median of reps passes, in seconds.
+ * With visited_check (scatter_parents) every vertex is set visited first,
+ * so that the floor reads and tests every edge and writes nothing. */
 int32_t mg_floor(void* h, int32_t reps, double* seconds, char* err, int32_t errlen);
 
 /* mg_gather_selftest checks bfsb_gather.cuh on device: every edge of a
- * random CSR of n rows (lengths spread from 0 to 4·threads) is visited
+ * random CSR of n rows (lengths spread from 0 to 3·bfsb::kHuge) is visited
  * exactly once by BlockGather and by ThreadGather, through ForEachEdge and
- * ForEachEdgeSync. */
+ * ForEachEdgeSync, and by BlockGather with the lists of at least kHuge
+ * edges left to HugeQueue and HugeKernel. */
 int32_t mg_gather_selftest(int32_t device, int64_t n, char* err, int32_t errlen);
 
 void mg_destroy(void* h);

@@ -20,6 +20,7 @@ type cpuPart struct {
 	label   []int64
 	visited []uint8
 	vec     []uint32 // scatter_parents
+	flags   []uint8  // scatter_parents: 1 for the vertices UpdateLabels visited this level
 	queue   [2][]uint32
 	recv    [][]uint32 // per gather slot k (peer = copy)
 	mu      sync.Mutex
@@ -52,6 +53,7 @@ func NewCPUEngine(pt *Partition, opt Options, workers int) Engine {
 			queue: [2][]uint32{make([]uint32, nl), make([]uint32, nl)}}
 		if opt.Expand == ExpandScatter {
 			cp.vec = make([]uint32, nl)
+			cp.flags = make([]uint8, nl)
 		}
 		if pt.P > 1 && opt.Peer == PeerCopy {
 			cp.recv = make([][]uint32, pt.P)
@@ -136,10 +138,10 @@ func (e *cpuEngine) level(i int, order []int, qlen []int64) (nq, edges int64, t 
 	t[tGather] = t3.Sub(t2).Seconds()
 	next := p.queue[cur^1]
 	if e.opt.Expand == ExpandScatter {
-		e.update(p)
+		edges = e.update(p)
 		t4 := time.Now()
 		t[tUpdate] = t4.Sub(t3).Seconds()
-		nq, edges = e.convert(p, next)
+		nq = e.convert(p, next)
 		t[tConvert] = time.Since(t4).Seconds()
 	} else {
 		nq, edges = e.contract(p, next)
@@ -207,38 +209,51 @@ func (e *cpuEngine) contract(p *cpuPart, next []uint32) (int64, int64) {
 	return nq, edges.Load()
 }
 
-// update is UpdateLabels (§5.4.1).
-func (e *cpuEngine) update(p *cpuPart) {
+// update is UpdateLabels (§5.4.1), as the CUDA backend's UpdateKernel:
+// flags marks the new vertices, whose full degrees it sums (the next
+// level's edges examined); with vector_reset = update their entries of
+// Vector go back to -1 too.
+func (e *cpuEngine) update(p *cpuPart) int64 {
+	reset := e.opt.VectorReset == ResetUpdate
+	var edges atomic.Int64
 	chunks(int64(len(p.vec)), e.workers, func(a, b int64) {
+		var d int64
 		for id := a; id < b; id++ {
 			c := p.vec[id]
+			p.flags[id] = 0
 			if c == none {
 				continue
 			}
 			if p.visited[id] != 0 {
 				p.vec[id] = none
-			} else {
-				p.label[id] = int64(c)
-				p.visited[id] = 1
+				continue
+			}
+			p.label[id] = int64(c)
+			p.visited[id] = 1
+			p.flags[id] = 1
+			d += int64(e.pt.Deg[p.Lo+id])
+			if reset {
+				p.vec[id] = none
 			}
 		}
+		edges.Add(d)
 	})
+	return edges.Load()
 }
 
-// convert is ConvertVtoQ (§5.4.2): an exclusive scan of the per-block
-// counts of new vertices gives each block its place in the queue.
-func (e *cpuEngine) convert(p *cpuPart, next []uint32) (int64, int64) {
-	n := int64(len(p.vec))
+// convert is ConvertVtoQ (§5.4.2): the new vertices, in order, into next.
+// An exclusive scan of the per-block counts of flags gives each block its
+// place in the queue.
+func (e *cpuEngine) convert(p *cpuPart, next []uint32) int64 {
+	n := int64(len(p.flags))
 	const block = 1 << 14
 	nb := (n + block - 1) / block
 	counts := make([]int64, nb+1)
 	chunks(nb, e.workers, func(a, b int64) {
 		for k := a; k < b; k++ {
 			c := int64(0)
-			for _, x := range p.vec[k*block : min((k+1)*block, n)] {
-				if x != none {
-					c++
-				}
+			for _, f := range p.flags[k*block : min((k+1)*block, n)] {
+				c += int64(f)
 			}
 			counts[k+1] = c
 		}
@@ -246,27 +261,18 @@ func (e *cpuEngine) convert(p *cpuPart, next []uint32) (int64, int64) {
 	for k := int64(0); k < nb; k++ {
 		counts[k+1] += counts[k]
 	}
-	reset := e.opt.VectorReset == ResetConvert
-	var edges atomic.Int64
 	chunks(nb, e.workers, func(a, b int64) {
-		var d int64
 		for k := a; k < b; k++ {
 			o := counts[k]
 			for id := k * block; id < min((k+1)*block, n); id++ {
-				if p.vec[id] == none {
-					continue
-				}
-				next[o] = uint32(p.Lo + id)
-				o++
-				d += int64(e.pt.Deg[p.Lo+id])
-				if reset {
-					p.vec[id] = none
+				if p.flags[id] != 0 {
+					next[o] = uint32(p.Lo + id)
+					o++
 				}
 			}
 		}
-		edges.Add(d)
 	})
-	return counts[nb], edges.Load()
+	return counts[nb]
 }
 
 func (e *cpuEngine) Parents(dst []int64) error {

@@ -17,15 +17,15 @@ import (
 const libName = "merrill"
 
 // mgABIVersion is MG_ABI_VERSION of merrill.h.
-const mgABIVersion = 1
+const mgABIVersion = 2
 
 // mgParams mirrors struct mg_params (all int64: no padding).
 type mgParams struct {
-	NParts, N, Gather, Overlap, Peer, Expand, VisitedCheck, VectorReset int64
+	NParts, N, Gather, Overlap, Peer, Expand, VisitedCheck, VectorReset, HugeLists int64
 }
 
-var _ [64 - unsafe.Sizeof(mgParams{})]struct{} // 8 int64 fields
-var _ [unsafe.Sizeof(mgParams{}) - 64]struct{}
+var _ [72 - unsafe.Sizeof(mgParams{})]struct{} // 9 int64 fields
+var _ [unsafe.Sizeof(mgParams{}) - 72]struct{}
 
 type errBuf = *byte
 
@@ -135,8 +135,11 @@ func NewCUDAEngine(pt *Partition, opt Options, release bool) (*CUDAEngine, error
 	if opt.Expand == ExpandContract {
 		p.Expand = 1
 	}
-	if opt.VectorReset == ResetConvert {
+	if opt.VectorReset == ResetUpdate {
 		p.VectorReset = 1
+	}
+	if opt.HugeLists == HugeGrid {
+		p.HugeLists = 1
 	}
 	nnz := make([]int64, pt.P)
 	for i := range pt.Parts {

@@ -16,8 +16,11 @@ const (
 	ExpandScatter  = "scatter_parents" // scattering parents into Vector (the paper's Fig. 3)
 	ExpandContract = "expand_contract" // Merrill's edge queue, then a contraction
 
-	ResetMemset  = "memset"  // Vector ← -1 at every level (Algorithm 2)
-	ResetConvert = "convert" // ConvertVtoQ resets what it enqueues
+	ResetMemset = "memset" // Vector ← -1 at every level (Algorithm 2)
+	ResetUpdate = "update" // UpdateLabels resets every entry it reads
+
+	HugeBlock = "block" // every list expanded by one CTA at most (Merrill et al.)
+	HugeGrid  = "grid"  // lists of bfsb::kHuge edges or more in chunks over the GPU
 )
 
 // Options are the algorithm's settings, shared by both backends.
@@ -28,6 +31,7 @@ type Options struct {
 	Expand       string
 	VisitedCheck bool // the scatter skips neighbours already visited
 	VectorReset  string
+	HugeLists    string // CUDA, gather = merrill, scatter_parents
 }
 
 // Phase names (results.LevelPhase.Times keys), in seconds, each the

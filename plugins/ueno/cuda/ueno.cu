@@ -43,22 +43,11 @@ namespace {
 
 constexpr int kGatherThreads = 256;
 
-constexpr int64_t kHuge = 4096;       // edges: lists this long go to HugeKernel (see FusedKernel)
-constexpr int64_t kHugeChunk = 1024;  // edges per HugeKernel block step
-constexpr int kChunkBits = 40;        // HugeQueue::ctl: lists << 40 | chunks
 // kGridWaves: the fused kernels' grid is this many times what the GPU holds
 // at once, so that blocks that finish early take more shares. At scale 25
 // on an H200, 1, 2, 4 and 8 gave 44.3, 44.4, 44.6 and 46.4 GTEPS (the
 // gathering floor 7.77, 7.76, 7.65 and 7.45 ms).
 constexpr int kGridWaves = 8;
-
-// HugeList is one queued list: local column lc, edges [b, e), and its first
-// chunk in the queue's chunk numbering.
-struct HugeList {
-  int64_t b, e, first;
-  uint32_t lc;
-};
-
 
 struct Handle {
   ueno_params p;
@@ -95,7 +84,7 @@ struct Handle {
   unsigned long long* counter = nullptr;
   // the fused kernels' persistent grid and queue of the longest lists
   int grid = 0;
-  HugeList* huge = nullptr;
+  bfsb::HugeList<uint32_t>* huge = nullptr;
   int64_t huge_cap = 0;
   unsigned long long* huge_ctl = nullptr;
   double ms[UENO_T_COUNT] = {};
@@ -383,10 +372,10 @@ __global__ void FilterKernel(const uint32_t* __restrict__ bu, const uint32_t* __
 //      whose first edge falls in its 1/G share of the part's edges (a
 //      binary search in task 4's scanned edge offsets), compacts the
 //      active vertices of those words 256 at a time, and expands them with
-//      Merrill's CTA+warp+scan gathering. A list of at least kHuge edges is
-//      not expanded there but queued (HugeList).
-//   2. HugeKernel: the queued lists cut into chunks of kHugeChunk edges,
-//      one chunk per block step, over the whole grid.
+//      Merrill's CTA+warp+scan gathering. A list of at least bfsb::kHuge
+//      edges is not expanded there but queued (bfsb::HugeQueue).
+//   2. bfsb::HugeKernel: the queued lists cut into chunks of
+//      bfsb::kHugeChunk edges, one chunk per block step, over the whole grid.
 //
 // Before, with a block per 8 CQ words: at scale 25 level 2's frontier is
 // about 11 000 hubs, which left a few hundred blocks each expanding several
@@ -395,26 +384,10 @@ __global__ void FilterKernel(const uint32_t* __restrict__ bu, const uint32_t* __
 // that its fixed costs dominated. Merrill et al. expand a list by one CTA
 // at most; the grid-wide step for the longest lists is this project's.
 
-// HugeQueue is where FusedKernel queues the longest lists. One 64-bit
-// atomicAdd reserves a list's slot and its chunks, so the slots are in the
-// order of their chunks (HugeKernel's binary search relies on it).
-struct HugeQueue {
-  HugeList* lists;
-  int64_t cap;
-  unsigned long long* ctl;
-  uint32_t* error;
-
-  __device__ void Push(uint32_t lc, int64_t b, int64_t e) const {
-    const int64_t chunks = (e - b + kHugeChunk - 1) / kHugeChunk;
-    const unsigned long long old = atomicAdd(ctl, (1ull << kChunkBits) | (unsigned long long)chunks);
-    const int64_t at = (int64_t)(old >> kChunkBits);
-    if (at >= cap) {  // cannot happen: a list is queued once, cap = nnz / kHuge + 1
-      atomicOr(error, 16u);
-      return;
-    }
-    lists[at] = HugeList{b, e, (int64_t)(old & ((1ull << kChunkBits) - 1)), lc};
-  }
-};
+// The longest lists go to a bfsb::HugeQueue (bfsb_gather.cuh), of local
+// columns; its error bit in err_flag is 16.
+using HugeQueue = bfsb::HugeQueue<uint32_t>;
+constexpr uint32_t kHugeError = 16u;
 
 // FilterVisitor filters each gathered edge where it is found (task 6).
 template <int kMethod>
@@ -469,7 +442,7 @@ __device__ __forceinline__ void BlockShare(const int64_t* __restrict__ offs, int
 }
 
 // ExpandBatch expands the lists of the block's active threads (local
-// column lc each), queueing those of kHuge edges or more. Block-synchronous.
+// column lc each), queueing those of bfsb::kHuge edges or more. Block-synchronous.
 template <class Visit>
 __device__ __forceinline__ void ExpandBatch(Gather& g, bool active, uint32_t lc, const int64_t* __restrict__ col_ptr,
                                             const uint32_t* __restrict__ row_idx, const HugeQueue& hq,
@@ -478,7 +451,7 @@ __device__ __forceinline__ void ExpandBatch(Gather& g, bool active, uint32_t lc,
   if (active) {
     b = col_ptr[lc];
     e = col_ptr[lc + 1];
-    if (e - b >= kHuge) {
+    if (e - b >= bfsb::kHuge) {
       hq.Push(lc, b, e);
       active = false;
     }
@@ -540,35 +513,6 @@ __global__ void __launch_bounds__(kGatherThreads)
   }
 }
 
-// HugeKernel is step 2: block steps over the queued lists' chunks.
-template <class Visit>
-__global__ void __launch_bounds__(kGatherThreads)
-    HugeKernel(const HugeList* __restrict__ lists, int64_t cap, const unsigned long long* __restrict__ ctl,
-               const uint32_t* __restrict__ row_idx, Visit vis) {
-  __shared__ HugeList cur;
-  const unsigned long long q = *ctl;
-  // n > cap cannot happen (HugeQueue::Push); the host checks it after the
-  // launch, and here no slot past cap is read.
-  const int64_t n = min((int64_t)(q >> kChunkBits), cap), chunks = (int64_t)(q & ((1ull << kChunkBits) - 1));
-  uint32_t c = 0;
-  for (int64_t k = blockIdx.x; k < chunks; k += gridDim.x) {  // block-uniform
-    if (threadIdx.x == 0) {  // the last list whose first chunk is <= k
-      int64_t lo = 0, hi = n - 1;
-      while (lo < hi) {
-        const int64_t mid = (lo + hi + 1) / 2;
-        if (lists[mid].first <= k) lo = mid; else hi = mid - 1;
-      }
-      cur = lists[lo];
-    }
-    __syncthreads();
-    const int64_t b = cur.b + (k - cur.first) * kHugeChunk;
-    const int64_t e = min(b + kHugeChunk, cur.e);
-    const uint32_t u = cur.lc;
-    __syncthreads();  // cur is rewritten next step
-    for (int64_t x = b + threadIdx.x; x < e; x += kGatherThreads) vis(u, __ldg(&row_idx[x]), c);
-  }
-  vis.Flush(c);
-}
 
 // ApplyKernel is task 8 for n pairs received from grid column src.
 __global__ void ApplyKernel(const uint2* __restrict__ pairs, int64_t n, int64_t src, int64_t r, int64_t block,
@@ -710,8 +654,8 @@ int32_t ueno_create(const ueno_params* p, const int64_t* col_ptr, const uint32_t
     BFSB_CHECK(cudaMalloc(&h->part_bits, h->wb * sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->err_flag, sizeof(uint32_t)));
     BFSB_CHECK(cudaMalloc(&h->counter, sizeof(unsigned long long)));
-    h->huge_cap = p->nnz / kHuge + 1;  // a list is queued at most once a launch
-    BFSB_CHECK(cudaMalloc(&h->huge, h->huge_cap * sizeof(HugeList)));
+    h->huge_cap = HugeQueue::Cap(p->nnz);  // a list is queued at most once a launch
+    BFSB_CHECK(cudaMalloc(&h->huge, h->huge_cap * sizeof(*h->huge)));
     BFSB_CHECK(cudaMalloc(&h->huge_ctl, sizeof(unsigned long long)));
     int sms = 0, per_sm = 0;
     BFSB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, (int)p->device));
@@ -904,8 +848,7 @@ template <int kMethod>
 void LaunchFused(Handle* h, int64_t start, int64_t end, const HugeQueue& hq, const FilterArgs& fa) {
   FusedKernel<kMethod><<<h->grid, kGatherThreads, 0, h->s>>>(h->list, start, end, h->edges, h->cq, h->col_ptr,
                                                              h->row_idx, hq, fa);
-  HugeKernel<<<h->grid, kGatherThreads, 0, h->s>>>(h->huge, h->huge_cap, h->huge_ctl, h->row_idx,
-                                                    FilterVisitor<kMethod>{fa});
+  bfsb::HugeKernel<kGatherThreads><<<h->grid, kGatherThreads, 0, h->s>>>(hq, h->row_idx, FilterVisitor<kMethod>{fa});
 }
 
 }  // namespace
@@ -939,7 +882,7 @@ int32_t ueno_gather_filter(void* hv, int64_t start, int64_t* next, uint32_t* cou
   const FilterArgs fa{h->sv,      h->wb,   h->p.block, h->p.r, h->p.j, BlockShift(h->p.block), h->visited,
                       h->nq,      h->pred, h->out,     h->cap, h->out_cnt};
   if (h->p.fused) {
-    const HugeQueue hq{h->huge, h->huge_cap, h->huge_ctl, h->err_flag};
+    const HugeQueue hq{h->huge, h->huge_cap, h->huge_ctl, h->err_flag, kHugeError};
     BFSB_CHECK(cudaMemsetAsync(h->huge_ctl, 0, 8, h->s));
     switch (h->p.sv_update) {
       case UENO_SV_A:
@@ -957,8 +900,9 @@ int32_t ueno_gather_filter(void* hv, int64_t start, int64_t* next, uint32_t* cou
     BFSB_CHECK(cudaMemcpyAsync(&ctl, h->huge_ctl, 8, cudaMemcpyDeviceToHost, h->s));
     if (int32_t st = End(h, UENO_T_FILTER, err, errlen)) return st;
     h->d2h += h->p.c * 4 + 8;
-    BFSB_REQUIRE((int64_t)(ctl >> kChunkBits) <= h->huge_cap, "ueno_gather_filter: %lld long lists queued, room for %lld",
-                 (long long)(ctl >> kChunkBits), (long long)h->huge_cap);
+    BFSB_REQUIRE((int64_t)(ctl >> bfsb::kHugeChunkBits) <= h->huge_cap,
+                 "ueno_gather_filter: %lld long lists queued, room for %lld", (long long)(ctl >> bfsb::kHugeChunkBits),
+                 (long long)h->huge_cap);
     *next = end;
     return 0;
   }
@@ -1088,9 +1032,9 @@ int32_t ueno_floor(void* hv, int32_t gather, int32_t reps, double* ms, char* err
     if (gather) {
       cudaError_t e = cudaMemsetAsync(h->huge_ctl, 0, 8, h->s);
       if (e != cudaSuccess) return e;
-      GatherFloorKernel<<<h->grid, kGatherThreads, 0, h->s>>>(
-          ncols, h->col_ptr, h->row_idx, HugeQueue{h->huge, h->huge_cap, h->huge_ctl, h->err_flag}, vis);
-      HugeKernel<<<h->grid, kGatherThreads, 0, h->s>>>(h->huge, h->huge_cap, h->huge_ctl, h->row_idx, vis);
+      const HugeQueue hq{h->huge, h->huge_cap, h->huge_ctl, h->err_flag, kHugeError};
+      GatherFloorKernel<<<h->grid, kGatherThreads, 0, h->s>>>(ncols, h->col_ptr, h->row_idx, hq, vis);
+      bfsb::HugeKernel<kGatherThreads><<<h->grid, kGatherThreads, 0, h->s>>>(hq, h->row_idx, vis);
     } else {
       FloorKernel<<<Blocks(h->p.nnz, tpb), tpb, 0, h->s>>>(h->row_idx, h->p.nnz, vis);
     }

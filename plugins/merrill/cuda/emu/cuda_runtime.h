@@ -2,9 +2,12 @@
 // harness/cuda/include/bfsb_gather.cuh uses, emulated on the host with one OS
 // thread per CUDA thread of one block, barriers for __syncthreads and for
 // the warp-synchronous intrinsics, so that gather_emu.cpp can check the
-// gather's CTA/warp/scan logic on machines without a GPU. Test only: never
+// gather's CTA/warp/scan logic and its HugeQueue/HugeKernel on machines
+// without a GPU. The blocks of a grid run one after another (blockIdx,
+// gridDim); __shared__ variables are function statics, one for all. Test only: never
 // on an nvcc include path (mk/cuda.mk adds plugins/merrill/cuda, not emu/).
 #pragma once
+#include <atomic>
 #include <barrier>
 #include <cstdint>
 #include <cstring>
@@ -14,9 +17,17 @@
 #define __global__
 #define __forceinline__ inline
 #define __restrict__
+#define __launch_bounds__(n)
+#define __shared__ static
 struct emu_uint3 { unsigned x, y, z; };
 inline thread_local emu_uint3 emu_tid;
+inline emu_uint3 emu_bid{0, 0, 0}, emu_gdim{1, 1, 1};
 #define threadIdx emu_tid
+#define blockIdx emu_bid
+#define gridDim emu_gdim
+template <class T> T min(T a, T b) { return b < a ? b : a; }
+template <class T> T atomicAdd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_add(v); }
+template <class T> T atomicOr(T* p, T v) { return std::atomic_ref<T>(*p).fetch_or(v); }
 inline std::barrier<>* emu_block_bar;
 inline std::barrier<>* emu_warp_bar[32];
 inline uint64_t emu_x[1024];
