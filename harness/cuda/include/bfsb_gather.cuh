@@ -26,7 +26,7 @@
 // al.'s, who expand a list by one CTA at most): when a level's frontier
 // holds a few hubs, a few blocks read 10^5-10^6 edges each while the rest
 // of the GPU idles. A gathering kernel that takes lists of at least kHuge
-// edges out of BlockGather pushes them on a HugeQueue instead (Push), and
+// edges out of BlockGather pushes them on a HugeQueue instead (Take), and
 // HugeKernel, launched after it on the same stream, expands every queued
 // list in chunks of kHugeChunk edges, one chunk a block step, over the
 // whole grid. ueno and merrill use it.
@@ -270,6 +270,15 @@ struct HugeQueue {
       return;
     }
     lists[at] = HugeList<V>{b, e, (int64_t)(old & ((1ull << kHugeChunkBits) - 1)), src};
+  }
+
+  // Take pushes the list [b, e) of src where it has at least kHuge edges
+  // and says whether it did; the caller then leaves it out of its own
+  // gathering. A queue without slots (lists null) takes nothing.
+  __device__ __forceinline__ bool Take(V src, int64_t b, int64_t e) const {
+    if (lists == nullptr || e - b < kHuge) return false;
+    Push(src, b, e);
+    return true;
   }
 };
 

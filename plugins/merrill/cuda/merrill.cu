@@ -97,14 +97,6 @@ struct HugeScatter {
   __device__ __forceinline__ void Flush(uint32_t /*acc*/) const {}
 };
 
-// TakeHuge queues the thread's list on hq instead of gathering it where it
-// has at least bfsb::kHuge edges (hq.lists null: never).
-__device__ __forceinline__ bool TakeHuge(const HugeQueue& hq, uint32_t u, int64_t b, int64_t e) {
-  if (hq.lists == nullptr || e - b < bfsb::kHuge) return false;
-  hq.Push(u, b, e);
-  return true;
-}
-
 // GatherKernel is GatherNeighbors for one queue (scatter_parents). The
 // Merrill gather leaves the lists of at least bfsb::kHuge edges to
 // bfsb::HugeKernel where hq.lists is set (huge_lists).
@@ -123,7 +115,7 @@ __global__ void __launch_bounds__(kThreads) GatherKernel(const uint32_t* __restr
     const uint32_t u = active ? queue[i] : 0;
     const int64_t b = active ? rowptr[u] : 0, e = active ? rowptr[u + 1] : 0;
     if (kMerrill) {
-      if (active && TakeHuge(hq, u, b, e)) active = false;
+      if (active && hq.Take(u, b, e)) active = false;
       g.ForEachEdge(active, u, b, e, col, f);
     } else {
       bfsb::ThreadGather(active, u, b, e, col, f);
@@ -268,7 +260,7 @@ __global__ void __launch_bounds__(kThreads) FloorKernel(int64_t n, const int64_t
     const int64_t i = base + threadIdx.x;
     bool active = i < n;
     const int64_t b = active ? rowptr[i] : 0, e = active ? rowptr[i + 1] : 0;
-    if (active && TakeHuge(hq, (uint32_t)i, b, e)) active = false;
+    if (active && hq.Take((uint32_t)i, b, e)) active = false;
     g.ForEachEdge(active, (uint32_t)i, b, e, col, f);
   }
 }
@@ -318,7 +310,7 @@ __global__ void __launch_bounds__(kThreads) GatherTestKernel(int64_t n, const in
     const int64_t i = base + threadIdx.x;
     bool active = i < n;
     const int64_t b = active ? rowptr[i] : 0, e = active ? rowptr[i + 1] : 0;
-    if (kMode == 3 && active && TakeHuge(hq, (uint32_t)i, b, e)) active = false;
+    if (kMode == 3 && active && hq.Take((uint32_t)i, b, e)) active = false;
     if (kMode == 0 || kMode == 3) {
       g.ForEachEdge(active, (uint32_t)i, b, e, col, f);
     } else if (kMode == 1) {
@@ -674,8 +666,8 @@ int32_t mg_level(void* hv, const int32_t* order, const int64_t* qlen, int64_t* n
       }
       BFSB_CHECK(cudaEventRecord(P.kend[k], P.comp));
     }
-    // The lists the gathers queued, over the whole GPU (the queue is empty
-    // where huge_lists is off: no launch).
+    // The lists the gathers queued, over the whole GPU (with huge_lists off
+    // they queue none, and nothing is launched).
     BFSB_CHECK(cudaEventRecord(P.hstart, P.comp));
     if (scatter && P.huge != nullptr) {
       bfsb::HugeKernel<kThreads><<<P.huge_grid, kThreads, 0, P.comp>>>(

@@ -451,10 +451,7 @@ __device__ __forceinline__ void ExpandBatch(Gather& g, bool active, uint32_t lc,
   if (active) {
     b = col_ptr[lc];
     e = col_ptr[lc + 1];
-    if (e - b >= bfsb::kHuge) {
-      hq.Push(lc, b, e);
-      active = false;
-    }
+    if (hq.Take(lc, b, e)) active = false;
   }
   g.ForEachEdge(active, lc, b, e, row_idx, [&](uint32_t u, int64_t, uint32_t v) { vis(u, v, c); });
 }

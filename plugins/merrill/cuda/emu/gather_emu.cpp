@@ -89,10 +89,7 @@ int Check(int mode, int64_t n) {
         const int64_t i = base + t;
         bool active = i < n;
         const int64_t b = active ? rp[i] : 0, e = active ? rp[i + 1] : 0;
-        if (mode == 3 && active && e - b >= bfsb::kHuge) {
-          hq.Push((uint32_t)i, b, e);
-          active = false;
-        }
+        if (mode == 3 && active && hq.Take((uint32_t)i, b, e)) active = false;
         if (mode == 0 || mode == 3) g.ForEachEdge(active, (uint32_t)i, b, e, col.data(), visit3);
         if (mode == 1) g.ForEachEdgeSync(active, (uint32_t)i, b, e, col.data(), visit4);
         if (mode == 2) bfsb::ThreadGather(active, (uint32_t)i, b, e, col.data(), visit3);
