@@ -63,6 +63,9 @@ import (
 	"unsafe"
 )
 
+// ErrNoMPI is returned by MPIWorld in binaries built without MPI.
+var ErrNoMPI = errors.New("this binary was built without MPI (build with `make MPI=1`, i.e. `go build -tags mpi` with CGO_CFLAGS=\"$(mpicc --showme:compile)\" CGO_LDFLAGS=\"$(mpicc --showme:link)\"), so launcher = \"mpirun\" is unavailable; use launcher = \"embedded\"")
+
 // Comm is one rank's handle on a communicator (a group of ranks that
 // exchange messages), as MPI_Comm is. Methods return an error rather than
 // panic: for bad arguments (wrong counts, unsupported buffer, bad rank),

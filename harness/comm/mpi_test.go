@@ -20,6 +20,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/comm/mpibuild"
+	"github.com/bfsbench/bfsbench/harness/runner/mpijob"
 )
 
 var mpitest struct {
@@ -62,7 +63,7 @@ func mpiTestBinary(t *testing.T) string {
 // runJob runs the test program as an np-rank job and returns its output.
 func runJob(t *testing.T, np int, timeout time.Duration, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	cmd, err := comm.MPIRunCommand(np, "", []string{"--oversubscribe"}, mpiTestBinary(t), args...)
+	cmd, err := mpijob.MPIRunCommand(np, "", []string{"--oversubscribe"}, mpiTestBinary(t), args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func runJob(t *testing.T, np int, timeout time.Duration, args ...string) (stdout
 	select {
 	case err = <-done:
 	case <-time.After(timeout):
-		comm.KillGroup(cmd)
+		mpijob.KillGroup(cmd)
 		<-done
 		t.Fatalf("mpirun -np %d %v did not finish in %v\nstdout:\n%s\nstderr:\n%s", np, args, timeout, out.String(), errb.String())
 	}
@@ -119,7 +120,7 @@ func TestMPIJobEndsWhenRankZeroDies(t *testing.T) {
 // KillGroup stops a hung job: mpirun and every rank are gone soon after.
 func TestKillGroupStopsHungJob(t *testing.T) {
 	const np = 3
-	cmd, err := comm.MPIRunCommand(np, "", []string{"--oversubscribe"}, mpiTestBinary(t), "-mode=hang")
+	cmd, err := mpijob.MPIRunCommand(np, "", []string{"--oversubscribe"}, mpiTestBinary(t), "-mode=hang")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,19 +151,19 @@ func TestKillGroupStopsHungJob(t *testing.T) {
 		case p := <-pids:
 			ranks = append(ranks, p)
 		case <-ctx.Done():
-			comm.KillGroup(cmd)
+			mpijob.KillGroup(cmd)
 			t.Fatal("ranks did not start")
 		}
 	}
-	comm.KillGroup(cmd)
+	mpijob.KillGroup(cmd)
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	select {
 	case <-waited:
-	case <-time.After(comm.KillGrace + 10*time.Second):
+	case <-time.After(mpijob.KillGrace + 10*time.Second):
 		t.Fatal("mpirun still running after KillGroup")
 	}
-	deadline := time.Now().Add(comm.KillGrace + 5*time.Second)
+	deadline := time.Now().Add(mpijob.KillGrace + 5*time.Second)
 	for _, p := range ranks {
 		for running(p) {
 			if time.Now().After(deadline) {
@@ -194,7 +195,7 @@ func TestMPIRunCommand(t *testing.T) {
 	os.WriteFile(hosts, []byte("localhost slots=4\n"), 0o644)
 	t.Setenv("PATH", dir)
 
-	cmd, err := comm.MPIRunCommand(4, hosts, []string{"--oversubscribe", "--bind-to", "core"}, "/bin/plugin", "-x", "y")
+	cmd, err := mpijob.MPIRunCommand(4, hosts, []string{"--oversubscribe", "--bind-to", "core"}, "/bin/plugin", "-x", "y")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestMPIRunCommand(t *testing.T) {
 		t.Errorf("args\n got %q\nwant %q", cmd.Args, want)
 	}
 	// Without a binding of the user's, ranks are not bound to one core.
-	cmd, err = comm.MPIRunCommand(2, "", nil, "/bin/plugin")
+	cmd, err = mpijob.MPIRunCommand(2, "", nil, "/bin/plugin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,14 +219,14 @@ func TestMPIRunCommand(t *testing.T) {
 		t.Error("command does not run in its own process group")
 	}
 
-	if _, err := comm.MPIRunCommand(2, filepath.Join(dir, "nohosts"), nil, "/bin/plugin"); err == nil {
+	if _, err := mpijob.MPIRunCommand(2, filepath.Join(dir, "nohosts"), nil, "/bin/plugin"); err == nil {
 		t.Error("missing host file accepted")
 	}
-	if _, err := comm.MPIRunCommand(0, "", nil, "/bin/plugin"); err == nil {
+	if _, err := mpijob.MPIRunCommand(0, "", nil, "/bin/plugin"); err == nil {
 		t.Error("0 ranks accepted")
 	}
 	t.Setenv("PATH", t.TempDir())
-	_, err = comm.MPIRunCommand(2, "", nil, "/bin/plugin")
+	_, err = mpijob.MPIRunCommand(2, "", nil, "/bin/plugin")
 	if err == nil || !strings.Contains(err.Error(), "mpirun") || !strings.Contains(err.Error(), "apt-get") {
 		t.Errorf("without mpirun: got %v, want an error naming mpirun and how to install it", err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/comm/internal/commtest"
+	"github.com/bfsbench/bfsbench/harness/runner/mpijob"
 )
 
 // ncclChildEnv, set in a process's environment, makes TestMain run the
@@ -122,7 +123,7 @@ func TestNCCLConformanceMPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd, err := comm.MPIRunCommand(2, "", []string{"--oversubscribe"}, exe, "-test.run=^$")
+	cmd, err := mpijob.MPIRunCommand(2, "", []string{"--oversubscribe"}, exe, "-test.run=^$")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func runWithTimeout(cmd *exec.Cmd, d time.Duration) (string, error) {
 	case err := <-done:
 		return buf.String(), err
 	case <-time.After(d):
-		comm.KillGroup(cmd)
+		mpijob.KillGroup(cmd)
 		<-done
 		return buf.String(), fmt.Errorf("job did not finish in %v", d)
 	}

@@ -20,8 +20,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
-	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/runner/mpijob"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/client"
 )
@@ -101,7 +101,7 @@ func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.
 	}
 	var cmd *exec.Cmd
 	if v != nil && v.Launcher == config.LauncherMPIRun {
-		c, err := comm.MPIRunCommand(v.Ranks, v.Hostfile, v.MPIRunArgs, path)
+		c, err := mpijob.MPIRunCommand(v.Ranks, v.Hostfile, v.MPIRunArgs, path)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func (p *proc) stop() {
 }
 
 // end signals the process group (SIGTERM, then SIGKILL after
-// comm.KillGrace) and waits for the process to exit. go-plugin's own
+// mpijob.KillGrace) and waits for the process to exit. go-plugin's own
 // Kill is called only if it does not: with the process gone go-plugin
 // has no peer left to write to, whereas its graceful close writes to a
 // plugin that is exiting and makes its multiplexer log "[ERR] yamux:
@@ -192,8 +192,8 @@ func (p *proc) end() {
 		p.client.Kill() // not started: nothing to signal
 		return
 	}
-	comm.KillGroup(p.cmd)
-	deadline := time.Now().Add(comm.KillGrace + 3*time.Second)
+	mpijob.KillGroup(p.cmd)
+	deadline := time.Now().Add(mpijob.KillGrace + 3*time.Second)
 	for !p.client.Exited() && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

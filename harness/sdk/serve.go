@@ -7,6 +7,7 @@ package sdk
 import (
 	"errors"
 	"fmt"
+	"net/rpc"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -14,28 +15,28 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 
-	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/launcher"
 	"github.com/bfsbench/bfsbench/harness/workload"
 )
-
-// followerHook, when set (by the MPI build), is called first by Serve. It
-// returns true when this process is an MPI follower rank (world rank > 0):
-// such a rank serves no RPC; it has run its share of the job and Serve
-// returns.
-var followerHook func(p Plugin) (handled bool)
 
 // Serve makes the calling binary a bfsbench plugin serving p. It does not
 // return until the harness closes the connection.
 func Serve(p Plugin) {
-	if followerHook != nil && followerHook(p) {
-		return
+	if launcher.UnderMPIRun() {
+		if launcher.Follower == nil {
+			fmt.Fprintf(os.Stderr, "plugin %s was started by mpirun, but it runs one rank: it does not import package sdk/grid (or sdk/mpirun), which joins an MPI job\n", p.Info().Name)
+			os.Exit(1)
+		}
+		if launcher.Follower(p) {
+			return
+		}
 	}
 	if os.Getenv(Handshake.MagicCookieKey) != Handshake.MagicCookieValue {
 		in := p.Info()
 		fmt.Fprintf(os.Stderr, "%s is a bfsbench plugin (%s); run it through `bfsbench run CONFIG.toml`.\n", os.Args[0], in.Name)
 		os.Exit(2)
 	}
-	if !comm.UnderMPIRun() { // under mpirun, mpi.go watches the launcher
+	if !launcher.UnderMPIRun() { // under mpirun, package mpirun watches the launcher
 		go watchParent(os.Getppid(), time.Second/4)
 	}
 	plugin.Serve(&plugin.ServeConfig{
@@ -56,6 +57,38 @@ func watchParent(ppid int, every time.Duration) {
 			os.Exit(1)
 		}
 	}
+}
+
+// rpcPlugin adapts a Plugin to go-plugin's net/rpc transport.
+type rpcPlugin struct{ impl Plugin }
+
+func (p *rpcPlugin) Server(*plugin.MuxBroker) (interface{}, error) {
+	return &rpcServer{srv: newServer(p.impl)}, nil
+}
+
+// Client is the harness's side, in package sdk/client: a plugin never
+// dispenses.
+func (p *rpcPlugin) Client(*plugin.MuxBroker, *rpc.Client) (interface{}, error) {
+	return nil, fmt.Errorf("sdk: the plugin side serves %q; the harness dispenses it through package sdk/client", PluginName)
+}
+
+// rpcServer exposes a server's methods in net/rpc's shape.
+type rpcServer struct{ srv *server }
+
+func (s *rpcServer) Describe(_ Empty, reply *Info) error {
+	return s.srv.guard("describe", func() error { *reply = s.srv.plugin.Info(); return nil })
+}
+
+func (s *rpcServer) Construct(args ConstructArgs, reply *ConstructReply) error {
+	return s.srv.guard("construct", func() error { return s.srv.construct(args, reply) })
+}
+
+func (s *rpcServer) BFS(args BFSArgs, reply *BFSReply) error {
+	return s.srv.guard("bfs", func() error { return s.srv.bfs(args.Root, reply) })
+}
+
+func (s *rpcServer) Close(_ Empty, _ *Empty) error {
+	return s.srv.guard("close", s.srv.close)
 }
 
 // server is the plugin-side state of one case.

@@ -1,7 +1,7 @@
 package main
 
 // plugin.go: the atomic2d plugin's description (sdk.Info), its parameters
-// and presets, and its per-rank variant over sdk.NewDistributed. The paper:
+// and presets, and its per-rank variant over grid.NewDistributed. The paper:
 //
 //	Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
 //	Distributed Breadth First Search on the Kepler Architecture", IEEE
@@ -16,6 +16,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/grid"
 	"github.com/bfsbench/bfsbench/plugins/atomic2d/bfs2d"
 )
 
@@ -145,7 +146,7 @@ func resolvedParams(params map[string]any) []string {
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
-// sdk.NewGridVariant (goroutine ranks, or one rank per MPI process).
+// grid.NewGridVariant (goroutine ranks, or one rank per MPI process).
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	o, err := parseOptions(cfg)
 	if err != nil {
@@ -156,12 +157,12 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	default:
 		return nil, fmt.Errorf("atomic2d has no backend %q (it has cpu, cuda)", cfg.Backend)
 	}
-	return sdk.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant { return newRankVariant(g, cfg, o) })
+	return grid.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant { return newRankVariant(g, cfg, o) })
 }
 
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
-	sdk.RankBase[*bfs2d.Rank]
+	grid.RankBase[*bfs2d.Rank]
 	opt options
 }
 
@@ -170,7 +171,7 @@ func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, defaultWorkers()/(g.R*g.C))
 	}
-	return &rankVariant{RankBase: sdk.RankBase[*bfs2d.Rank]{Cfg: cfg, Grid: g}, opt: o}
+	return &rankVariant{RankBase: grid.RankBase[*bfs2d.Rank]{Cfg: cfg, Grid: g}, opt: o}
 }
 
 // Construct builds the rank's CSC block through the shared 2D partition and
@@ -191,7 +192,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 			return err
 		}
 		v.DevOrd = dev
-		xch, why, err := sdk.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
+		xch, why, err := grid.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,7 @@ package main
 
 // plugin.go: the diropt plugin's description (sdk.Info), its parameters
 // (the paper's knobs, two presets) and its per-rank variant over
-// sdk.NewDistributed.
+// grid.NewDistributed.
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/grid"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
 )
 
@@ -105,7 +106,7 @@ type options struct {
 	BUSerial int64
 	Threads  int
 	Workers  int
-	Exchange string // the exchange parameter, before sdk.SelectExchange
+	Exchange string // the exchange parameter, before grid.SelectExchange
 }
 
 func parseOptions(cfg sdk.Config) (options, error) {
@@ -146,7 +147,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
-// sdk.NewGridVariant (goroutine ranks, or one rank per MPI process); the
+// grid.NewGridVariant (goroutine ranks, or one rank per MPI process); the
 // level loop takes its no-exchange path on 1×1.
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	o, err := parseOptions(cfg)
@@ -158,12 +159,12 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	default:
 		return nil, fmt.Errorf("diropt has no backend %q (it has cpu, cuda)", cfg.Backend)
 	}
-	return sdk.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant { return newRankVariant(g, cfg, o) })
+	return grid.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant { return newRankVariant(g, cfg, o) })
 }
 
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
-	sdk.RankBase[*dobfs.Rank]
+	grid.RankBase[*dobfs.Rank]
 	opt options
 	n   int64
 }
@@ -173,7 +174,7 @@ func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, runtime.GOMAXPROCS(0)/(g.R*g.C))
 	}
-	return &rankVariant{RankBase: sdk.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
+	return &rankVariant{RankBase: grid.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
 }
 
 // Construct builds the rank's block through the shared 2D partition, in CSR
@@ -197,7 +198,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.DevOrd = dev
 		xch, why := comm.ExchangeHost, "one rank exchanges nothing"
 		if v.Grid.World.Size() > 1 {
-			if xch, why, err = sdk.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange); err != nil {
+			if xch, why, err = grid.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange); err != nil {
 				return err
 			}
 		}

@@ -3,7 +3,7 @@ package main
 // dist.go is the reference plugin's distributed mode (cfg.Ranks > 1, or
 // launcher = "mpirun"): a level-synchronous top-down BFS over a 1D
 // partition (harness/partition: rank r owns vertex block r and its
-// adjacency lists), run on every rank through sdk.NewDistributed, in
+// adjacency lists), run on every rank through grid.NewDistributed, in
 // process or under mpirun. It is the plain textbook 1D algorithm, there to
 // exercise the distributed path end to end and to be a CPU yardstick:
 //
@@ -28,11 +28,12 @@ import (
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/grid"
 )
 
 func init() {
 	newDistributed = func(cfg sdk.Config) (sdk.Variant, error) {
-		return sdk.NewDistributed(cfg, newRank1D)
+		return grid.NewDistributed(cfg, newRank1D)
 	}
 }
 

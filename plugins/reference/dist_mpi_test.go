@@ -2,7 +2,7 @@ package main
 
 // dist_mpi_test.go: the whole mpirun path, end to end, as the harness
 // drives it: this plugin built with -tags mpi, started as `mpirun -np 4`
-// (comm.MPIRunCommand), go-plugin's handshake through mpirun's stdout,
+// (mpijob.MPIRunCommand), go-plugin's handshake through mpirun's stdout,
 // rank 0 serving RPC and driving the 3 followers over MPI, every search
 // validated from the shared parents file, then a clean shutdown. It skips,
 // saying why, where Open MPI is not installed (BFSBENCH_REQUIRE_MPI=1
@@ -21,9 +21,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
-	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/comm/mpibuild"
 	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/runner/mpijob"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/client"
 	"github.com/bfsbench/bfsbench/harness/workload"
@@ -44,7 +44,7 @@ func TestDistributedUnderMPIRun(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildMPIPlugin(t, dir)
 	const ranks = 4
-	cmd, err := comm.MPIRunCommand(ranks, "", []string{"--oversubscribe"}, bin)
+	cmd, err := mpijob.MPIRunCommand(ranks, "", []string{"--oversubscribe"}, bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestDistributedUnderMPIRun(t *testing.T) {
 		StartTimeout:     time.Minute,
 	})
 	defer func() {
-		comm.KillGroup(cmd)
+		mpijob.KillGroup(cmd)
 		pc.Kill()
 		if t.Failed() {
 			t.Logf("plugin stderr:\n%s", stderr.String())

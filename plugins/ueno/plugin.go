@@ -1,7 +1,7 @@
 package main
 
 // plugin.go: the ueno plugin's description (sdk.Info), its parameters and
-// presets, and its per-rank variant over sdk.NewDistributed. The paper:
+// presets, and its per-rank variant over grid.NewDistributed. The paper:
 //
 //	Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth First
 //	Search on GPU", 20th International Conference on High Performance
@@ -15,6 +15,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/grid"
 	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
 )
 
@@ -159,7 +160,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
-// sdk.NewGridVariant.
+// grid.NewGridVariant.
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	o, err := parseOptions(cfg)
 	if err != nil {
@@ -170,14 +171,14 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 	default:
 		return nil, fmt.Errorf("ueno has no backend %q (it has cpu, cuda)", cfg.Backend)
 	}
-	return sdk.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant {
-		return &rankVariant{RankBase: sdk.RankBase[*ubfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
+	return grid.NewGridVariant(cfg, func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant {
+		return &rankVariant{RankBase: grid.RankBase[*ubfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
 	})
 }
 
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
-	sdk.RankBase[*ubfs.Rank]
+	grid.RankBase[*ubfs.Rank]
 	opt options
 }
 
@@ -199,7 +200,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 			return err
 		}
 		v.DevOrd = dev
-		xch, why, err := sdk.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
+		xch, why, err := grid.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/runner/mpijob"
 )
 
 // Require skips t, saying why, when mpirun or mpicc is missing; with
@@ -20,7 +20,7 @@ func Require(t testing.TB) {
 	t.Helper()
 	for _, tool := range []string{"mpirun", "mpicc"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			msg := tool + " not on PATH: Open MPI is not installed, so the MPI tests cannot run; install it with `" + comm.InstallHint + "` (as root)"
+			msg := tool + " not on PATH: Open MPI is not installed, so the MPI tests cannot run; install it with `" + mpijob.InstallHint + "` (as root)"
 			if os.Getenv("BFSBENCH_REQUIRE_MPI") == "1" {
 				t.Fatal(msg)
 			}

@@ -8,7 +8,6 @@ import (
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/partition"
-	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 // TestFromPartitionMatchesNaive: the shared distributed 2D partition, built
@@ -26,7 +25,7 @@ func TestFromPartitionMatchesNaive(t *testing.T) {
 					return err
 				}
 				defer g.Close()
-				lo, hi := sdk.EdgeShare(int64(len(edges)), c.Rank(), p)
+				lo, hi := graph500.Share(int64(len(edges)), p, c.Rank())
 				part, err := partition.Build2D(g, n, edges[lo:hi])
 				if err != nil {
 					return err

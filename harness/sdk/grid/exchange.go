@@ -1,4 +1,4 @@
-package sdk
+package grid
 
 // exchange.go resolves a multi-rank GPU variant's exchange parameter
 // (comm.ExchangeModes) for one case, the same way on every rank.
@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 // SelectExchange resolves param (auto, device or host; comm.SelectExchange)
@@ -16,9 +17,9 @@ import (
 // count as sharing this machine's GPUs; under mpirun, Open MPI's
 // OMPI_COMM_WORLD_LOCAL_SIZE says how many share the node. It returns the
 // mode and why it was chosen. Collective over world.
-func SelectExchange(cfg Config, world comm.Comm, param string) (mode, why string, err error) {
+func SelectExchange(cfg sdk.Config, world comm.Comm, param string) (mode, why string, err error) {
 	local := world.Size() // ranks in this process
-	if cfg.Launcher == LauncherMPIRun {
+	if cfg.Launcher == sdk.LauncherMPIRun {
 		local = 1
 		if n, e := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_LOCAL_SIZE")); e == nil && n > 0 {
 			local = n

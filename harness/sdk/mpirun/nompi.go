@@ -1,6 +1,6 @@
 //go:build !mpi
 
-package sdk
+package mpirun
 
 // nompi.go: a plugin built without the MPI binding that finds itself
 // started by mpirun cannot join the job (its ranks could not talk), so
@@ -12,12 +12,14 @@ import (
 	"os"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/launcher"
 )
 
-func init() { followerHook = noMPIHook }
+func init() { launcher.Follower = func(p any) bool { return noMPIHook(p.(sdk.Plugin)) } }
 
-func noMPIHook(p Plugin) bool {
-	if !comm.UnderMPIRun() {
+func noMPIHook(p sdk.Plugin) bool {
+	if !launcher.UnderMPIRun() {
 		return false
 	}
 	fmt.Fprintf(os.Stderr, "plugin %s was started by mpirun, but %v\n", p.Info().Name, comm.ErrNoMPI)

@@ -1,8 +1,8 @@
-package sdk
+package mpirun
 
 // follower.go is the life of a follower rank (world rank > 0) of an mpirun
 // job: wait for rank 0's commands (control.go), run each on this rank's
-// RankVariant, answer with the outcome, until rank 0 says quit.
+// sdk.RankVariant, answer with the outcome, until rank 0 says quit.
 
 import (
 	"errors"
@@ -12,16 +12,18 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/graph500"
-	"github.com/bfsbench/bfsbench/harness/sdk/internal/mpictl"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/rank"
+	"github.com/bfsbench/bfsbench/harness/sdk/mpirun/internal/mpictl"
 )
 
 // follower is one follower rank.
 type follower struct {
 	s *mpiSession
 	// newRank returns the rank constructor for cfg: in a plugin, by
-	// calling its New (which calls NewDistributed, see newMPIVariant).
-	newRank func(cfg Config) (NewRankFunc, error)
-	rv      RankVariant
+	// calling its New (which calls NewDistributed, see NewVariant).
+	newRank func(cfg sdk.Config) (rank.New, error)
+	rv      sdk.RankVariant
 }
 
 // errStuck means a failed follower was not acknowledged in time: the job
@@ -48,7 +50,7 @@ func (f *follower) run() error {
 		if err != nil {
 			out.Err = err.Error()
 		}
-		if d, ok := f.rv.(Devicer); ok {
+		if d, ok := f.rv.(sdk.Devicer); ok {
 			out.Devices = d.Devices()
 		}
 		// After a failure, rank 0 may be blocked waiting for this rank in
@@ -105,7 +107,7 @@ func (f *follower) do(cmd command) error {
 		}
 		return f.rv.Construct(w)
 	case cmdBFS:
-		_, err := timedBFS(f.s.world, f.rv, cmd.Root)
+		_, err := rank.TimedBFS(f.s.world, f.rv, cmd.Root)
 		return err
 	case cmdParents:
 		return f.rv.Parents(nil)
@@ -123,10 +125,10 @@ func (f *follower) do(cmd command) error {
 // workload is this rank's share of the edge list: generated here for a
 // Kronecker graph (graph500.GenerateRange), received from rank 0
 // otherwise.
-func (f *follower) workload(cmd command) (*Workload, error) {
+func (f *follower) workload(cmd command) (*sdk.Workload, error) {
 	r, p := f.s.world.Rank(), f.s.world.Size()
-	lo, hi := EdgeShare(cmd.NEdges, r, p)
-	w := &Workload{NVertices: cmd.NVertices, NEdges: cmd.NEdges, EdgeOffset: lo, Graph: cmd.Graph}
+	lo, hi := graph500.Share(cmd.NEdges, p, r)
+	w := &sdk.Workload{NVertices: cmd.NVertices, NEdges: cmd.NEdges, EdgeOffset: lo, Graph: cmd.Graph}
 	if cmd.Scatter {
 		edges, err := mpictl.RecvEdges(f.s.ctl, 0, hi-lo, f.s.alive)
 		if err != nil {
@@ -145,11 +147,11 @@ func (f *follower) workload(cmd command) (*Workload, error) {
 
 // pluginRankFunc returns, for a follower of a plugin, the rank
 // constructor the plugin's New passes to NewDistributed.
-func pluginRankFunc(p Plugin) func(cfg Config) (NewRankFunc, error) {
-	return func(cfg Config) (NewRankFunc, error) {
+func pluginRankFunc(p sdk.Plugin) func(cfg sdk.Config) (rank.New, error) {
+	return func(cfg sdk.Config) (rank.New, error) {
 		captureMu.Lock() // one capture at a time in this process
 		defer captureMu.Unlock()
-		var got NewRankFunc
+		var got rank.New
 		mpiProc.Lock()
 		mpiProc.capture = &got
 		mpiProc.Unlock()
@@ -161,7 +163,7 @@ func pluginRankFunc(p Plugin) func(cfg Config) (NewRankFunc, error) {
 			return nil, err
 		}
 		if got == nil {
-			return nil, errors.New("the plugin's New did not call sdk.NewDistributed for this mpirun config")
+			return nil, errors.New("the plugin's New did not call grid.NewDistributed for this mpirun config")
 		}
 		return got, nil
 	}
@@ -170,7 +172,7 @@ func pluginRankFunc(p Plugin) func(cfg Config) (NewRankFunc, error) {
 // captureMu serialises pluginRankFunc's captures.
 var captureMu sync.Mutex
 
-func protectNew(p Plugin, cfg Config) (v Variant, err error) {
+func protectNew(p sdk.Plugin, cfg sdk.Config) (v sdk.Variant, err error) {
 	err = protect("new", func() error {
 		v, err = p.New(cfg)
 		return err

@@ -16,10 +16,6 @@
 package sdk
 
 import (
-	"fmt"
-	"math"
-	"sort"
-
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/results"
 )
@@ -82,11 +78,26 @@ func (m Memory) Device(nv, ne int64, ranks int) float64 {
 	return m.DevicePerVertex*float64(nv) + m.DevicePerEdge*float64(ne) + m.DevicePerRank*float64(ranks)
 }
 
+// PresetParam is the name of the parameter by which a variant offers
+// presets (a string parameter whose Choices are the preset names and whose
+// Default is the preset a config gets when it names none). Variants
+// reproducing a paper offer "paper", the published configuration.
+const PresetParam = "preset"
+
 // Param declares one tunable knob of a variant.
+//
+// A parameter's value in a case is, in this order: the config's value when
+// the config sets it; else its value under the case's preset (Presets);
+// else Default. Info.CheckParams applies this rule; a variant reads the
+// resolved value from Config and keeps no preset logic of its own.
 type Param struct {
 	Name    string
 	Type    string // TypeInt, TypeFloat, TypeBool or TypeString
 	Default any    // int64, float64, bool or string, matching Type
+	// Presets gives the value under presets whose value differs from
+	// Default, keyed by preset name (a choice of the PresetParam
+	// parameter); nil when every preset takes Default.
+	Presets map[string]any
 	Help    string
 	Choices []string // for strings: the allowed values; empty means any
 	Min     *float64 // for numbers: inclusive bounds, nil means none
@@ -133,6 +144,12 @@ func (c Config) Bool(name string) bool { return c.Params[name].(bool) }
 
 // String returns the string parameter name.
 func (c Config) String(name string) string { return c.Params[name].(string) }
+
+// Launchers(Config.Launcher).
+const (
+	LauncherEmbedded = "embedded"
+	LauncherMPIRun   = "mpirun"
+)
 
 // Workload is the graph a variant constructs from. Edges is the whole
 // Graph500 edge list in generator order (for a rank of a distributed run,
@@ -200,6 +217,31 @@ type Variant interface {
 	Close() error
 }
 
+// RankVariant is one rank's part of a distributed BFS variant. Every
+// method runs on all ranks collectively (each rank calls it at the same
+// point), so it may communicate over the Comm it was created with.
+//
+// Errors: under the in-process communicator a rank that fails aborts the
+// others' pending operations, so no rank hangs. Under MPI a rank cannot
+// interrupt the others: a method that may fail on some ranks only should
+// agree on failure before its next exchange (e.g. AllreduceInt64 of a
+// flag); otherwise a rank blocked waiting for a failed one makes the SDK
+// abort the whole job after FailureGrace.
+type RankVariant interface {
+	// Construct builds this rank's data from its share of the edge list:
+	// w.Edges are the edges [w.EdgeOffset, w.EdgeOffset+len(w.Edges)) of
+	// the whole list, w.NEdges long (the shares of all ranks, in rank
+	// order, are the whole list).
+	Construct(w *Workload) error
+	// BFS searches from root. Rank 0's Search is what the harness sees.
+	BFS(root int64) (Search, error)
+	// Parents gathers the last search's parents into dst on rank 0 (length
+	// NVertices); dst is nil on the other ranks.
+	Parents(dst []int64) error
+	// Close releases everything the rank holds.
+	Close() error
+}
+
 // Devicer is implemented by variants that run on accelerators: the
 // distinct devices the case used, for results' gpus and devices fields.
 type Devicer interface {
@@ -211,123 +253,4 @@ type Devicer interface {
 // the case's info.
 type Informer interface {
 	CaseInfo() map[string]any
-}
-
-// CheckParams validates user-given params against the declared ones and
-// returns the full set with defaults filled in, values normalized to
-// int64, float64, bool or string. Errors name the parameter.
-func (in Info) CheckParams(given map[string]any) (map[string]any, error) {
-	out := make(map[string]any, len(in.Params))
-	for _, p := range in.Params {
-		out[p.Name] = p.Default
-	}
-	names := make([]string, 0, len(given))
-	for k := range given {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		p, ok := in.Param(k)
-		if !ok {
-			return nil, fmt.Errorf("plugin %s has no parameter %q (it has: %s)", in.Name, k, in.paramNames())
-		}
-		v, err := p.Normalize(given[k])
-		if err != nil {
-			return nil, fmt.Errorf("plugin %s parameter %q: %w", in.Name, k, err)
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
-func (in Info) paramNames() string {
-	s := ""
-	for i, p := range in.Params {
-		if i > 0 {
-			s += ", "
-		}
-		s += p.Name
-	}
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
-// Normalize converts v to the parameter's Go type and checks choices and
-// bounds.
-func (p Param) Normalize(v any) (any, error) {
-	var out any
-	switch p.Type {
-	case TypeInt:
-		switch x := v.(type) {
-		case int:
-			out = int64(x)
-		case int64:
-			out = x
-		case float64:
-			if x != float64(int64(x)) {
-				return nil, fmt.Errorf("want an integer, got %v", x)
-			}
-			out = int64(x)
-		default:
-			return nil, fmt.Errorf("want an integer, got %T %v", v, v)
-		}
-	case TypeFloat:
-		switch x := v.(type) {
-		case int:
-			out = float64(x)
-		case int64:
-			out = float64(x)
-		case float64:
-			out = x
-		default:
-			return nil, fmt.Errorf("want a number, got %T %v", v, v)
-		}
-		if f := out.(float64); math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("want a finite number, got %v", f)
-		}
-	case TypeBool:
-		x, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("want true or false, got %T %v", v, v)
-		}
-		out = x
-	case TypeString:
-		x, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("want a string, got %T %v", v, v)
-		}
-		if len(p.Choices) > 0 {
-			found := false
-			for _, c := range p.Choices {
-				found = found || c == x
-			}
-			if !found {
-				return nil, fmt.Errorf("want one of %v, got %q", p.Choices, x)
-			}
-		}
-		out = x
-	default:
-		return nil, fmt.Errorf("declared with unknown type %q", p.Type)
-	}
-	var f float64
-	switch x := out.(type) {
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
-		return out, nil
-	}
-	if p.Min != nil && f < *p.Min {
-		return nil, fmt.Errorf("%v is below the minimum %v", out, *p.Min)
-	}
-	if p.Max != nil && f > *p.Max {
-		return nil, fmt.Errorf("%v is above the maximum %v", out, *p.Max)
-	}
-	if n, ok := out.(int64); ok && p.Multiple > 0 && n%p.Multiple != 0 {
-		return nil, fmt.Errorf("%d is not a multiple of %d", n, p.Multiple)
-	}
-	return out, nil
 }

@@ -1,8 +1,8 @@
-package sdk
+package mpirun
 
 // mpidriver.go is rank 0's side of an mpirun job (launcher = "mpirun"):
-// the Variant the harness calls, which sends every call to the follower
-// ranks as a command (control.go), runs rank 0's own RankVariant, and
+// the sdk.Variant the harness calls, which sends every call to the follower
+// ranks as a command (control.go), runs rank 0's own sdk.RankVariant, and
 // gathers the followers' outcomes.
 
 import (
@@ -14,7 +14,9 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/graph500"
-	"github.com/bfsbench/bfsbench/harness/sdk/internal/mpictl"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/rank"
+	"github.com/bfsbench/bfsbench/harness/sdk/mpirun/internal/mpictl"
 )
 
 // mpiSession is this process's place in an MPI job: set up by the MPI
@@ -34,11 +36,13 @@ var mpiProc struct {
 	session *mpiSession
 	// capture is set while a follower calls the plugin's New: NewDistributed
 	// then records the rank constructor here instead of driving a job.
-	capture *NewRankFunc
+	capture *rank.New
 }
 
-// newMPIVariant is NewDistributed for launcher = "mpirun".
-func newMPIVariant(cfg Config, newRank NewRankFunc) (Variant, error) {
+// NewVariant is grid.NewDistributed for launcher = "mpirun": on rank 0 the
+// Variant that drives the job; on a follower (while it calls the plugin's
+// New) it records newRank for the follower loop and returns a placeholder.
+func NewVariant(cfg sdk.Config, newRank rank.New) (sdk.Variant, error) {
 	mpiProc.Lock()
 	if mpiProc.capture != nil { // a follower is asking: record and return
 		*mpiProc.capture = newRank
@@ -64,22 +68,22 @@ type followerPlaceholder struct{}
 
 var errPlaceholder = errors.New("sdk: internal error: follower placeholder called")
 
-func (followerPlaceholder) Construct(*Workload) error { return errPlaceholder }
-func (followerPlaceholder) BFS(int64) (Search, error) { return Search{}, errPlaceholder }
-func (followerPlaceholder) Parents([]int64) error     { return errPlaceholder }
-func (followerPlaceholder) Close() error              { return nil }
+func (followerPlaceholder) Construct(*sdk.Workload) error { return errPlaceholder }
+func (followerPlaceholder) BFS(int64) (sdk.Search, error) { return sdk.Search{}, errPlaceholder }
+func (followerPlaceholder) Parents([]int64) error         { return errPlaceholder }
+func (followerPlaceholder) Close() error                  { return nil }
 
-// driver is rank 0's Variant in an mpirun job.
+// driver is rank 0's sdk.Variant in an mpirun job.
 type driver struct {
 	s       *mpiSession
-	rv      RankVariant
+	rv      sdk.RankVariant
 	broken  error // a call failed; set until Close
 	aborted bool  // the job was aborted (in-process: the world is dead)
 	devices []string
 }
 
 // newDriver asks the followers to create their ranks and creates rank 0's.
-func newDriver(s *mpiSession, cfg Config, newRank NewRankFunc) (*driver, error) {
+func newDriver(s *mpiSession, cfg sdk.Config, newRank rank.New) (*driver, error) {
 	if cfg.Ranks > 0 && cfg.Ranks != s.world.Size() {
 		return nil, fmt.Errorf("sdk: the config asks for %d ranks but mpirun started %d", cfg.Ranks, s.world.Size())
 	}
@@ -139,7 +143,7 @@ func (d *driver) call(cmd command, afterSend, own func() error) error {
 			errs = append(errs, fmt.Errorf("rank %d: %s", r, out.Err))
 			failed = append(failed, r)
 		}
-		d.devices = appendNew(d.devices, out.Devices...)
+		d.devices = rank.Union(d.devices, out.Devices...)
 	}
 	for _, r := range failed { // release the failed followers' wait
 		rq, err := ctl.Isend(comm.Host([]int64{1}), r, tagAck)
@@ -171,7 +175,7 @@ func (d *driver) abort(err error) error {
 	return err
 }
 
-func (d *driver) Construct(w *Workload) error {
+func (d *driver) Construct(w *sdk.Workload) error {
 	p := d.s.world.Size()
 	if int64(len(w.Edges)) != w.NEdges || w.EdgeOffset != 0 {
 		return fmt.Errorf("sdk: rank 0 needs the whole edge list (%d edges from %d), got %d", w.NEdges, w.EdgeOffset, len(w.Edges))
@@ -184,21 +188,21 @@ func (d *driver) Construct(w *Workload) error {
 	if scatter {
 		afterSend = func() error {
 			for r := 1; r < p; r++ {
-				if err := mpictl.SendEdges(d.s.ctl, r, shareOf(w, r, p).Edges, d.s.alive); err != nil {
+				if err := mpictl.SendEdges(d.s.ctl, r, rank.Share(w, r, p).Edges, d.s.alive); err != nil {
 					return fmt.Errorf("sending rank %d its edges: %w", r, err)
 				}
 			}
 			return nil
 		}
 	}
-	return d.call(cmd, afterSend, func() error { return d.rv.Construct(shareOf(w, 0, p)) })
+	return d.call(cmd, afterSend, func() error { return d.rv.Construct(rank.Share(w, 0, p)) })
 }
 
-func (d *driver) BFS(root int64) (Search, error) {
-	var s Search
+func (d *driver) BFS(root int64) (sdk.Search, error) {
+	var s sdk.Search
 	err := d.call(command{Method: cmdBFS, Root: root}, nil, func() error {
 		var err error
-		s, err = timedBFS(d.s.world, d.rv, root)
+		s, err = rank.TimedBFS(d.s.world, d.rv, root)
 		return err
 	})
 	return s, err
@@ -257,15 +261,15 @@ func (d *driver) quit() error {
 // Devices is the union of every rank's devices.
 func (d *driver) Devices() []string {
 	out := d.devices
-	if dv, ok := d.rv.(Devicer); ok {
-		out = appendNew(append([]string(nil), dv.Devices()...), out...)
+	if dv, ok := d.rv.(sdk.Devicer); ok {
+		out = rank.Union(append([]string(nil), dv.Devices()...), out...)
 	}
 	return out
 }
 
 // CaseInfo is rank 0's.
 func (d *driver) CaseInfo() map[string]any {
-	if inf, ok := d.rv.(Informer); ok {
+	if inf, ok := d.rv.(sdk.Informer); ok {
 		return inf.CaseInfo()
 	}
 	return nil

@@ -1,8 +1,8 @@
-package sdk
+package mpirun
 
 // control.go is the small protocol by which rank 0 of an mpirun job drives
-// its follower ranks: rank 0 sends each follower a command (the Variant
-// method to run and its arguments), every rank runs the same RankVariant
+// its follower ranks: rank 0 sends each follower a command (the sdk.Variant
+// method to run and its arguments), every rank runs the same sdk.RankVariant
 // method, and each follower answers with an outcome. Messages travel on a
 // communicator of their own (a duplicate of the world), so they never
 // match the variant's own messages.
@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/results"
+	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 // FailureGrace is how long a failed rank waits for the others before it
@@ -50,7 +51,7 @@ const (
 // command is what rank 0 sends a follower.
 type command struct {
 	Method string
-	Config Config // new
+	Config sdk.Config // new
 	// construct: the graph, and whether the follower receives its edges
 	// from rank 0 (Scatter) or generates them itself.
 	Graph     results.Graph

@@ -1,12 +1,12 @@
 //go:build mpi
 
-package sdk
+package mpirun
 
 // mpi.go joins a plugin binary built with `-tags mpi` to an mpirun job:
 // Serve calls followerHook first; under mpirun it initialises MPI on every
 // rank, and
 //   - on rank 0 returns false: rank 0 serves go-plugin RPC, and its
-//     Variant (NewDistributed, launcher = "mpirun") drives the others;
+//     sdk.Variant (NewDistributed, launcher = "mpirun") drives the others;
 //   - on the follower ranks runs the follower loop (follower.go) and
 //     returns true once rank 0 says quit.
 //
@@ -23,12 +23,14 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/sdk"
+	"github.com/bfsbench/bfsbench/harness/sdk/internal/launcher"
 )
 
-func init() { followerHook = mpiFollowerHook }
+func init() { launcher.Follower = func(p any) bool { return mpiFollowerHook(p.(sdk.Plugin)) } }
 
-func mpiFollowerHook(p Plugin) bool {
-	if !comm.UnderMPIRun() {
+func mpiFollowerHook(p sdk.Plugin) bool {
+	if !launcher.UnderMPIRun() {
 		return false
 	}
 	s, err := joinMPIJob()

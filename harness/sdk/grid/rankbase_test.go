@@ -1,10 +1,11 @@
-package sdk
+package grid
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 type fakeRank struct {
@@ -24,7 +25,7 @@ func TestRankBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := RankBase[*fakeRank]{Cfg: Config{Backend: BackendCUDA}, Grid: g}
+	b := RankBase[*fakeRank]{Cfg: sdk.Config{Backend: sdk.BackendCUDA}, Grid: g}
 	if b.Built() {
 		t.Error("Built before the rank is set")
 	}
@@ -52,15 +53,15 @@ func TestRankBase(t *testing.T) {
 	}
 	b.NoteCopyBandwidth(measure)
 	b.NoteCopyBandwidth(measure) // once per case
-	if calls != 1 || b.Info[InfoCopyBandwidthGBs] != 4000.0 {
+	if calls != 1 || b.Info[sdk.InfoCopyBandwidthGBs] != 4000.0 {
 		t.Errorf("%d measurements, info %v", calls, b.Info)
 	}
-	cpu := RankBase[*fakeRank]{Cfg: Config{Backend: BackendCPU}, Info: map[string]any{}}
+	cpu := RankBase[*fakeRank]{Cfg: sdk.Config{Backend: sdk.BackendCPU}, Info: map[string]any{}}
 	cpu.NoteCopyBandwidth(measure)
 	if calls != 1 {
 		t.Error("measured a CPU case's bandwidth")
 	}
-	failing := RankBase[*fakeRank]{Cfg: Config{Backend: BackendCUDA}, Info: map[string]any{}}
+	failing := RankBase[*fakeRank]{Cfg: sdk.Config{Backend: sdk.BackendCUDA}, Info: map[string]any{}}
 	failing.NoteCopyBandwidth(func(int) (float64, error) { return 0, errors.New("no device") })
 	if failing.Info["device_copy_error"] != "no device" {
 		t.Errorf("failure not recorded: %v", failing.Info)

@@ -1,14 +1,15 @@
-package sdk
+package grid
 
 // rankbase.go: the plumbing every per-rank variant over a processor grid
 // repeats (atomic2d, diropt, ueno): the grid, the rank's algorithm object,
-// its GPU, its case info, and the RankVariant methods that only delegate.
+// its GPU, its case info, and the sdk.RankVariant methods that only delegate.
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 // RankCore is what a grid variant's per-rank algorithm object provides to
@@ -20,18 +21,18 @@ type RankCore interface {
 	Close() error
 }
 
-// RankBase is embedded by a grid variant's RankVariant: it holds the
+// RankBase is embedded by a grid variant's sdk.RankVariant: it holds the
 // case's config, the grid, the rank object once Construct has built it,
 // this rank's GPU and the case info, and implements Parents, Close and
-// Devices (Devicer) over them. The variant implements Construct, BFS and,
+// Devices (sdk.Devicer) over them. The variant implements Construct, BFS and,
 // where it adds to Info, CaseInfo.
 type RankBase[R RankCore] struct {
-	Cfg    Config
+	Cfg    sdk.Config
 	Grid   *comm.Grid
 	Rank   R              // the zero value until Construct sets it
 	Device string         // "cuda:N name" of this rank's GPU; "" on the CPU backend
 	DevOrd int            // its CUDA device ordinal
-	Info   map[string]any // the case info (Informer)
+	Info   map[string]any // the case info (sdk.Informer)
 }
 
 // Built reports whether Construct has set Rank.
@@ -40,7 +41,7 @@ func (b *RankBase[R]) Built() bool {
 	return any(b.Rank) != any(zero)
 }
 
-// Parents implements RankVariant.
+// Parents implements sdk.RankVariant.
 func (b *RankBase[R]) Parents(dst []int64) error {
 	if !b.Built() {
 		return fmt.Errorf("parents before construct")
@@ -48,7 +49,7 @@ func (b *RankBase[R]) Parents(dst []int64) error {
 	return b.Rank.Parents(dst)
 }
 
-// Close implements RankVariant: the rank, then the grid's communicators.
+// Close implements sdk.RankVariant: the rank, then the grid's communicators.
 func (b *RankBase[R]) Close() error {
 	var err error
 	if b.Built() {
@@ -63,7 +64,7 @@ func (b *RankBase[R]) Close() error {
 	return err
 }
 
-// Devices implements Devicer: this rank's GPU; ranks sharing a GPU report
+// Devices implements sdk.Devicer: this rank's GPU; ranks sharing a GPU report
 // the same string, so the union over ranks counts distinct GPUs.
 func (b *RankBase[R]) Devices() []string {
 	if b.Device == "" {
@@ -73,15 +74,15 @@ func (b *RankBase[R]) Devices() []string {
 }
 
 // NoteCopyBandwidth records in Info, once per case and only for the CUDA
-// backend, the copy bandwidth of this rank's GPU (InfoCopyBandwidthGBs) as
+// backend, the copy bandwidth of this rank's GPU (sdk.InfoCopyBandwidthGBs) as
 // measure(DevOrd) gives it in GB/s, or its failure (device_copy_error).
 // Call it from CaseInfo: after the timed construction.
 func (b *RankBase[R]) NoteCopyBandwidth(measure func(dev int) (float64, error)) {
-	if b.Cfg.Backend != BackendCUDA || b.Info == nil || b.Info[InfoCopyBandwidthGBs] != nil {
+	if b.Cfg.Backend != sdk.BackendCUDA || b.Info == nil || b.Info[sdk.InfoCopyBandwidthGBs] != nil {
 		return
 	}
 	if gbs, err := measure(b.DevOrd); err == nil {
-		b.Info[InfoCopyBandwidthGBs] = gbs
+		b.Info[sdk.InfoCopyBandwidthGBs] = gbs
 	} else {
 		b.Info["device_copy_error"] = err.Error()
 	}
@@ -91,11 +92,11 @@ func (b *RankBase[R]) NoteCopyBandwidth(measure func(dev int) (float64, error)) 
 // shape GridShape gives for cfg): it starts the ranks (NewDistributed:
 // goroutines, or one per MPI process), builds each rank's comm.Grid, and
 // has newRank make the rank's variant over it.
-func NewGridVariant(cfg Config, newRank func(g *comm.Grid, cfg Config) RankVariant) (Variant, error) {
+func NewGridVariant(cfg sdk.Config, newRank func(g *comm.Grid, cfg sdk.Config) sdk.RankVariant) (sdk.Variant, error) {
 	if _, _, err := GridShape(cfg); err != nil {
 		return nil, err
 	}
-	return NewDistributed(cfg, func(c comm.Comm, cfg Config) (RankVariant, error) {
+	return NewDistributed(cfg, func(c comm.Comm, cfg sdk.Config) (sdk.RankVariant, error) {
 		r, cc, err := GridShape(cfg)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package comm
+package mpijob
 
 // proc_other.go: without /proc, KillGroup signals mpirun's process group
 // only.

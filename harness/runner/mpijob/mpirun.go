@@ -1,6 +1,10 @@
-package comm
+// Package mpijob is the harness's control of plugin processes that are MPI
+// jobs: it builds the `mpirun -np N PLUGIN` command a multi-rank variant
+// is started with (launcher = "mpirun"), and stops such a job as a whole,
+// ranks placed in process groups of their own included.
+package mpijob
 
-// launch.go builds the `mpirun -np N PLUGIN` command the harness starts a
+// mpirun.go builds the `mpirun -np N PLUGIN` command the harness starts a
 // multi-rank variant with (launcher = "mpirun"), and stops such a job as a
 // whole. Rank 0 of the job serves go-plugin RPC on the harness's machine:
 // with a host file, the harness's host must come first in it, because
@@ -17,23 +21,8 @@ import (
 	"time"
 )
 
-// ErrNoMPI is returned by MPIWorld in binaries built without MPI.
-var ErrNoMPI = errors.New("this binary was built without MPI (build with `make MPI=1`, i.e. `go build -tags mpi` with CGO_CFLAGS=\"$(mpicc --showme:compile)\" CGO_LDFLAGS=\"$(mpicc --showme:link)\"), so launcher = \"mpirun\" is unavailable; use launcher = \"embedded\"")
-
 // InstallHint is the command that installs Open MPI on Debian and Ubuntu.
 const InstallHint = "apt-get update && apt-get install -y libopenmpi-dev openmpi-bin"
-
-// UnderMPIRun reports whether this process was started by an MPI launcher
-// (Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE; PMIx and PMI launchers set
-// PMIX_RANK or PMI_RANK).
-func UnderMPIRun() bool {
-	for _, k := range []string{"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"} {
-		if _, ok := os.LookupEnv(k); ok {
-			return true
-		}
-	}
-	return false
-}
 
 // MPIRunCommand returns the command that starts program (with
 // programArgs) as an np-rank MPI job: `mpirun -np NP [--hostfile F]

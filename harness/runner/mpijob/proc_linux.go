@@ -1,4 +1,4 @@
-package comm
+package mpijob
 
 // proc_linux.go finds a process's descendants through /proc, so that
 // KillGroup can reach MPI ranks that Open MPI placed in process groups of

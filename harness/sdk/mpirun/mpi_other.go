@@ -1,6 +1,6 @@
 //go:build mpi && !linux
 
-package sdk
+package mpirun
 
 import "os"
 
