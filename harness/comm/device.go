@@ -56,6 +56,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
 // DeviceBuffer is a run of N elements of Type at device address Ptr.
@@ -92,7 +94,7 @@ var ErrSharedGPU = errors.New("ranks share a GPU")
 type NCCLComm struct {
 	host   Comm
 	owns   bool // host was made by Split and is closed with this one
-	rt     *CUDARuntime
+	rt     *cuda.Runtime
 	nl     *ncclLib
 	comm   uintptr // ncclComm_t
 	dev    int
@@ -132,7 +134,7 @@ func NewNCCL(host Comm, dev int, stream uintptr) (*NCCLComm, error) {
 // distinct where NCCL needs them to be. Collective (one allgather).
 func prepareNCCL(host Comm, dev int, stream uintptr) (*NCCLComm, error) {
 	c := &NCCLComm{host: host, dev: dev, stream: stream, rank: host.Rank(), size: host.Size()}
-	rt, rterr := LoadCUDARuntime()
+	rt, rterr := cuda.LoadRuntime()
 	nl, nlerr := loadNCCL()
 	key := uint64(0)
 	if rterr == nil {
@@ -202,7 +204,7 @@ func (c *NCCLComm) DeviceOrdinal() int { return c.dev }
 func (c *NCCLComm) Stream() uintptr { return c.stream }
 
 // Runtime is the CUDA runtime the communicator uses.
-func (c *NCCLComm) Runtime() *CUDARuntime { return c.rt }
+func (c *NCCLComm) Runtime() *cuda.Runtime { return c.rt }
 
 // Sync issues queued point-to-point operations and waits until the
 // stream's work is done, failing (instead of hanging) when NCCL reports an
@@ -219,7 +221,7 @@ func (c *NCCLComm) WaitStream(s uintptr) error {
 	if err := c.flush(); err != nil {
 		return err
 	}
-	return c.rt.OnDevice(c.dev, func() error { return c.rt.waitStream(s, c.asyncError) })
+	return c.rt.OnDevice(c.dev, func() error { return c.rt.WaitStream(s, c.asyncError) })
 }
 
 func (c *NCCLComm) asyncError() error {
@@ -667,7 +669,7 @@ func (r *ncclRequest) Wait() (int, error) {
 			return r.n, r.err
 		}
 	}
-	err := r.c.rt.OnDevice(r.c.dev, func() error { return r.c.rt.waitEvent(r.mark.ev, r.c.asyncError) })
+	err := r.c.rt.OnDevice(r.c.dev, func() error { return r.c.rt.WaitEvent(r.mark.ev, r.c.asyncError) })
 	r.finish(err)
 	return r.n, r.err
 }
@@ -795,9 +797,7 @@ func (c *NCCLComm) flush() error {
 
 // eventOnThread creates a synchronization event on the current device.
 func (c *NCCLComm) eventOnThread() (uintptr, error) {
-	var e uintptr
-	err := c.rt.check("cudaEventCreateWithFlags", c.rt.eventCreate(&e, cudaEventDisableTiming))
-	return e, err
+	return c.rt.EventCreateHere(false)
 }
 
 // Abort implements Comm: the NCCL communicator is aborted (its pending

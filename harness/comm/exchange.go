@@ -7,6 +7,8 @@ package comm
 import (
 	"errors"
 	"fmt"
+
+	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
 // Exchange modes.
@@ -63,7 +65,7 @@ func deviceExchangeBlocker(cudaBackend bool, ranks, localRanks int) error {
 	if err != nil {
 		return err
 	}
-	rt, err := LoadCUDARuntime()
+	rt, err := cuda.LoadRuntime()
 	if err != nil {
 		return err
 	}

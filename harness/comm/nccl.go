@@ -1,8 +1,9 @@
 package comm
 
-// nccl.go binds NCCL (libnccl.so.2), loaded at run time with purego like
-// the CUDA runtime (cudart.go): a binary built without NCCL's headers runs
-// everywhere, and says which file it looked for where NCCL is missing.
+// nccl.go binds NCCL (libnccl.so.2), loaded at run time through package
+// cuda's loader like the CUDA runtime: a binary built without NCCL's
+// headers runs everywhere, and says which file it looked for where NCCL is
+// missing.
 //
 // Only calls whose arguments are scalars and pointers are bound: the
 // communicators are created with ncclCommInitRankScalable (NCCL ≥ 2.23),
@@ -17,7 +18,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ebitengine/purego"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
 // NCCLName is the NCCL library file loaded.
@@ -45,7 +46,7 @@ func ncclDirs() []string {
 	if h := os.Getenv("NCCL_HOME"); h != "" {
 		dirs = append(dirs, filepath.Join(h, "lib"))
 	}
-	return append(dirs, cudaLibDirs()...)
+	return append(dirs, cuda.LibDirs()...)
 }
 
 // ncclLib is a loaded libnccl.so.2.
@@ -102,38 +103,31 @@ func NCCLVersion() (int, error) {
 }
 
 func openNCCL() (*ncclLib, error) {
-	h, path, tried := dlopenFirst([]string{NCCLName}, ncclDirs())
+	h, path, tried := cuda.OpenFirst([]string{NCCLName}, ncclDirs())
 	if h == 0 {
 		return nil, fmt.Errorf("comm: %w: %s could not be loaded from %s or the dynamic loader's path (LD_LIBRARY_PATH=%q): %s; install NCCL (e.g. apt-get install libnccl2) or use exchange = \"host\"",
 			ErrNoNCCL, NCCLName, strings.Join(ncclDirs(), ", "), os.Getenv("LD_LIBRARY_PATH"), strings.Join(tried, "; "))
 	}
 	l := &ncclLib{path: path}
-	syms := []struct {
-		fn   any
-		name string
-	}{
-		{&l.getVersion, "ncclGetVersion"},
-		{&l.getUniqueID, "ncclGetUniqueId"},
-		{&l.initRankScal, "ncclCommInitRankScalable"},
-		{&l.commDestroy, "ncclCommDestroy"},
-		{&l.commAbort, "ncclCommAbort"},
-		{&l.commGetAsyncErr, "ncclCommGetAsyncError"},
-		{&l.getErrorString, "ncclGetErrorString"},
-		{&l.getLastError, "ncclGetLastError"},
-		{&l.groupStart, "ncclGroupStart"},
-		{&l.groupEnd, "ncclGroupEnd"},
-		{&l.send, "ncclSend"},
-		{&l.recv, "ncclRecv"},
-		{&l.allReduce, "ncclAllReduce"},
-		{&l.allGather, "ncclAllGather"},
-		{&l.broadcast, "ncclBroadcast"},
+	table := []cuda.Sym{
+		{Name: "ncclGetVersion", Fn: &l.getVersion},
+		{Name: "ncclGetUniqueId", Fn: &l.getUniqueID},
+		{Name: "ncclCommInitRankScalable", Fn: &l.initRankScal},
+		{Name: "ncclCommDestroy", Fn: &l.commDestroy},
+		{Name: "ncclCommAbort", Fn: &l.commAbort},
+		{Name: "ncclCommGetAsyncError", Fn: &l.commGetAsyncErr},
+		{Name: "ncclGetErrorString", Fn: &l.getErrorString},
+		{Name: "ncclGetLastError", Fn: &l.getLastError},
+		{Name: "ncclGroupStart", Fn: &l.groupStart},
+		{Name: "ncclGroupEnd", Fn: &l.groupEnd},
+		{Name: "ncclSend", Fn: &l.send},
+		{Name: "ncclRecv", Fn: &l.recv},
+		{Name: "ncclAllReduce", Fn: &l.allReduce},
+		{Name: "ncclAllGather", Fn: &l.allGather},
+		{Name: "ncclBroadcast", Fn: &l.broadcast},
 	}
-	for _, s := range syms {
-		addr, err := purego.Dlsym(h, s.name)
-		if err != nil || addr == 0 {
-			return nil, fmt.Errorf("comm: %s has no symbol %s (NCCL ≥ 2.23 is needed): %v", path, s.name, err)
-		}
-		purego.RegisterFunc(s.fn, addr)
+	if err := cuda.Bind(h, path, table); err != nil {
+		return nil, fmt.Errorf("comm: %w (NCCL ≥ 2.23 is needed)", err)
 	}
 	var v int32
 	if r := l.getVersion(&v); r != 0 {

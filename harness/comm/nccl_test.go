@@ -23,6 +23,7 @@ import (
 
 	"github.com/bfsbench/bfsbench/harness/comm"
 	"github.com/bfsbench/bfsbench/harness/comm/internal/commtest"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/runner/mpijob"
 )
 
@@ -33,7 +34,7 @@ const ncclChildEnv = "BFSBENCH_NCCL_CHILD"
 // requireNCCL returns the CUDA runtime and device count when NCCL, the
 // runtime and at least gpus GPUs are present; otherwise it skips, or
 // fails where BFSBENCH_REQUIRE names nccl.
-func requireNCCL(t *testing.T, gpus int) (*comm.CUDARuntime, int) {
+func requireNCCL(t *testing.T, gpus int) (*cuda.Runtime, int) {
 	t.Helper()
 	miss := func(msg string) {
 		t.Helper()
@@ -42,7 +43,7 @@ func requireNCCL(t *testing.T, gpus int) (*comm.CUDARuntime, int) {
 		}
 		t.Skip(msg + " (set BFSBENCH_REQUIRE=nccl to make this a failure)")
 	}
-	rt, err := comm.LoadCUDARuntime()
+	rt, err := cuda.LoadRuntime()
 	if err != nil {
 		miss(err.Error())
 	}
@@ -61,7 +62,7 @@ func requireNCCL(t *testing.T, gpus int) (*comm.CUDARuntime, int) {
 
 // deviceRank builds rank c's device communicator on device dev, on a
 // stream of its own.
-func deviceRank(rt *comm.CUDARuntime, c comm.Comm, dev int) (*comm.NCCLComm, error) {
+func deviceRank(rt *cuda.Runtime, c comm.Comm, dev int) (*comm.NCCLComm, error) {
 	s, err := rt.StreamCreate(dev)
 	if err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func ncclChild() int {
 		return 2
 	}
 	defer comm.MPIFinalize()
-	rt, err := comm.LoadCUDARuntime()
+	rt, err := cuda.LoadRuntime()
 	var n int
 	if err == nil {
 		n, err = rt.DeviceCount()

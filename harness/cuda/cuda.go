@@ -1,8 +1,10 @@
 // Package cuda loads a variant's CUDA library (lib<variant>.so, built by
 // `make cuda` from plugins/<variant>/cuda/*.cu and harness/cuda/src/*.cu)
 // at run time, so that one Go binary runs on machines with and without a
-// GPU. It uses dlopen through github.com/ebitengine/purego: no cgo, no CUDA
-// headers or libraries at build time.
+// GPU, and binds the few CUDA runtime calls the host code needs (Runtime).
+// Every library, NCCL's included, is loaded through dl.go (dlopen through
+// github.com/ebitengine/purego: no cgo, no CUDA headers or libraries at
+// build time).
 //
 // # Binding a variant's library
 //
@@ -143,9 +145,6 @@ func Find(name string) (string, error) {
 		file, ErrNotFound, where, env)
 }
 
-// openMu serializes dlopen, whose error message (dlerror) is per thread.
-var openMu sync.Mutex
-
 // Open finds and loads lib<name>.so and binds the common ABI of
 // bfsb_abi.h. It fails if the file is missing, cannot be loaded (a missing
 // dependency, a wrong architecture), lacks a common symbol or speaks
@@ -160,9 +159,7 @@ func Open(name string) (*Library, error) {
 
 // OpenPath loads the library at path as variant name's library.
 func OpenPath(name, path string) (*Library, error) {
-	openMu.Lock()
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
-	openMu.Unlock()
+	h, err := Dlopen(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: loading %s: %v", path, err)
 	}
@@ -193,11 +190,9 @@ func OpenPath(name, path string) (*Library, error) {
 // bind points fptr (a pointer to a Go func variable whose signature mirrors
 // the C function's) at the library's symbol sym.
 func (l *Library) bind(fptr any, sym string) error {
-	addr, err := purego.Dlsym(l.handle, sym)
-	if err != nil || addr == 0 {
-		return fmt.Errorf("cuda: %s has no symbol %s (a stale build: rebuild it with `make cuda`): %v", l.Path, sym, err)
+	if err := Bind(l.handle, l.Path, []Sym{{Name: sym, Fn: fptr}}); err != nil {
+		return fmt.Errorf("cuda: %w (a stale build: rebuild it with `make cuda`)", err)
 	}
-	purego.RegisterFunc(fptr, addr)
 	return nil
 }
 

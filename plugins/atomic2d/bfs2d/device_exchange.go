@@ -47,6 +47,7 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
 // Overlap modes (the overlap parameter) of the device path.
@@ -77,7 +78,7 @@ type deviceExchange struct {
 	l    Layout
 	g    *comm.Grid
 	eng  *cudaEngine
-	rt   *comm.CUDARuntime
+	rt   *cuda.Runtime
 	dg   *comm.DeviceGrid
 	dev  int
 	mode string // bitmap_messages
@@ -116,7 +117,7 @@ func newDeviceExchange(g *comm.Grid, l Layout, eng *cudaEngine, mode string, ove
 // alloc creates the exchange stream, the events and the device buffers.
 func (x *deviceExchange) alloc() error {
 	var err error
-	if x.rt, err = comm.LoadCUDARuntime(); err != nil {
+	if x.rt, err = cuda.LoadRuntime(); err != nil {
 		return err
 	}
 	if x.es, err = x.eng.Stream(); err != nil {

@@ -23,12 +23,13 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
 type deviceExchange struct {
 	g      *comm.Grid
 	dg     *comm.DeviceGrid
-	rt     *comm.CUDARuntime
+	rt     *cuda.Runtime
 	stream uintptr
 	eng    *cudaEngine
 	d      uenoDev
@@ -41,7 +42,7 @@ func newDeviceExchange(g *comm.Grid, eng *cudaEngine) (*deviceExchange, error) {
 	x := &deviceExchange{g: g, eng: eng, wb: BlockWords(eng.b)}
 	var err error
 	if x.d, err = eng.devPtrs(); err == nil {
-		if x.rt, err = comm.LoadCUDARuntime(); err == nil {
+		if x.rt, err = cuda.LoadRuntime(); err == nil {
 			x.stream, err = x.rt.StreamCreate(eng.dev.Ordinal)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 )
 
 // DeviceCases are the cases a device communicator passes: all but those
@@ -38,7 +39,7 @@ func Staged(d *comm.NCCLComm) comm.Comm { return &staged{d: d, rt: d.Runtime()} 
 
 type staged struct {
 	d  *comm.NCCLComm
-	rt *comm.CUDARuntime
+	rt *cuda.Runtime
 }
 
 // hostBytes is what the host buffers of the cases provide.

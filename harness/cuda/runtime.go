@@ -1,44 +1,30 @@
-package comm
+package cuda
 
-// cudart.go binds the few CUDA runtime calls the device communicator needs
-// (devices, streams, events, copies, allocations for tests and staging),
-// loading libcudart at run time with purego, as NCCL is loaded (nccl.go):
-// no cgo, no CUDA headers or libraries at build time, and no variant
-// library needed. The variants' own libraries (harness/cuda) carry their
-// own runtime; pointers, streams and events are the driver's objects in
-// the device's primary context, so they pass between the two.
+// runtime.go binds the few CUDA runtime calls the device communicator
+// (package comm) and the plugins' host code need (devices, streams,
+// events, copies, allocations for tests and staging), loading libcudart at
+// run time (dl.go), so that no variant library is needed for them. The
+// variants' own libraries carry their own runtime; pointers, streams and
+// events are the driver's objects in the device's primary context, so they
+// pass between the two.
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 	"unsafe"
-
-	"github.com/ebitengine/purego"
 )
 
-// CUDARuntimeNames are the libcudart files tried, newest first.
-var CUDARuntimeNames = []string{"libcudart.so.13", "libcudart.so.12", "libcudart.so"}
+// RuntimeNames are the libcudart files tried, newest first.
+var RuntimeNames = []string{"libcudart.so.13", "libcudart.so.12", "libcudart.so"}
 
-// cudaLibDirs are the directories searched before the dynamic loader's
-// own path (LD_LIBRARY_PATH, the ld.so cache): $CUDA_HOME/lib64, then
-// /usr/local/cuda/lib64.
-func cudaLibDirs() []string {
-	var dirs []string
-	if h := os.Getenv("CUDA_HOME"); h != "" {
-		dirs = append(dirs, filepath.Join(h, "lib64"))
-	}
-	return append(dirs, "/usr/local/cuda/lib64")
-}
-
-// ErrNoCUDARuntime is wrapped by LoadCUDARuntime's error when no libcudart
+// ErrNoRuntime is wrapped by LoadRuntime's error when no libcudart
 // could be loaded.
-var ErrNoCUDARuntime = errors.New("CUDA runtime not found")
+var ErrNoRuntime = errors.New("CUDA runtime not found")
 
 // Memory copy kinds (cudaMemcpyKind).
 const (
@@ -57,11 +43,11 @@ const (
 	cudaErrorInsufficientDrvr = 35
 )
 
-// CUDARuntime is a loaded libcudart. Its methods act on the calling OS
+// Runtime is a loaded libcudart. Its methods act on the calling OS
 // thread's current device: callers that pick a device (SetDevice) lock
 // the goroutine to its thread for as long as they rely on it (Go moves
 // goroutines between threads). Errors name the call and what CUDA said.
-type CUDARuntime struct {
+type Runtime struct {
 	Path string // the file loaded
 
 	setDevice         func(dev int32) int32
@@ -69,12 +55,10 @@ type CUDARuntime struct {
 	deviceGetPCIBusID func(buf *byte, n int32, dev int32) int32
 	streamCreate      func(s *uintptr, flags uint32) int32
 	streamDestroy     func(s uintptr) int32
-	streamSynchronize func(s uintptr) int32
 	streamQuery       func(s uintptr) int32
 	streamWaitEvent   func(s, e uintptr, flags uint32) int32
 	eventCreate       func(e *uintptr, flags uint32) int32
 	eventRecord       func(e, s uintptr) int32
-	eventSynchronize  func(e uintptr) int32
 	eventQuery        func(e uintptr) int32
 	eventElapsedTime  func(ms *float32, start, end uintptr) int32
 	eventDestroy      func(e uintptr) int32
@@ -84,125 +68,84 @@ type CUDARuntime struct {
 	freeHost          func(p unsafe.Pointer) int32
 	memcpy            func(dst, src unsafe.Pointer, n uint64, kind int32) int32
 	memcpyAsync       func(dst, src unsafe.Pointer, n uint64, kind int32, s uintptr) int32
-	memsetAsync       func(p uintptr, v int32, n uint64, s uintptr) int32
 	getErrorName      func(e int32) string
 	getErrorString    func(e int32) string
 }
 
-var cudartOnce struct {
+var runtimeOnce struct {
 	once sync.Once
-	rt   *CUDARuntime
+	rt   *Runtime
 	err  error
 }
 
-// LoadCUDARuntime loads libcudart on its first call (CUDARuntimeNames, in
+// LoadRuntime loads libcudart on its first call (RuntimeNames, in
 // the directories of cudaLibDirs, then by name through the dynamic
 // loader) and returns the same runtime, or the same error, on every call.
-func LoadCUDARuntime() (*CUDARuntime, error) {
-	o := &cudartOnce
-	o.once.Do(func() { o.rt, o.err = loadCUDARuntime() })
+func LoadRuntime() (*Runtime, error) {
+	o := &runtimeOnce
+	o.once.Do(func() { o.rt, o.err = loadRuntime() })
 	return o.rt, o.err
 }
 
-// dlopenFirst loads the first of names found in dirs, then by bare name
-// through the dynamic loader. It returns the handle, the path or name
-// loaded, and the attempts that failed.
-func dlopenFirst(names, dirs []string) (uintptr, string, []string) {
-	var tried []string
-	for _, name := range names {
-		cands := make([]string, 0, len(dirs)+1)
-		for _, d := range dirs {
-			p := filepath.Join(d, name)
-			if _, err := os.Stat(p); err == nil {
-				cands = append(cands, p)
-			}
-		}
-		cands = append(cands, name)
-		for _, p := range cands {
-			openMu.Lock()
-			h, err := purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-			openMu.Unlock()
-			if err == nil {
-				return h, p, tried
-			}
-			tried = append(tried, fmt.Sprintf("%s (%v)", p, err))
-		}
-	}
-	return 0, "", tried
-}
-
-// openMu serializes dlopen, whose error (dlerror) is per thread.
-var openMu sync.Mutex
-
-func loadCUDARuntime() (*CUDARuntime, error) {
-	h, path, tried := dlopenFirst(CUDARuntimeNames, cudaLibDirs())
+func loadRuntime() (*Runtime, error) {
+	h, path, tried := OpenFirst(RuntimeNames, LibDirs())
 	if h == 0 {
-		return nil, fmt.Errorf("comm: %w: could not load any of %s from %s or the dynamic loader's path (LD_LIBRARY_PATH=%q): %s",
-			ErrNoCUDARuntime, strings.Join(CUDARuntimeNames, ", "), strings.Join(cudaLibDirs(), ", "),
+		return nil, fmt.Errorf("cuda: %w: could not load any of %s from %s or the dynamic loader's path (LD_LIBRARY_PATH=%q): %s",
+			ErrNoRuntime, strings.Join(RuntimeNames, ", "), strings.Join(LibDirs(), ", "),
 			os.Getenv("LD_LIBRARY_PATH"), strings.Join(tried, "; "))
 	}
-	rt := &CUDARuntime{Path: path}
-	syms := []struct {
-		fn   any
-		name string
-	}{
-		{&rt.setDevice, "cudaSetDevice"},
-		{&rt.getDeviceCount, "cudaGetDeviceCount"},
-		{&rt.deviceGetPCIBusID, "cudaDeviceGetPCIBusId"},
-		{&rt.streamCreate, "cudaStreamCreateWithFlags"},
-		{&rt.streamDestroy, "cudaStreamDestroy"},
-		{&rt.streamSynchronize, "cudaStreamSynchronize"},
-		{&rt.streamQuery, "cudaStreamQuery"},
-		{&rt.streamWaitEvent, "cudaStreamWaitEvent"},
-		{&rt.eventCreate, "cudaEventCreateWithFlags"},
-		{&rt.eventRecord, "cudaEventRecord"},
-		{&rt.eventSynchronize, "cudaEventSynchronize"},
-		{&rt.eventQuery, "cudaEventQuery"},
-		{&rt.eventElapsedTime, "cudaEventElapsedTime"},
-		{&rt.eventDestroy, "cudaEventDestroy"},
-		{&rt.malloc, "cudaMalloc"},
-		{&rt.free, "cudaFree"},
-		{&rt.hostAlloc, "cudaHostAlloc"},
-		{&rt.freeHost, "cudaFreeHost"},
-		{&rt.memcpy, "cudaMemcpy"},
-		{&rt.memcpyAsync, "cudaMemcpyAsync"},
-		{&rt.memsetAsync, "cudaMemsetAsync"},
-		{&rt.getErrorName, "cudaGetErrorName"},
-		{&rt.getErrorString, "cudaGetErrorString"},
+	rt := &Runtime{Path: path}
+	table := []Sym{
+		{"cudaSetDevice", &rt.setDevice},
+		{"cudaGetDeviceCount", &rt.getDeviceCount},
+		{"cudaDeviceGetPCIBusId", &rt.deviceGetPCIBusID},
+		{"cudaStreamCreateWithFlags", &rt.streamCreate},
+		{"cudaStreamDestroy", &rt.streamDestroy},
+		{"cudaStreamQuery", &rt.streamQuery},
+		{"cudaStreamWaitEvent", &rt.streamWaitEvent},
+		{"cudaEventCreateWithFlags", &rt.eventCreate},
+		{"cudaEventRecord", &rt.eventRecord},
+		{"cudaEventQuery", &rt.eventQuery},
+		{"cudaEventElapsedTime", &rt.eventElapsedTime},
+		{"cudaEventDestroy", &rt.eventDestroy},
+		{"cudaMalloc", &rt.malloc},
+		{"cudaFree", &rt.free},
+		{"cudaHostAlloc", &rt.hostAlloc},
+		{"cudaFreeHost", &rt.freeHost},
+		{"cudaMemcpy", &rt.memcpy},
+		{"cudaMemcpyAsync", &rt.memcpyAsync},
+		{"cudaGetErrorName", &rt.getErrorName},
+		{"cudaGetErrorString", &rt.getErrorString},
 	}
-	for _, s := range syms {
-		addr, err := purego.Dlsym(h, s.name)
-		if err != nil || addr == 0 {
-			return nil, fmt.Errorf("comm: %s has no symbol %s: %v", path, s.name, err)
-		}
-		purego.RegisterFunc(s.fn, addr)
+	if err := Bind(h, path, table); err != nil {
+		return nil, fmt.Errorf("cuda: %w", err)
 	}
 	return rt, nil
 }
 
 // check turns a cudaError_t into an error naming the call.
-func (rt *CUDARuntime) check(call string, e int32) error {
+func (rt *Runtime) check(call string, e int32) error {
 	if e == 0 {
 		return nil
 	}
-	return &CUDAError{Call: call, Code: int(e), Name: rt.getErrorName(e), Msg: rt.getErrorString(e)}
+	return &RuntimeError{Call: call, Code: int(e), Name: rt.getErrorName(e), Msg: rt.getErrorString(e)}
 }
 
-// CUDAError is a failed CUDA runtime call.
-type CUDAError struct {
+// RuntimeError is a failed CUDA runtime call.
+type RuntimeError struct {
 	Call string // e.g. "cudaMalloc(1048576 bytes)"
 	Code int    // cudaError_t
 	Name string // e.g. cudaErrorMemoryAllocation
 	Msg  string
 }
 
-func (e *CUDAError) Error() string {
+func (e *RuntimeError) Error() string {
 	return fmt.Sprintf("%s: %s (%s)", e.Call, e.Msg, e.Name)
 }
 
 // DeviceCount is cudaGetDeviceCount; without a driver or a GPU it fails
 // with the runtime's words.
-func (rt *CUDARuntime) DeviceCount() (int, error) {
+func (rt *Runtime) DeviceCount() (int, error) {
 	var n int32
 	if err := rt.check("cudaGetDeviceCount", rt.getDeviceCount(&n)); err != nil {
 		return 0, err
@@ -212,12 +155,12 @@ func (rt *CUDARuntime) DeviceCount() (int, error) {
 
 // SetDevice makes dev the calling thread's current device (lock the
 // goroutine to its thread first: runtime.LockOSThread).
-func (rt *CUDARuntime) SetDevice(dev int) error {
+func (rt *Runtime) SetDevice(dev int) error {
 	return rt.check(fmt.Sprintf("cudaSetDevice(%d)", dev), rt.setDevice(int32(dev)))
 }
 
 // OnDevice runs f on a locked OS thread whose current device is dev.
-func (rt *CUDARuntime) OnDevice(dev int, f func() error) error {
+func (rt *Runtime) OnDevice(dev int, f func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := rt.SetDevice(dev); err != nil {
@@ -227,7 +170,7 @@ func (rt *CUDARuntime) OnDevice(dev int, f func() error) error {
 }
 
 // PCIBusID is the device's PCI bus id, e.g. "0000:1B:00.0".
-func (rt *CUDARuntime) PCIBusID(dev int) (string, error) {
+func (rt *Runtime) PCIBusID(dev int) (string, error) {
 	buf := make([]byte, 64)
 	if err := rt.check("cudaDeviceGetPCIBusId", rt.deviceGetPCIBusID(&buf[0], int32(len(buf)), int32(dev))); err != nil {
 		return "", err
@@ -236,7 +179,7 @@ func (rt *CUDARuntime) PCIBusID(dev int) (string, error) {
 }
 
 // StreamCreate creates a non-blocking stream on device dev.
-func (rt *CUDARuntime) StreamCreate(dev int) (uintptr, error) {
+func (rt *Runtime) StreamCreate(dev int) (uintptr, error) {
 	var s uintptr
 	err := rt.OnDevice(dev, func() error {
 		return rt.check("cudaStreamCreateWithFlags", rt.streamCreate(&s, cudaStreamNonBlocking))
@@ -245,17 +188,12 @@ func (rt *CUDARuntime) StreamCreate(dev int) (uintptr, error) {
 }
 
 // StreamDestroy is cudaStreamDestroy.
-func (rt *CUDARuntime) StreamDestroy(s uintptr) error {
+func (rt *Runtime) StreamDestroy(s uintptr) error {
 	return rt.check("cudaStreamDestroy", rt.streamDestroy(s))
 }
 
-// StreamSynchronize waits for everything enqueued on stream s.
-func (rt *CUDARuntime) StreamSynchronize(s uintptr) error {
-	return rt.check("cudaStreamSynchronize", rt.streamSynchronize(s))
-}
-
 // StreamDone reports whether stream s has finished its work (cudaStreamQuery).
-func (rt *CUDARuntime) StreamDone(s uintptr) (bool, error) {
+func (rt *Runtime) StreamDone(s uintptr) (bool, error) {
 	e := rt.streamQuery(s)
 	if e == cudaErrorNotReady {
 		return false, nil
@@ -264,47 +202,50 @@ func (rt *CUDARuntime) StreamDone(s uintptr) (bool, error) {
 }
 
 // StreamWaitEvent makes later work on stream s wait for event e.
-func (rt *CUDARuntime) StreamWaitEvent(s, e uintptr) error {
+func (rt *Runtime) StreamWaitEvent(s, e uintptr) error {
 	return rt.check("cudaStreamWaitEvent", rt.streamWaitEvent(s, e, 0))
 }
 
 // EventCreate creates an event on device dev; timing events can be passed
 // to ElapsedMs, others (timing false) are cheaper to record and wait on.
-func (rt *CUDARuntime) EventCreate(dev int, timing bool) (uintptr, error) {
+func (rt *Runtime) EventCreate(dev int, timing bool) (uintptr, error) {
+	var e uintptr
+	err := rt.OnDevice(dev, func() (err error) { e, err = rt.EventCreateHere(timing); return err })
+	return e, err
+}
+
+// EventCreateHere is EventCreate on the calling thread's current device
+// (inside OnDevice).
+func (rt *Runtime) EventCreateHere(timing bool) (uintptr, error) {
 	flags := uint32(cudaEventDisableTiming)
 	if timing {
 		flags = 0
 	}
 	var e uintptr
-	err := rt.OnDevice(dev, func() error { return rt.check("cudaEventCreateWithFlags", rt.eventCreate(&e, flags)) })
+	err := rt.check("cudaEventCreateWithFlags", rt.eventCreate(&e, flags))
 	return e, err
 }
 
 // EventRecord records event e on stream s.
-func (rt *CUDARuntime) EventRecord(e, s uintptr) error {
+func (rt *Runtime) EventRecord(e, s uintptr) error {
 	return rt.check("cudaEventRecord", rt.eventRecord(e, s))
 }
 
-// EventSynchronize waits for event e.
-func (rt *CUDARuntime) EventSynchronize(e uintptr) error {
-	return rt.check("cudaEventSynchronize", rt.eventSynchronize(e))
-}
-
 // ElapsedMs is the time between two recorded timing events, in ms.
-func (rt *CUDARuntime) ElapsedMs(start, end uintptr) (float64, error) {
+func (rt *Runtime) ElapsedMs(start, end uintptr) (float64, error) {
 	var ms float32
 	err := rt.check("cudaEventElapsedTime", rt.eventElapsedTime(&ms, start, end))
 	return float64(ms), err
 }
 
 // EventDestroy is cudaEventDestroy.
-func (rt *CUDARuntime) EventDestroy(e uintptr) error {
+func (rt *Runtime) EventDestroy(e uintptr) error {
 	return rt.check("cudaEventDestroy", rt.eventDestroy(e))
 }
 
 // Malloc allocates bytes of device memory on device dev (at least one
 // byte, so that an empty buffer still has an address).
-func (rt *CUDARuntime) Malloc(dev int, bytes int) (uintptr, error) {
+func (rt *Runtime) Malloc(dev int, bytes int) (uintptr, error) {
 	var p uintptr
 	err := rt.OnDevice(dev, func() error {
 		return rt.check(fmt.Sprintf("cudaMalloc(%d bytes)", bytes), rt.malloc(&p, uint64(max(bytes, 1))))
@@ -313,7 +254,7 @@ func (rt *CUDARuntime) Malloc(dev int, bytes int) (uintptr, error) {
 }
 
 // Free releases device memory from Malloc.
-func (rt *CUDARuntime) Free(p uintptr) error {
+func (rt *Runtime) Free(p uintptr) error {
 	if p == 0 {
 		return nil
 	}
@@ -321,7 +262,7 @@ func (rt *CUDARuntime) Free(p uintptr) error {
 }
 
 // HostAlloc allocates bytes of pinned (page-locked, portable) host memory.
-func (rt *CUDARuntime) HostAlloc(bytes int) ([]byte, error) {
+func (rt *Runtime) HostAlloc(bytes int) ([]byte, error) {
 	var p unsafe.Pointer
 	if err := rt.check(fmt.Sprintf("cudaHostAlloc(%d bytes)", bytes), rt.hostAlloc(&p, uint64(max(bytes, 1)), cudaHostAllocPortable)); err != nil {
 		return nil, err
@@ -330,7 +271,7 @@ func (rt *CUDARuntime) HostAlloc(bytes int) ([]byte, error) {
 }
 
 // FreeHost releases memory from HostAlloc.
-func (rt *CUDARuntime) FreeHost(b []byte) error {
+func (rt *Runtime) FreeHost(b []byte) error {
 	if cap(b) == 0 {
 		return nil
 	}
@@ -338,7 +279,7 @@ func (rt *CUDARuntime) FreeHost(b []byte) error {
 }
 
 // CopyToDevice copies host src to device dst and waits for the copy.
-func (rt *CUDARuntime) CopyToDevice(dst uintptr, src []byte) error {
+func (rt *Runtime) CopyToDevice(dst uintptr, src []byte) error {
 	if len(src) == 0 {
 		return nil
 	}
@@ -348,7 +289,7 @@ func (rt *CUDARuntime) CopyToDevice(dst uintptr, src []byte) error {
 }
 
 // CopyFromDevice copies device src to host dst and waits for the copy.
-func (rt *CUDARuntime) CopyFromDevice(dst []byte, src uintptr) error {
+func (rt *Runtime) CopyFromDevice(dst []byte, src uintptr) error {
 	if len(dst) == 0 {
 		return nil
 	}
@@ -360,19 +301,11 @@ func (rt *CUDARuntime) CopyFromDevice(dst []byte, src uintptr) error {
 // CopyAsync enqueues a copy of bytes from src to dst on stream s; either
 // may be device memory or pinned host memory (cudaMemcpyDefault: the
 // direction follows from the addresses).
-func (rt *CUDARuntime) CopyAsync(dst, src uintptr, bytes int, s uintptr) error {
+func (rt *Runtime) CopyAsync(dst, src uintptr, bytes int, s uintptr) error {
 	if bytes == 0 {
 		return nil
 	}
 	return rt.check("cudaMemcpyAsync", rt.memcpyAsync(ptrOf(dst), ptrOf(src), uint64(bytes), cudaMemcpyDefault, s))
-}
-
-// MemsetAsync enqueues setting bytes of device memory at p to v on s.
-func (rt *CUDARuntime) MemsetAsync(p uintptr, v byte, bytes int, s uintptr) error {
-	if bytes == 0 {
-		return nil
-	}
-	return rt.check("cudaMemsetAsync", rt.memsetAsync(p, int32(v), uint64(bytes), s))
 }
 
 // ptrOf turns a device or pinned address into the pointer C expects. The
@@ -381,18 +314,9 @@ func ptrOf(p uintptr) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&p))
 }
 
-// Addr is the address of b's first byte, for pinned host memory from
-// HostAlloc (nil for an empty slice).
-func Addr(b []byte) uintptr {
-	if cap(b) == 0 {
-		return 0
-	}
-	return uintptr(unsafe.Pointer(unsafe.SliceData(b[:1])))
-}
-
 // EventDone reports whether the work before event e's record has
 // finished (cudaEventQuery).
-func (rt *CUDARuntime) EventDone(e uintptr) (bool, error) {
+func (rt *Runtime) EventDone(e uintptr) (bool, error) {
 	r := rt.eventQuery(e)
 	if r == cudaErrorNotReady {
 		return false, nil
@@ -400,15 +324,15 @@ func (rt *CUDARuntime) EventDone(e uintptr) (bool, error) {
 	return r == 0, rt.check("cudaEventQuery", r)
 }
 
-// waitStream waits for stream s, calling check (e.g. NCCL's asynchronous
+// WaitStream waits for stream s, calling check (e.g. NCCL's asynchronous
 // error query) while it is busy, so that a failed peer does not leave the
 // caller waiting forever. It spins briefly, then polls.
-func (rt *CUDARuntime) waitStream(s uintptr, check func() error) error {
+func (rt *Runtime) WaitStream(s uintptr, check func() error) error {
 	return rt.poll(func() (bool, error) { return rt.StreamDone(s) }, check)
 }
 
-// waitEvent is waitStream for the work before event e.
-func (rt *CUDARuntime) waitEvent(e uintptr, check func() error) error {
+// WaitEvent is WaitStream for the work before event e.
+func (rt *Runtime) WaitEvent(e uintptr, check func() error) error {
 	return rt.poll(func() (bool, error) { return rt.EventDone(e) }, check)
 }
 
@@ -432,7 +356,7 @@ const pollSpin = 100 * time.Millisecond
 // ranks' goroutines are never starved.
 const pollBusy = 2 * time.Millisecond
 
-func (rt *CUDARuntime) poll(query func() (bool, error), check func() error) error {
+func (rt *Runtime) poll(query func() (bool, error), check func() error) error {
 	start := time.Now()
 	busy := runtime.GOMAXPROCS(0) > 4
 	for i := 0; ; i++ {
