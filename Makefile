@@ -43,6 +43,7 @@ test: deps
 	@$(MAKE) --no-print-directory build cuda-check test-go
 
 test-go:
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 	$(GO) vet $(GOTAGS) ./...
 	$(GO) test $(GOTAGS) -count=1 -timeout 40m ./...
 	@$(MAKE) --no-print-directory test-fuzz

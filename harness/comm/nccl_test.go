@@ -38,7 +38,7 @@ func requireNCCL(t *testing.T, gpus int) (*cuda.Runtime, int) {
 	t.Helper()
 	miss := func(msg string) {
 		t.Helper()
-		if slices.Contains(strings.Split(os.Getenv("BFSBENCH_REQUIRE"), ","), "nccl") {
+		if cuda.Required("nccl") {
 			t.Fatal(msg)
 		}
 		t.Skip(msg + " (set BFSBENCH_REQUIRE=nccl to make this a failure)")

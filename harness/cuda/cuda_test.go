@@ -306,6 +306,9 @@ func TestNeed(t *testing.T) {
 func TestBuiltLibrary(t *testing.T) {
 	p := filepath.Join("..", "..", "lib", "libedgescan.so")
 	if _, err := os.Stat(p); err != nil {
+		if Required("cuda") {
+			t.Fatalf("no lib/libedgescan.so, and %s names cuda: %v", RequireEnv, err)
+		}
 		t.Skip("no lib/libedgescan.so: run `make cuda` first")
 	}
 	l, err := OpenPath("edgescan", p)

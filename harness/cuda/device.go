@@ -7,6 +7,9 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -143,4 +146,15 @@ func RankDevice(rank int, count func() (int, error)) (int, error) {
 		return 0, errors.New("cuda: no CUDA device")
 	}
 	return rank % n, nil
+}
+
+// RequireEnv names the environment variable that lists what a machine must
+// have, comma-separated (e.g. "cuda,nccl"): tests that would skip where a
+// GPU, a library or NCCL is missing fail instead where it names them. The
+// GPU check script sets it.
+const RequireEnv = "BFSBENCH_REQUIRE"
+
+// Required reports whether RequireEnv lists what ("cuda", "nccl").
+func Required(what string) bool {
+	return slices.Contains(strings.Split(os.Getenv(RequireEnv), ","), what)
 }

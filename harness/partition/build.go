@@ -79,12 +79,6 @@ func (p *Part2D) Column(lc uint32) []uint32 {
 	return p.RowIdx[p.ColPtr[lc]:p.ColPtr[lc+1]]
 }
 
-// OwnedRange is the global vertices [lo, hi) this processor owns: vertex
-// block jR+i.
-func (p *Part2D) OwnedRange() (lo, hi int64) {
-	return p.Layout.BlockRange(p.J*p.Layout.R + p.I)
-}
-
 // Build2D builds P(i,j)'s share of the 2D partition of the n-vertex graph
 // whose edges are the union of every rank's edges. Collective over
 // g.World; every rank passes the same n.

@@ -3,6 +3,7 @@ package sdk
 import (
 	"bytes"
 	"encoding/gob"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,5 +112,78 @@ func TestParamGobKeepsZeroBounds(t *testing.T) {
 	}
 	if _, err := out.CheckParams(map[string]any{"a": int64(-1)}); err == nil {
 		t.Error("a = -1 accepted after the round trip")
+	}
+}
+
+// TestCheckParamsResolvesPresets: the one rule, for every kind of value:
+// the config's value, else the preset's, else the default.
+func TestCheckParamsResolvesPresets(t *testing.T) {
+	in := Info{Name: "x", Params: []Param{
+		{Name: PresetParam, Type: TypeString, Default: "tuned", Choices: []string{"tuned", "paper"}},
+		{Name: "k", Type: TypeInt, Default: int64(4), Presets: map[string]any{"paper": 1}},
+		{Name: "mode", Type: TypeString, Default: "fast", Presets: map[string]any{"paper": "as-printed"}, Choices: []string{"fast", "as-printed"}},
+		{Name: "check", Type: TypeBool, Default: true, Presets: map[string]any{"paper": false}},
+		{Name: "alpha", Type: TypeFloat, Default: 14.0},
+	}}
+	for _, tc := range []struct {
+		given map[string]any
+		want  map[string]any
+	}{
+		{nil, map[string]any{PresetParam: "tuned", "k": int64(4), "mode": "fast", "check": true, "alpha": 14.0}},
+		{map[string]any{PresetParam: "paper"}, map[string]any{PresetParam: "paper", "k": int64(1), "mode": "as-printed", "check": false, "alpha": 14.0}},
+		{map[string]any{PresetParam: "paper", "k": 8, "check": true}, map[string]any{PresetParam: "paper", "k": int64(8), "mode": "as-printed", "check": true, "alpha": 14.0}},
+		{map[string]any{"mode": "as-printed", "alpha": 15}, map[string]any{PresetParam: "tuned", "k": int64(4), "mode": "as-printed", "check": true, "alpha": 15.0}},
+	} {
+		got, err := in.CheckParams(tc.given)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.given, err)
+		}
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("%v: got %v, want %v", tc.given, got, tc.want)
+		}
+		if p := in.Preset(got); p != got[PresetParam] {
+			t.Errorf("Preset(%v) = %q", got, p)
+		}
+	}
+}
+
+// TestCheckParamsRejectsBadPresetDeclarations: a preset value for an
+// unknown preset, of the wrong type or out of bounds, or preset values
+// without a preset parameter, are the plugin's errors, named.
+func TestCheckParamsRejectsBadPresetDeclarations(t *testing.T) {
+	preset := Param{Name: PresetParam, Type: TypeString, Default: "tuned", Choices: []string{"tuned", "paper"}}
+	for _, tc := range []struct {
+		p    Param
+		with bool
+		want string
+	}{
+		{Param{Name: "k", Type: TypeInt, Default: int64(4), Presets: map[string]any{"papr": 1}}, true, `unknown preset "papr"`},
+		{Param{Name: "k", Type: TypeInt, Default: int64(4), Presets: map[string]any{"paper": "one"}}, true, `"k" under preset "paper": want an integer`},
+		{Param{Name: "k", Type: TypeInt, Default: int64(4), Min: Bound(2), Presets: map[string]any{"paper": 1}}, true, "below the minimum"},
+		{Param{Name: "k", Type: TypeInt, Default: int64(4), Presets: map[string]any{"paper": 1}}, false, `has no "preset" parameter`},
+	} {
+		in := Info{Name: "x", Params: []Param{tc.p}}
+		if tc.with {
+			in.Params = append(in.Params, preset)
+		}
+		if _, err := in.CheckParams(nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err %v, want %q", tc.p, err, tc.want)
+		}
+	}
+}
+
+// TestPresetsCrossTheWire: Param.Presets survives gob (the Describe reply).
+func TestPresetsCrossTheWire(t *testing.T) {
+	in := Param{Name: "k", Type: TypeInt, Default: int64(4), Presets: map[string]any{"paper": int64(1)}}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(in); err != nil {
+		t.Fatal(err)
+	}
+	var out Param
+	if err := gob.NewDecoder(&b).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(out.Presets, in.Presets) {
+		t.Errorf("presets %v arrived as %v", in.Presets, out.Presets)
 	}
 }

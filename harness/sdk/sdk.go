@@ -185,6 +185,11 @@ type Search struct {
 // Construct).
 const InfoCopyBandwidthGBs = "device_copy_gbs"
 
+// InfoResolved is the case info key under which the SDK records every
+// parameter of the case as it ran (ResolvedList: sorted "name=value"),
+// whatever the config left to the preset or the defaults.
+const InfoResolved = "resolved"
+
 // InfoFloorTimeS is the CaseInfo key under which a variant reports its
 // measured floor: the time, in seconds, of the least work its algorithm
 // must do for one search of this graph, timed on the device it ran on

@@ -10,6 +10,7 @@ import (
 	"net/rpc"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -91,6 +92,31 @@ func (s *rpcServer) Close(_ Empty, _ *Empty) error {
 	return s.srv.guard("close", s.srv.close)
 }
 
+// New makes p's variant for one case the way Serve does: cfg's parameters
+// resolved first (Info.CheckParams: the config's values, else the
+// preset's, else the defaults), then p.New. Tests that make a variant
+// without a harness call it too, so that New always sees every parameter.
+func New(p Plugin, cfg Config) (Variant, error) {
+	params, err := p.Info().CheckParams(cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Params = params
+	return p.New(cfg)
+}
+
+// ResolvedList is params as sorted "name=value" strings: the case info's
+// InfoResolved entry (a list of strings, which the protocol carries as it
+// is).
+func ResolvedList(params map[string]any) []string {
+	out := make([]string, 0, len(params))
+	for k, v := range params {
+		out = append(out, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // server is the plugin-side state of one case.
 type server struct {
 	plugin Plugin
@@ -137,10 +163,11 @@ func (s *server) construct(args ConstructArgs, reply *ConstructReply) error {
 		return err
 	}
 	s.parents = pf
-	v, err := s.plugin.New(args.Config)
+	v, err := New(s.plugin, args.Config)
 	if err != nil {
 		return fmt.Errorf("%s/%s: %w", in.Name, args.Config.Backend, err)
 	}
+	resolved, _ := in.CheckParams(args.Config.Params) // New succeeded: they check
 	s.variant = v
 	w := &Workload{NVertices: g.NVertices, NEdges: int64(len(g.Edges)), Edges: g.Edges, Graph: g.Info}
 	t1 := time.Now()
@@ -155,6 +182,10 @@ func (s *server) construct(args ConstructArgs, reply *ConstructReply) error {
 	if inf, ok := v.(Informer); ok {
 		reply.Info = inf.CaseInfo()
 	}
+	if reply.Info == nil {
+		reply.Info = map[string]any{}
+	}
+	reply.Info[InfoResolved] = ResolvedList(resolved)
 	return nil
 }
 

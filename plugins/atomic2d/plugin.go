@@ -10,10 +10,8 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
-	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/grid"
@@ -29,33 +27,24 @@ type plugin struct{}
 
 // Parameter names.
 const (
-	pPreset         = "preset"
+	pPreset         = sdk.PresetParam
 	pEdgesPerThread = "edges_per_thread"
 	pBitmapMessages = "bitmap_messages"
 	pAppend         = "append"
 	pThreads        = "threads_per_block"
 	pFloorReps      = "floor_reps"
-	pWorkers        = "workers"
 	pExchange       = "exchange"
 	pOverlap        = "overlap"
 )
 
-// Presets, and the value that leaves a parameter to the preset.
-const (
-	presetTuned = "tuned"
-	presetPaper = "paper"
-	fromPreset  = "auto"
-)
-
-// presets are the values each preset gives the preset-controlled
-// parameters: paper is Algorithm 3 as [1] writes it, with §3.4.1's four
+// Presets: paper is Algorithm 3 as [1] writes it, with §3.4.1's four
 // edges per thread and §5's bitmap messages (the defaults of those
 // parameters, shared by both presets); tuned reserves the output queue
 // slots a block at a time.
-var presets = map[string]map[string]any{
-	presetTuned: {pAppend: bfs2d.AppendBlock},
-	presetPaper: {pAppend: bfs2d.AppendThread},
-}
+const (
+	presetTuned = "tuned"
+	presetPaper = "paper"
+)
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
@@ -66,20 +55,18 @@ func (plugin) Info() sdk.Info {
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
 			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
-				Help: "the default of append (a parameter given explicitly wins): paper, Algorithm 3 as written (one atomic on dst_cnt per discovered vertex); tuned, a block's queue slots reserved at once"},
+				Help: "paper, Algorithm 3 as written (append thread: one atomic on dst_cnt per discovered vertex); tuned, a block's queue slots reserved at once (append block). A parameter the config sets wins over its preset value"},
 			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: int64(4), Min: sdk.Bound(1), Max: sdk.Bound(8),
 				Help: "§3.4.1: consecutive frontier edges per thread, processed interleaved (1 = Algorithm 3's one thread per edge; 4 is the paper's choice)"},
 			{Name: pBitmapMessages, Type: sdk.TypeString, Default: bfs2d.BitmapAuto,
 				Choices: []string{bfs2d.BitmapAuto, bfs2d.BitmapOff, bfs2d.BitmapOn},
 				Help:    "§5: send a bitmap of the receiver's block instead of a vertex list: auto (past §5's threshold, when the bitmap is smaller), off (lists, §3), on (always)"},
-			{Name: pAppend, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, bfs2d.AppendThread, bfs2d.AppendBlock},
-				Help: "CUDA: how the expansion reserves output queue slots (Algorithm 3 line 10): thread, one atomic on the column's counter per discovered vertex, as written; block, the warps add in shared memory and one atomic per block round and column reserves the block's slots; auto: the preset's (paper thread, tuned block). The CPU backend appends per vertex"},
+			{Name: pAppend, Type: sdk.TypeString, Default: bfs2d.AppendBlock, Presets: map[string]any{presetPaper: bfs2d.AppendThread}, Choices: []string{bfs2d.AppendThread, bfs2d.AppendBlock},
+				Help: "CUDA: how the expansion reserves output queue slots (Algorithm 3 line 10): thread, one atomic on the column's counter per discovered vertex, as written; block, the warps add in shared memory and one atomic per block round and column reserves the block's slots. The CPU backend appends per vertex"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pFloorReps, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1000),
 				Help: "CUDA: after construction, time the test floor this many times (after a warm-up) on each rank, one rank at a time: one balanced pass over every local edge reading its row index and testing its visited bit, the least per-edge work of Algorithm 3 over a search; the case info gets floor_time_s (the median of the faster of the two testing orders, the slowest rank's) and the medians of each pass kind (test_floor_*_ms); the passes add to the construction time; 0: not measured"},
-			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
-				Help: "CPU: goroutines per rank running the kernels (0: GOMAXPROCS / ranks)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
 				Help: comm.ExchangeHelp + " (the CPU backend always exchanges through the host)"},
 			{Name: pOverlap, Type: sdk.TypeString, Default: bfs2d.OverlapExpand, Choices: []string{bfs2d.OverlapExpand, bfs2d.OverlapOff},
@@ -89,69 +76,33 @@ func (plugin) Info() sdk.Info {
 	}
 }
 
-// options are one case's resolved parameters.
+// options are one case's parameters, as the SDK resolved them.
 type options struct {
 	bfs2d.Options
-	Preset    string
 	Exchange  string // the exchange parameter, before SelectExchange
 	Overlap   string
 	Threads   int
 	FloorReps int
-	resolved  []string // every parameter as it ran, "name=value", sorted
 }
 
-func parseOptions(cfg sdk.Config) (options, error) {
-	params, err := plugin{}.Info().CheckParams(cfg.Params)
-	if err != nil {
-		return options{}, err
-	}
-	preset := params[pPreset].(string)
-	for name, v := range presets[preset] {
-		if params[name] == fromPreset {
-			params[name] = v
-		}
-	}
-	cfg.Params = params
-	o := options{
+func parseOptions(cfg sdk.Config) options {
+	return options{
 		Options: bfs2d.Options{
 			EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
 			BitmapMessages: cfg.String(pBitmapMessages),
 			Append:         cfg.String(pAppend),
-			Workers:        int(cfg.Int(pWorkers)),
 		},
-		Preset:    preset,
 		Exchange:  cfg.String(pExchange),
 		Overlap:   cfg.String(pOverlap),
 		Threads:   int(cfg.Int(pThreads)),
 		FloorReps: int(cfg.Int(pFloorReps)),
-		resolved:  resolvedParams(params),
 	}
-	if o.Threads%32 != 0 {
-		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
-	}
-	return o, nil
-}
-
-// resolvedParams lists params as sorted "name=value" strings: the case
-// info's "resolved" entry, which says what ran whatever the config left to
-// the preset (a list of strings, which the plugin protocol carries as it
-// is).
-func resolvedParams(params map[string]any) []string {
-	out := make([]string, 0, len(params))
-	for k, v := range params {
-		out = append(out, fmt.Sprintf("%s=%v", k, v))
-	}
-	slices.Sort(out)
-	return out
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
 // grid.NewGridVariant (goroutine ranks, or one rank per MPI process).
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
-	o, err := parseOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
+	o := parseOptions(cfg)
 	switch cfg.Backend {
 	case sdk.BackendCPU, sdk.BackendCUDA:
 	default:
@@ -167,7 +118,7 @@ type rankVariant struct {
 }
 
 func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
-	if o.Workers == 0 && cfg.Backend == sdk.BackendCPU && cfg.Launcher != sdk.LauncherMPIRun {
+	if cfg.Backend == sdk.BackendCPU && cfg.Launcher != sdk.LauncherMPIRun {
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, defaultWorkers()/(g.R*g.C))
 	}
@@ -186,13 +137,11 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		return err
 	}
 	part = nil
+	if v.Info, err = caseInfo(v.Grid, l, csc); err != nil {
+		return err
+	}
 	if v.Cfg.Backend == sdk.BackendCUDA {
-		dev, err := cuda.RankDevice(v.Grid.World.Rank(), bfs2d.DeviceCount)
-		if err := comm.Agree(v.Grid.World, err); err != nil {
-			return err
-		}
-		v.DevOrd = dev
-		xch, why, err := grid.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
+		dev, xch, err := v.PlaceCUDA(bfs2d.DeviceCount, v.opt.Exchange)
 		if err != nil {
 			return err
 		}
@@ -201,20 +150,9 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		if err != nil {
 			return err
 		}
-		defer func() {
-			if v.Info != nil {
-				v.Info["exchange"], v.Info["exchange_reason"] = xch, why
-			}
-		}()
-	} else {
-		if v.Rank, err = bfs2d.NewCPURank(v.Grid, l, csc, v.opt.Options); err != nil {
-			return err
-		}
-	}
-	if v.Info, err = caseInfo(v.Grid, l, csc); err != nil {
+	} else if v.Rank, err = bfs2d.NewCPURank(v.Grid, l, csc, v.opt.Options); err != nil {
 		return err
 	}
-	v.Info["resolved"] = v.opt.resolved
 	if v.Cfg.Backend == sdk.BackendCUDA && v.opt.FloorReps > 0 {
 		return v.measureFloor()
 	}
@@ -232,32 +170,25 @@ var floorModes = []bfs2d.FloorMode{bfs2d.FloorStream, bfs2d.FloorThread, bfs2d.F
 // seconds. A failed pass is recorded as test_floor_error, and the case
 // goes on without a floor. Collective.
 func (v *rankVariant) measureFloor() error {
-	w := v.Grid.World
-	ms := make([]float64, len(floorModes)+1) // each kind, then the floor
-	for r := range w.Size() {
-		var err error
-		if r == w.Rank() {
-			for i, mode := range floorModes {
-				if ms[i], _, err = v.Rank.TestFloor(mode, v.opt.FloorReps); err != nil {
-					err = fmt.Errorf("test floor (%s) of rank %d: %w", mode, r, err)
-					break
-				}
+	ms, err := v.SlowestRank(func() ([]float64, error) {
+		ms := make([]float64, len(floorModes))
+		for i, mode := range floorModes {
+			var err error
+			if ms[i], _, err = v.Rank.TestFloor(mode, v.opt.FloorReps); err != nil {
+				return nil, fmt.Errorf("test floor (%s) of rank %d: %w", mode, v.Grid.World.Rank(), err)
 			}
-			ms[len(floorModes)] = min(ms[1], ms[2]) // thread, warp
 		}
-		if err := comm.Agree(w, err); err != nil {
-			// The construction is done: the case goes on without a floor.
-			v.Info["test_floor_error"] = err.Error()
-			return nil
-		}
-	}
-	if err := comm.AllreduceSlice(w, ms, comm.Max); err != nil {
-		return err
+		return ms, nil
+	})
+	if err != nil {
+		// The construction is done: the case goes on without a floor.
+		v.Info["test_floor_error"] = err.Error()
+		return nil
 	}
 	for i, mode := range floorModes {
 		v.Info["test_floor_"+mode.String()+"_ms"] = ms[i]
 	}
-	v.Info[sdk.InfoFloorTimeS] = ms[len(floorModes)] / 1e3
+	v.Info[sdk.InfoFloorTimeS] = min(ms[1], ms[2]) / 1e3 // thread, warp
 	return nil
 }
 

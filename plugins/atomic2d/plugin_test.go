@@ -47,7 +47,7 @@ func TestPluginReportsLevelsAndBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 4, Grid: [2]int{2, 2}})
+	v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 4, Grid: [2]int{2, 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +109,10 @@ func TestPluginRejectsBadConfigs(t *testing.T) {
 		"bad preset": {cfg: sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{"preset": int64(2)}},
 			want: `parameter "preset": want a string`},
 		"bad append": {cfg: sdk.Config{Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{"append": "grid"}},
-			want: `parameter "append": want one of [auto thread block], got "grid"`},
+			want: `parameter "append": want one of [thread block], got "grid"`},
 	}
 	for name, tc := range cases {
-		v, err := (plugin{}).New(tc.cfg)
+		v, err := sdk.New(plugin{}, tc.cfg)
 		if err == nil {
 			v.Close()
 			t.Errorf("%s: accepted", name)
@@ -125,50 +125,45 @@ func TestPluginRejectsBadConfigs(t *testing.T) {
 }
 
 // TestParseOptions: each parameter reaches bfs2d.Options, defaults
-// included, a preset fills append when it is left to it, and an explicit
-// value wins.
+// included, a preset's value applies where the config leaves the
+// parameter to it, and an explicit value wins.
 func TestParseOptions(t *testing.T) {
+	in := plugin{}.Info()
 	for _, tc := range []struct {
 		name   string
 		params map[string]any
 		want   bfs2d.Options
-		preset string
 	}{
-		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendBlock}, presetTuned},
-		{"paper", map[string]any{pPreset: presetPaper}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendThread}, presetPaper},
+		{"defaults", nil, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendBlock}},
+		{"paper", map[string]any{pPreset: presetPaper}, bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendThread}},
 		{"paper, block append", map[string]any{pPreset: presetPaper, pAppend: bfs2d.AppendBlock, pEdgesPerThread: int64(1)},
-			bfs2d.Options{EdgesPerThread: 1, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendBlock}, presetPaper},
+			bfs2d.Options{EdgesPerThread: 1, BitmapMessages: bfs2d.BitmapAuto, Append: bfs2d.AppendBlock}},
 		{"tuned, thread append, lists", map[string]any{pAppend: bfs2d.AppendThread, pBitmapMessages: bfs2d.BitmapOff},
-			bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapOff, Append: bfs2d.AppendThread}, presetTuned},
+			bfs2d.Options{EdgesPerThread: 4, BitmapMessages: bfs2d.BitmapOff, Append: bfs2d.AppendThread}},
 	} {
-		o, err := parseOptions(sdk.Config{Params: tc.params})
+		params, err := in.CheckParams(tc.params)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if o.Options != tc.want || o.Preset != tc.preset {
-			t.Errorf("%s: options %+v (preset %s), want %+v (%s)", tc.name, o.Options, o.Preset, tc.want, tc.preset)
-		}
-		for _, kv := range []string{"preset=" + tc.preset, "append=" + tc.want.Append, fmt.Sprintf("edges_per_thread=%d", tc.want.EdgesPerThread)} {
-			if !slices.Contains(o.resolved, kv) {
-				t.Errorf("%s: resolved %v lacks %q", tc.name, o.resolved, kv)
-			}
+		if o := parseOptions(sdk.Config{Params: params}); o.Options != tc.want {
+			t.Errorf("%s: options %+v, want %+v", tc.name, o.Options, tc.want)
 		}
 	}
-	for _, removed := range []string{"visited_test", "gridcheck"} {
-		if _, err := parseOptions(sdk.Config{Params: map[string]any{removed: "l2"}}); err == nil {
+	for _, removed := range []string{"visited_test", "gridcheck", "workers"} {
+		if _, err := in.CheckParams(map[string]any{removed: "l2"}); err == nil {
 			t.Errorf("parameter %q accepted", removed)
 		}
 	}
 }
 
-// TestPluginCPUPresets: the CPU backend reports the resolved parameters of
-// both presets in the case info, and no floor (floor_reps is CUDA's); the
-// conformance suite validates both presets' searches.
+// TestPluginCPUPresets: the CPU backend of both presets constructs and
+// reports no floor (floor_reps is CUDA's); the conformance suite validates
+// both presets' searches.
 func TestPluginCPUPresets(t *testing.T) {
 	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
 	nv := graph500.NVertices(8)
 	for _, preset := range []string{presetTuned, presetPaper} {
-		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 2, Grid: [2]int{1, 2}, Params: map[string]any{pPreset: preset, pFloorReps: int64(3)}})
+		v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCPU, Ranks: 2, Grid: [2]int{1, 2}, Params: map[string]any{pPreset: preset, pFloorReps: int64(3)}})
 		if err != nil {
 			t.Fatalf("%s: %v", preset, err)
 		}
@@ -177,9 +172,6 @@ func TestPluginCPUPresets(t *testing.T) {
 			t.Fatalf("%s: %v", preset, err)
 		}
 		info := v.(sdk.Informer).CaseInfo()
-		if r, _ := info["resolved"].([]string); !slices.Contains(r, "preset="+preset) {
-			t.Errorf("%s: resolved %v", preset, info["resolved"])
-		}
 		if _, ok := info[sdk.InfoFloorTimeS]; ok {
 			t.Errorf("%s: the CPU backend reported a floor", preset)
 		}
@@ -197,7 +189,7 @@ func TestCUDAWithoutLibraryFails(t *testing.T) {
 	}
 	edges := graph500.Generate(6, 8, [2]uint64{2, 3})
 	for _, ranks := range []int{1, 2} {
-		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Ranks: ranks})
+		v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCUDA, Ranks: ranks})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +255,7 @@ func TestCUDADeviceExchange(t *testing.T) {
 			}
 			for _, path := range paths {
 				xch, label := path[0], path[0]+"/overlap="+path[1]
-				v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Ranks: 2, Grid: grid,
+				v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCUDA, Ranks: 2, Grid: grid,
 					Params: map[string]any{pExchange: xch, pOverlap: path[1], pBitmapMessages: mode}})
 				if err != nil {
 					t.Fatalf("%s %s: %v", name, label, err)

@@ -6,10 +6,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
-	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/grid"
@@ -21,7 +21,7 @@ type plugin struct{}
 
 // Parameter names.
 const (
-	pPreset    = "preset"
+	pPreset    = sdk.PresetParam
 	pMode      = "mode"
 	pAlpha     = "alpha"
 	pBeta      = "beta"
@@ -30,38 +30,21 @@ const (
 	pTDBig     = "td_big"
 	pBUSerial  = "bu_serial"
 	pThreads   = "threads_per_block"
-	pWorkers   = "workers"
 	pExchange  = "exchange"
 )
 
-// Presets.
+// Presets. paper is the published configuration: Beamer et al.'s alpha =
+// 14, beta = 24; Algorithm 3 as printed (every list gathered by its word's
+// warp); a bottom-up step in which each thread scans its vertex's list
+// alone; lists in id order. tuned, ours: top-down lists of 1024 entries or
+// more cut in chunks for whole blocks, the warp taking over a bottom-up
+// list after its lane's first 4 entries, lists ordered by decreasing
+// neighbour degree (chosen on an H200 at scale 25 among td_big 64..2048,
+// bu_serial 4..64 and alpha 14..120).
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
-	fromPreset  = "preset" // the order parameter's "take the preset's"
 )
-
-// preset is the configuration a preset stands for; parameters left at
-// their "from the preset" value take it.
-type preset struct {
-	alpha, beta     float64
-	order           string
-	tdBig, buSerial int64
-}
-
-var presets = map[string]preset{
-	// The published configuration: Beamer et al.'s alpha = 14, beta = 24;
-	// Algorithm 3 as printed (every list gathered by its word's warp); a
-	// bottom-up step in which each thread scans its vertex's list alone;
-	// lists in id order.
-	presetPaper: {alpha: 14, beta: 24, order: dobfs.OrderID, tdBig: 0, buSerial: 0},
-	// Our configuration: top-down lists of 1024 entries or more cut in
-	// chunks for whole blocks, the warp taking over a bottom-up list after
-	// its lane's first 4 entries, lists ordered by decreasing neighbour
-	// degree (chosen on an H200 at scale 25 among td_big 64..2048,
-	// bu_serial 4..64 and alpha 14..120).
-	presetTuned: {alpha: 14, beta: 24, order: dobfs.OrderDegree, tdBig: 1024, buSerial: 4},
-}
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
@@ -72,25 +55,23 @@ func (plugin) Info() sdk.Info {
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
 			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
-				Help: "paper: the published configuration (alpha 14, beta 24; every top-down list gathered by its word's warp as Algorithm 3; each bottom-up thread scans its list alone; lists in id order); tuned: long top-down lists spread over the grid, warp help on long bottom-up lists, lists ordered by neighbour degree. Parameters left at their 'preset' value take the preset's"},
+				Help: "paper: the published configuration (alpha 14, beta 24; every top-down list gathered by its word's warp as Algorithm 3; each bottom-up thread scans its list alone; lists in id order); tuned: long top-down lists spread over the grid, warp help on long bottom-up lists, lists ordered by neighbour degree. A parameter the config sets wins over its preset value"},
 			{Name: pMode, Type: sdk.TypeString, Default: dobfs.ModeHybrid, Choices: []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp},
 				Help: "direction of each level: hybrid (Beamer et al.'s switching with alpha and beta), topdown (every level from in_queue, CSR) or bottomup (every level from the unvisited vertices, CSC)"},
-			{Name: pAlpha, Type: sdk.TypeFloat, Default: 0.0, Min: sdk.Bound(0),
-				Help: "hybrid: switch top-down to bottom-up when the frontier's edges m_f exceed the unexplored edges m_u / alpha while the frontier grows (0: the preset's, 14 as in Beamer et al.; the GAP benchmark suite uses 15)"},
-			{Name: pBeta, Type: sdk.TypeFloat, Default: 0.0, Min: sdk.Bound(0),
-				Help: "hybrid: switch bottom-up to top-down when the frontier's vertices n_f fall below n / beta while the frontier shrinks (0: the preset's, 24 as in Beamer et al.; the GAP benchmark suite uses 18)"},
+			{Name: pAlpha, Type: sdk.TypeFloat, Default: 14.0, Min: sdk.Bound(1),
+				Help: "hybrid: switch top-down to bottom-up when the frontier's edges m_f exceed the unexplored edges m_u / alpha while the frontier grows (14 as in Beamer et al.; the GAP benchmark suite uses 15)"},
+			{Name: pBeta, Type: sdk.TypeFloat, Default: 24.0, Min: sdk.Bound(1),
+				Help: "hybrid: switch bottom-up to top-down when the frontier's vertices n_f fall below n / beta while the frontier shrinks (24 as in Beamer et al.; the GAP benchmark suite uses 18)"},
 			{Name: pWritePred, Type: sdk.TypeString, Default: dobfs.WritePredEnd, Choices: []string{dobfs.WritePredEnd, dobfs.WritePredLevel},
 				Help: "2D grids: when WritePred sends the predecessors of the vertices a rank assigned to their owners along the grid row: end (once, after the last level) or level (after every level's row exchange). Ignored on 1×1"},
-			{Name: pOrder, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, dobfs.OrderID, dobfs.OrderDegree},
-				Help: "order of each bottom-up (CSC) list: id, or degree (neighbours of higher degree first, which are likelier to be in the frontier, so the scan stops sooner; in 2D the degree within the block); preset: the preset's (paper: id, tuned: degree)"},
-			{Name: pTDBig, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
-				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32; -1: the preset's, paper 0, tuned 1024). The CPU backend ignores it"},
-			{Name: pBUSerial, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1),
-				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone; -1: the preset's, paper 0, tuned 4). The CPU backend ignores it"},
+			{Name: pOrder, Type: sdk.TypeString, Default: dobfs.OrderDegree, Presets: map[string]any{presetPaper: dobfs.OrderID}, Choices: []string{dobfs.OrderID, dobfs.OrderDegree},
+				Help: "order of each bottom-up (CSC) list: id, or degree (neighbours of higher degree first, which are likelier to be in the frontier, so the scan stops sooner; in 2D the degree within the block)"},
+			{Name: pTDBig, Type: sdk.TypeInt, Default: int64(1024), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
+				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32). The CPU backend ignores it"},
+			{Name: pBUSerial, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
+				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
-			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
-				Help: "CPU: goroutines per rank running ExploreFrontier and the construction (0: GOMAXPROCS divided among the in-process ranks)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
 				Help: comm.ExchangeHelp + " (diropt enqueues the device path on its compute stream; the CPU backend always exchanges through the host)"},
 		},
@@ -98,7 +79,7 @@ func (plugin) Info() sdk.Info {
 	}
 }
 
-// options are one case's resolved parameters.
+// options are one case's parameters, as the SDK resolved them.
 type options struct {
 	dobfs.Options
 	Order    string
@@ -110,38 +91,14 @@ type options struct {
 }
 
 func parseOptions(cfg sdk.Config) (options, error) {
-	params, err := plugin{}.Info().CheckParams(cfg.Params)
-	if err != nil {
-		return options{}, err
-	}
-	cfg.Params = params
-	ps := presets[cfg.String(pPreset)]
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial),
-		Threads: int(cfg.Int(pThreads)), Workers: int(cfg.Int(pWorkers)), Exchange: cfg.String(pExchange),
-	}
-	if o.Alpha == 0 {
-		o.Alpha = ps.alpha
-	}
-	if o.Beta == 0 {
-		o.Beta = ps.beta
-	}
-	if o.Order == fromPreset {
-		o.Order = ps.order
-	}
-	if o.TDBig < 0 {
-		o.TDBig = ps.tdBig
-	}
-	if o.BUSerial < 0 {
-		o.BUSerial = ps.buSerial
+		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
-	}
-	if o.Threads%32 != 0 {
-		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
 	}
 	return o, nil
 }
@@ -170,7 +127,7 @@ type rankVariant struct {
 }
 
 func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
-	if o.Workers == 0 && cfg.Launcher != sdk.LauncherMPIRun {
+	if cfg.Launcher != sdk.LauncherMPIRun {
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, runtime.GOMAXPROCS(0)/(g.R*g.C))
 	}
@@ -191,16 +148,9 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	part = nil
 	v.n = w.NVertices
 	if v.Cfg.Backend == sdk.BackendCUDA {
-		dev, err := cuda.RankDevice(v.Grid.World.Rank(), dobfs.DeviceCount)
-		if err := comm.Agree(v.Grid.World, err); err != nil {
+		dev, xch, err := v.PlaceCUDA(dobfs.DeviceCount, v.opt.Exchange)
+		if err != nil {
 			return err
-		}
-		v.DevOrd = dev
-		xch, why := comm.ExchangeHost, "one rank exchanges nothing"
-		if v.Grid.World.Size() > 1 {
-			if xch, why, err = grid.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange); err != nil {
-				return err
-			}
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
@@ -208,11 +158,9 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		if err != nil {
 			return err
 		}
-		if v.Info, err = caseInfo(v.Grid, b, v.Rank.Edges(), w.NEdges); err != nil {
-			return err
-		}
-		v.Info["exchange"], v.Info["exchange_reason"] = xch, why
-		return nil
+		info, err := caseInfo(v.Grid, b, v.Rank.Edges(), w.NEdges)
+		maps.Copy(v.Info, info)
+		return err
 	}
 	if v.Rank, err = dobfs.NewCPURank(v.Grid, b, v.opt.Options, v.opt.Workers); err != nil {
 		return err

@@ -155,7 +155,7 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"bad threads":   {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
 		"bad preset":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
 	} {
-		if v, err := (plugin{}).New(cfg); err == nil {
+		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
 			t.Errorf("%s: accepted", name)
 		}
@@ -171,7 +171,11 @@ func TestPresets(t *testing.T) {
 		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, Threads: 256, Exchange: "auto"}},
 	} {
-		got, err := parseOptions(sdk.Config{Params: tc.params})
+		params, err := plugin{}.Info().CheckParams(tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := parseOptions(sdk.Config{Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}

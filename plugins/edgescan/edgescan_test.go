@@ -96,7 +96,7 @@ func optionSets() []map[string]any {
 	for _, permute := range []bool{false, true} {
 		for _, mode := range []string{sourceEager, sourceLazy, sourceSummary} {
 			for _, pack := range []string{packOff, packAuto} {
-				for _, wcheck := range []string{off, on} {
+				for _, wcheck := range []bool{false, true} {
 					preset := []string{presetTuned, presetPaper}[len(out)/2%2]
 					set := map[string]any{pPreset: preset, pPermute: permute, pBlockVertices: int64(1024), pSourceLoads: mode,
 						pPack16: pack, pWriteCheck: wcheck}
@@ -113,7 +113,7 @@ func optionSets() []map[string]any {
 
 func newVariant(t *testing.T, backend string, params map[string]any) sdk.Variant {
 	t.Helper()
-	v, err := plugin{}.New(sdk.Config{Backend: backend, Params: params, Ranks: 1})
+	v, err := sdk.New(plugin{}, sdk.Config{Backend: backend, Params: params, Ranks: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,14 +399,14 @@ func TestNewErrors(t *testing.T) {
 		{sdk.Config{Backend: "tpu"}, `no backend "tpu"`},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pThreads: int64(100)}}, "multiple of 32"},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pEdgesPerThread: int64(3)}}, "want 1, 2 or 4"},
-		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pBlockVertices: int64(512)}}, "at least 1024"},
+		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pBlockVertices: int64(512)}}, "below the minimum 1024"},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pTileBits: int64(5)}}, "0 (no tiles) or 12..18"},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{pPreset: "fast"}}, `want one of [tuned paper]`},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{"orient": true}}, `no parameter "orient"`},
 		{sdk.Config{Backend: sdk.BackendCPU, Params: map[string]any{"bogus": true}}, `no parameter "bogus"`},
 		{sdk.Config{Backend: sdk.BackendCPU, Ranks: 4}, "one process"},
 	} {
-		if _, err := (plugin{}).New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := sdk.New(plugin{}, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v) = %v, want %q", tc.cfg, err, tc.want)
 		}
 	}
@@ -445,7 +445,7 @@ func gpuOrSkip(t *testing.T, params map[string]any) sdk.Variant {
 		lib, _ := filepath.Abs(filepath.Join("..", "..", "lib"))
 		t.Setenv(cuda.LibDirEnv, lib)
 	}
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: params, Ranks: 1})
+	v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCUDA, Params: params, Ranks: 1})
 	if err == nil {
 		return v
 	}
@@ -455,6 +455,9 @@ func gpuOrSkip(t *testing.T, params map[string]any) sdk.Variant {
 	}
 	if !strings.Contains(msg, "not found") && !strings.Contains(msg, "device 0") {
 		t.Errorf("CUDA failure %q names neither the missing file nor the device", msg)
+	}
+	if cuda.Required(sdk.BackendCUDA) {
+		t.Fatalf("CUDA backend required (%s): %v", cuda.RequireEnv, err)
 	}
 	t.Skipf("no CUDA backend here: %v", err)
 	return nil
@@ -515,7 +518,11 @@ func TestCUDADepthAndMemory(t *testing.T) {
 	}
 	// The need checked before allocating is what edgescan_create allocates.
 	info := v.(sdk.Informer).CaseInfo()
-	o, err := parseOptions(sdk.Config{Params: map[string]any{pPack16: packOff}})
+	params, err := plugin{}.Info().CheckParams(map[string]any{pPack16: packOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parseOptions(sdk.Config{Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,53 +568,35 @@ func TestDenseMin(t *testing.T) {
 	}
 }
 
-// TestPresets: a preset fills the parameters left at their preset values,
-// an explicit value wins, and the case info lists what ran.
+// TestPresets: a preset gives the parameters the config leaves to it and
+// an explicit value wins.
 func TestPresets(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		params map[string]any
 		want   options
 	}{
-		{"tuned by default", nil, options{Preset: presetTuned, BlockVertices: 1024, EdgesPerThread: 4, SourceLoads: sourceSummary, WriteCheck: true, TileBits: 18}},
-		{"paper", map[string]any{pPreset: presetPaper}, options{Preset: presetPaper, BlockVertices: 1 << 20, EdgesPerThread: 1, SourceLoads: sourceEager, WriteCheck: false, TileBits: 0}},
-		{"paper with an explicit override", map[string]any{pPreset: presetPaper, pEdgesPerThread: int64(4), pWriteCheck: on},
-			options{Preset: presetPaper, BlockVertices: 1 << 20, EdgesPerThread: 4, SourceLoads: sourceEager, WriteCheck: true, TileBits: 0}},
+		{"tuned by default", nil, options{BlockVertices: 1024, EdgesPerThread: 4, SourceLoads: sourceSummary, WriteCheck: true, TileBits: 18}},
+		{"paper", map[string]any{pPreset: presetPaper}, options{BlockVertices: 1 << 20, EdgesPerThread: 1, SourceLoads: sourceEager, WriteCheck: false, TileBits: 0}},
+		{"paper with an explicit override", map[string]any{pPreset: presetPaper, pEdgesPerThread: int64(4), pWriteCheck: true},
+			options{BlockVertices: 1 << 20, EdgesPerThread: 4, SourceLoads: sourceEager, WriteCheck: true, TileBits: 0}},
 		{"tuned without tiles", map[string]any{pTileBits: int64(0), pSourceLoads: sourceLazy},
-			options{Preset: presetTuned, BlockVertices: 1024, EdgesPerThread: 4, SourceLoads: sourceLazy, WriteCheck: true, TileBits: 0}},
+			options{BlockVertices: 1024, EdgesPerThread: 4, SourceLoads: sourceLazy, WriteCheck: true, TileBits: 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o, err := parseOptions(sdk.Config{Params: tc.params})
+			params, err := plugin{}.Info().CheckParams(tc.params)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := options{Preset: o.Preset, BlockVertices: o.BlockVertices, EdgesPerThread: o.EdgesPerThread,
+			o, err := parseOptions(sdk.Config{Params: params})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := options{BlockVertices: o.BlockVertices, EdgesPerThread: o.EdgesPerThread,
 				SourceLoads: o.SourceLoads, WriteCheck: o.WriteCheck, TileBits: o.TileBits}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("resolved %+v, want %+v", got, tc.want)
 			}
-			for _, kv := range []string{
-				fmt.Sprintf("%s=%s", pPreset, tc.want.Preset),
-				fmt.Sprintf("%s=%d", pBlockVertices, tc.want.BlockVertices),
-				fmt.Sprintf("%s=%d", pEdgesPerThread, tc.want.EdgesPerThread),
-				fmt.Sprintf("%s=%s", pSourceLoads, tc.want.SourceLoads),
-				fmt.Sprintf("%s=%d", pTileBits, tc.want.TileBits),
-			} {
-				if !slices.Contains(o.resolved, kv) {
-					t.Errorf("resolved parameters %v lack %q", o.resolved, kv)
-				}
-			}
 		})
-	}
-	// Both backends report the resolved parameters.
-	edges := graph500.Generate(8, 16, [2]uint64{2, 3})
-	v := newVariant(t, sdk.BackendCPU, map[string]any{pPreset: presetPaper})
-	defer v.Close()
-	if err := v.Construct(&sdk.Workload{NVertices: 256, NEdges: int64(len(edges)), Edges: edges}); err != nil {
-		t.Fatal(err)
-	}
-	r, _ := v.(sdk.Informer).CaseInfo()["resolved"].([]string)
-	if !slices.Contains(r, "preset=paper") || !slices.Contains(r, "tile_bits=0") {
-		t.Errorf("CaseInfo resolved = %v", r)
 	}
 }

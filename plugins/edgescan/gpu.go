@@ -40,6 +40,10 @@ type esOptions struct {
 var _ [44 - unsafe.Sizeof(esOptions{})]struct{} // 11 int32 fields, as edgescan.h
 var _ [unsafe.Sizeof(esOptions{}) - 44]struct{}
 
+// device is the CUDA device edgescan runs on: the first (one GPU, as the
+// article's; CUDA_VISIBLE_DEVICES picks another).
+const device = 0
+
 // esABIVersion is EDGESCAN_ABI_VERSION of cuda/edgescan.h; the values of
 // source_loads follow it.
 const (
@@ -145,7 +149,7 @@ func newGPU(o options) (*gpuVariant, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CUDA backend unavailable: %w", err)
 	}
-	dev, err := lib.Device(o.Device)
+	dev, err := lib.Device(device)
 	if err != nil {
 		return nil, fmt.Errorf("CUDA backend unavailable: %w", err)
 	}
@@ -191,7 +195,7 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		chunks = tileChunks(arr, v.opt.TileChunk)
 	}
 	v.need = deviceBytes(arr, int64(len(chunks)))
-	dev, err := v.lib.Device(v.opt.Device) // free memory now, not at New
+	dev, err := v.lib.Device(device) // free memory now, not at New
 	if err != nil {
 		return err
 	}
@@ -200,7 +204,7 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		return err
 	}
 	opt := esOptions{
-		Device:         int32(v.opt.Device),
+		Device:         device,
 		RestrictLoads:  b2i(v.opt.Restrict),
 		Packed16:       b2i(packed),
 		EdgesPerThread: int32(v.opt.EdgesPerThread),
@@ -208,7 +212,7 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 		SourceLoads:    esSourceEager,
 		WriteCheck:     b2i(v.opt.WriteCheck),
 		TileBits:       int32(arr.TileBits),
-		TileThreads:    int32(v.opt.TileThreads),
+		TileThreads:    tileThreads,
 		DenseMin:       denseMin(v.opt.DenseFrontier, arr.NV, v.dev.L2Bytes),
 		DenseGrowing:   b2i(v.opt.DenseGrowing),
 	}

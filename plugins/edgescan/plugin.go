@@ -13,7 +13,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
@@ -26,7 +25,7 @@ type plugin struct{}
 
 // Parameter names.
 const (
-	pPreset         = "preset"
+	pPreset         = sdk.PresetParam
 	pRestrict       = "restrict"
 	pPermute        = "permute"
 	pBlockVertices  = "block_vertices"
@@ -36,21 +35,23 @@ const (
 	pSourceLoads    = "source_loads"
 	pWriteCheck     = "write_check"
 	pTileBits       = "tile_bits"
-	pTileThreads    = "tile_threads"
 	pTileChunk      = "tile_chunk_edges"
 	pDenseFrontier  = "dense_frontier"
 	pDenseGrowing   = "dense_growing"
-	pDevice         = "device"
 )
 
-// Presets, and the values that leave a parameter to the preset.
+// Presets. paper is the article's kernel: one thread per edge loading
+// both ends' levels, a level write per (frontier, unvisited) edge, the
+// permutation by blocks of 2^20 vertices (1 MB of uint8 levels, the
+// article's "optimal cache line"), no tiles; restrict, permute and pack16
+// keep their defaults (the article's choices) in both presets.
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
-
-	fromPreset = "auto"    // string parameters
-	presetInt  = int64(-1) // integer parameters
 )
+
+// tileThreads is the dense kernel's block size.
+const tileThreads = 1024
 
 // source_loads values (cuda/edgescan.h's EDGESCAN_SOURCE_*).
 const (
@@ -58,23 +59,6 @@ const (
 	sourceLazy    = "lazy"
 	sourceSummary = "summary"
 )
-
-// on/off values of the preset-controlled switches.
-const (
-	on  = "on"
-	off = "off"
-)
-
-// presets are the values each preset gives the preset-controlled
-// parameters. paper is the article's kernel: one thread per edge loading
-// both ends' levels, a level write per (frontier, unvisited) edge, the
-// permutation by blocks of 2^20 vertices (1 MB of uint8 levels, the
-// article's "optimal cache line"), no tiles; restrict, permute and pack16
-// keep their defaults (the article's choices) in both presets.
-var presets = map[string]map[string]any{
-	presetTuned: {pBlockVertices: int64(1 << 10), pEdgesPerThread: int64(4), pSourceLoads: sourceSummary, pWriteCheck: on, pTileBits: int64(18)},
-	presetPaper: {pBlockVertices: int64(1 << 20), pEdgesPerThread: int64(1), pSourceLoads: sourceEager, pWriteCheck: off, pTileBits: int64(0)},
-}
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
@@ -85,42 +69,37 @@ func (plugin) Info() sdk.Info {
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
 			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
-				Help: "the defaults of block_vertices, edges_per_thread, source_loads, write_check and tile_bits (a parameter given explicitly wins): paper, the article's kernel (blocks of 2^20 vertices, 1 edge per thread, eager source loads, no write check, no tiles); tuned, ours (blocks of 1024 vertices, 4 edges per thread, the frontier summary, the write check, tiles of 2^18 vertices with the dense kernel)"},
+				Help: "paper, the article's kernel (blocks of 2^20 vertices, 1 edge per thread, eager source loads, no write check, no tiles); tuned, ours (blocks of 1024 vertices, 4 edges per thread, the frontier summary, the write check, tiles of 2^18 vertices with the dense kernel). A parameter the config sets wins over its preset value"},
 			{Name: pRestrict, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA: read levels through a const __restrict__ pointer and the read-only cache (__ldg), write through a second alias (the article's 'restrict')"},
 			{Name: pPermute, Type: sdk.TypeBool, Default: true,
 				Help: "sort the edges by destination block of block_vertices vertices, for cache locality of the level reads (the article's 'cache' permutation)"},
-			{Name: pBlockVertices, Type: sdk.TypeInt, Default: presetInt, Min: sdk.Bound(-1), Max: sdk.Bound(1 << 31),
-				Help: "destination block size of the permutation, in vertices, at least 1024 (within each tile when tile_bits > 0); -1: the preset's (paper: 2^20, about 1 MB of uint8 levels, the article's choice for Kepler's L2; tuned: 1024)"},
+			{Name: pBlockVertices, Type: sdk.TypeInt, Default: int64(1 << 10), Presets: map[string]any{presetPaper: int64(1 << 20)}, Min: sdk.Bound(1024), Max: sdk.Bound(1 << 31),
+				Help: "destination block size of the permutation, in vertices, at least 1024 (within each tile when tile_bits > 0); paper 2^20, about 1 MB of uint8 levels, the article's choice for Kepler's L2"},
 			{Name: pPack16, Type: sdk.TypeString, Default: packAuto, Choices: []string{packAuto, packOn, packOff},
 				Help: "pack both 16-bit ids of an edge into one 32-bit word (the article's packing); auto: when the graph has at most 65536 vertices"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(32), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block of the scan kernel (a multiple of 32)"},
-			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: presetInt, Min: sdk.Bound(-1), Max: sdk.Bound(4),
-				Help: "CUDA: consecutive edges per thread, loaded as one vector: 1 (the article's one thread per edge), 2 or 4; -1: the preset's (paper 1, tuned 4)"},
-			{Name: pSourceLoads, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, sourceEager, sourceLazy, sourceSummary},
-				Help: "when the source's level is loaded: eager, for every edge (the article); lazy, only when the destination's level lets the edge act; summary, lazy and also not when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group frontier summary); auto: the preset's (paper eager, tuned summary)"},
-			{Name: pWriteCheck, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, on, off},
-				Help: "on: re-read a vertex's level before writing it and skip vertices already claimed in this iteration (the article writes once per frontier edge); auto: the preset's (paper off, tuned on)"},
-			{Name: pTileBits, Type: sdk.TypeInt, Default: presetInt, Min: sdk.Bound(-1), Max: sdk.Bound(18),
-				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices (12..18, unpacked graphs only), for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan; -1: the preset's (paper 0, tuned 18)"},
-			{Name: pTileThreads, Type: sdk.TypeInt, Default: int64(1024), Min: sdk.Bound(32), Max: sdk.Bound(1024), Multiple: 32,
-				Help: "CUDA with tiles: threads per block of the dense kernel (a multiple of 32)"},
+			{Name: pEdgesPerThread, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
+				Help: "CUDA: consecutive edges per thread, loaded as one vector: 1 (the article's one thread per edge), 2 or 4"},
+			{Name: pSourceLoads, Type: sdk.TypeString, Default: sourceSummary, Presets: map[string]any{presetPaper: sourceEager}, Choices: []string{sourceEager, sourceLazy, sourceSummary},
+				Help: "when the source's level is loaded: eager, for every edge (the article); lazy, only when the destination's level lets the edge act; summary, lazy and also not when the destination is unvisited and no vertex of the source's group of 64 is in the frontier (a 1-bit-per-group frontier summary)"},
+			{Name: pWriteCheck, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "re-read a vertex's level before writing it and skip vertices already claimed in this iteration (paper false: the article writes once per frontier edge)"},
+			{Name: pTileBits, Type: sdk.TypeInt, Default: int64(18), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(18),
+				Help: "group the edges in tiles of 2^tile_bits × 2^tile_bits vertices (12..18, unpacked graphs only), for the CUDA dense kernel, which tests both ends of an edge in shared memory (2 bits per vertex, 2 × 2^tile_bits/4 bytes per block) in the iterations with a large frontier; 0: no tiles, every iteration runs the article's scan (paper)"},
 			{Name: pTileChunk, Type: sdk.TypeInt, Default: int64(1 << 17), Min: sdk.Bound(1024), Max: sdk.Bound(1 << 30), Multiple: 4,
 				Help: "CUDA with tiles: most edges one dense-kernel block handles (a multiple of 4); a larger tile is split, each part loading the tile's states"},
 			{Name: pDenseFrontier, Type: sdk.TypeFloat, Default: 0.01, Min: sdk.Bound(0),
 				Help: "CUDA with tiles: an iteration whose frontier holds at least this fraction of the vertices runs the dense kernel (0: every iteration; above 1 with dense_growing off: none); every iteration too when the uint8 levels take more than half of the device's L2 (the scan's random level loads then miss)"},
 			{Name: pDenseGrowing, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA with tiles: also run the dense kernel while the frontier grows (more than one vertex and more than the iteration before), whatever its size: on the way up a small frontier of hubs discovers millions of vertices, which the scan kernel writes one random access at a time"},
-			{Name: pDevice, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
-				Help: "CUDA: device ordinal"},
 		},
 	}
 }
 
-// options are the resolved parameters of one case.
+// options are one case's parameters, as the SDK resolved them.
 type options struct {
-	Preset         string
 	Restrict       bool
 	Permute        bool
 	BlockVertices  int64
@@ -130,34 +109,15 @@ type options struct {
 	SourceLoads    string
 	WriteCheck     bool
 	TileBits       int
-	TileThreads    int
 	TileChunk      int64
 	DenseFrontier  float64
 	DenseGrowing   bool
-	Device         int
-
-	resolved []string // every parameter as it ran, "name=value", sorted (see resolvedParams)
 }
 
-// parseOptions reads cfg's parameters (defaults filled in by the harness),
-// fills the preset-controlled ones left at their defaults from the preset
-// and checks the combinations sdk.Param bounds cannot express.
+// parseOptions reads cfg's parameters and checks the combinations
+// sdk.Param bounds cannot express.
 func parseOptions(cfg sdk.Config) (options, error) {
-	// Fill defaults for any parameter the caller left out (tests build
-	// Configs by hand).
-	params, err := plugin{}.Info().CheckParams(cfg.Params)
-	if err != nil {
-		return options{}, err
-	}
-	preset := params[pPreset].(string)
-	for name, v := range presets[preset] {
-		if params[name] == presetInt || params[name] == fromPreset {
-			params[name] = v
-		}
-	}
-	cfg.Params = params
 	o := options{
-		Preset:         preset,
 		Restrict:       cfg.Bool(pRestrict),
 		Permute:        cfg.Bool(pPermute),
 		BlockVertices:  cfg.Int(pBlockVertices),
@@ -165,47 +125,19 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Threads:        int(cfg.Int(pThreads)),
 		EdgesPerThread: int(cfg.Int(pEdgesPerThread)),
 		SourceLoads:    cfg.String(pSourceLoads),
-		WriteCheck:     cfg.String(pWriteCheck) == on,
+		WriteCheck:     cfg.Bool(pWriteCheck),
 		TileBits:       int(cfg.Int(pTileBits)),
-		TileThreads:    int(cfg.Int(pTileThreads)),
 		TileChunk:      cfg.Int(pTileChunk),
 		DenseFrontier:  cfg.Float(pDenseFrontier),
 		DenseGrowing:   cfg.Bool(pDenseGrowing),
-		Device:         int(cfg.Int(pDevice)),
-		resolved:       resolvedParams(params),
 	}
-	if o.BlockVertices < 1024 {
-		return options{}, fmt.Errorf("%s = %d, want -1 (the preset's) or at least 1024", pBlockVertices, o.BlockVertices)
-	}
-	if o.Threads%32 != 0 {
-		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pThreads, o.Threads)
-	}
-	if o.EdgesPerThread != 1 && o.EdgesPerThread != 2 && o.EdgesPerThread != 4 {
-		return options{}, fmt.Errorf("%s = %d, want 1, 2 or 4 (or -1, the preset's)", pEdgesPerThread, o.EdgesPerThread)
+	if o.EdgesPerThread == 3 {
+		return options{}, fmt.Errorf("%s = 3, want 1, 2 or 4", pEdgesPerThread)
 	}
 	if o.TileBits != 0 && o.TileBits < 12 {
-		return options{}, fmt.Errorf("%s = %d, want 0 (no tiles) or 12..18 (or -1, the preset's)", pTileBits, o.TileBits)
-	}
-	if o.TileThreads%32 != 0 {
-		return options{}, fmt.Errorf("%s = %d, want a multiple of 32", pTileThreads, o.TileThreads)
-	}
-	if o.TileChunk%4 != 0 {
-		return options{}, fmt.Errorf("%s = %d, want a multiple of 4", pTileChunk, o.TileChunk)
+		return options{}, fmt.Errorf("%s = %d, want 0 (no tiles) or 12..18", pTileBits, o.TileBits)
 	}
 	return o, nil
-}
-
-// resolvedParams lists params as sorted "name=value" strings: the case
-// info's "resolved" entry, which says what ran whatever the config left to
-// the preset (a list of strings, which the plugin protocol carries as it
-// is).
-func resolvedParams(params map[string]any) []string {
-	out := make([]string, 0, len(params))
-	for k, v := range params {
-		out = append(out, fmt.Sprintf("%s=%v", k, v))
-	}
-	slices.Sort(out)
-	return out
 }
 
 // lazy and summary are the source-load modes as the kernels test them.
@@ -259,11 +191,10 @@ func boundFor(a *edgeArrays) boundBytes {
 	return boundBytes{PerIteration: a.EdgeBytes() + a.NV, Fixed: 10 * a.NV}
 }
 
-// info is the sdk.Informer map both backends report: the layout, the
-// bound's byte count, and under "resolved" every parameter as it ran.
+// info is the sdk.Informer map both backends report: the layout and the
+// bound's byte count.
 func (b boundBytes) info(a *edgeArrays, o options) map[string]any {
 	return map[string]any{
-		"resolved":            o.resolved,
 		"edges_scanned":       a.M,
 		"self_loops_dropped":  a.SelfLoops,
 		"bytes_per_edge":      a.BytesPerEdge(),

@@ -52,7 +52,6 @@ func caseInfo(v *variant, inputEdges int64) map[string]any {
 		"input_edges":     inputEdges,
 		"csr_entries":     nnz,
 		"bound_formula":   boundFormula,
-		"resolved":        v.opt.resolved,
 		"duplicates_note": "self-loops are dropped in construction; duplicate edges are kept (each is gathered, and scatters the same parent)",
 	}
 	if v.gpu != nil {

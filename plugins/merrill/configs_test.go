@@ -65,15 +65,16 @@ func TestPresets(t *testing.T) {
 	}{
 		{map[string]any{pPreset: presetPaper}, false, "memset", "block"},
 		{map[string]any{pPreset: presetTuned}, true, "update", "grid"},
-		{map[string]any{pPreset: presetPaper, pVisitedCheck: on}, true, "memset", "block"},
+		{map[string]any{pPreset: presetPaper, pVisitedCheck: true}, true, "memset", "block"},
 		{map[string]any{pPreset: presetTuned, pVectorReset: "memset"}, true, "memset", "grid"},
 		{map[string]any{pPreset: presetTuned, pHugeLists: "block"}, true, "update", "block"},
 		{map[string]any{pPreset: presetPaper, pHugeLists: "grid"}, false, "memset", "grid"},
 	} {
-		o, err := parseOptions(sdk.Config{Params: c.given})
+		params, err := plugin{}.Info().CheckParams(c.given)
 		if err != nil {
 			t.Fatal(err)
 		}
+		o := parseOptions(sdk.Config{Params: params})
 		if o.VisitedCheck != c.check || o.VectorReset != c.reset || o.HugeLists != c.huge {
 			t.Errorf("%v: visited_check %v, vector_reset %s, huge_lists %s; want %v, %s, %s", c.given,
 				o.VisitedCheck, o.VectorReset, o.HugeLists, c.check, c.reset, c.huge)

@@ -79,7 +79,7 @@ func TestPeerAccessError(t *testing.T) {
 	}
 	g := sdktest.NewGraph(t, 10, 16, 1)
 	full, _ := plugin{}.Info().CheckParams(map[string]any{pGPUs: int64(2), pPeer: mgbfs.PeerAccess})
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
+	v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

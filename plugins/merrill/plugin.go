@@ -6,7 +6,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
@@ -21,7 +20,7 @@ type plugin struct{}
 
 // Parameter names.
 const (
-	pPreset       = "preset"
+	pPreset       = sdk.PresetParam
 	pGPUs         = "gpus"
 	pGather       = "gather"
 	pOverlap      = "overlap"
@@ -30,37 +29,20 @@ const (
 	pVisitedCheck = "visited_check"
 	pVectorReset  = "vector_reset"
 	pHugeLists    = "huge_lists"
-	pWorkers      = "workers"
 )
 
-// Presets and the "take the preset's" value.
+// Presets. paper is the published configuration: every gathered edge
+// scatters its parent (Fig. 3), Vector reset to -1 at every level
+// (Algorithm 2), a list expanded by one CTA at most (Merrill et al.).
+// tuned, ours: the scatter skips neighbours already visited (a 1-byte
+// read instead of a 4-byte random write); UpdateLabels resets the entries
+// it reads, so no level sweeps Vector with a memset; the longest lists are
+// cut into chunks over the whole GPU, so that a level whose frontier holds
+// a few hubs does not leave it to a few CTAs.
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
-	fromPreset  = "auto"
-	on          = "on"
-	off         = "off"
 )
-
-// preset is what a preset gives the preset-controlled parameters.
-type preset struct {
-	visitedCheck bool
-	vectorReset  string
-	hugeLists    string
-}
-
-var presets = map[string]preset{
-	// The published configuration: every gathered edge scatters its
-	// parent (Fig. 3), Vector reset to -1 at every level (Algorithm 2),
-	// a list expanded by one CTA at most (Merrill et al.).
-	presetPaper: {visitedCheck: false, vectorReset: mgbfs.ResetMemset, hugeLists: mgbfs.HugeBlock},
-	// Ours: the scatter skips neighbours already visited (a 1-byte read
-	// instead of a 4-byte random write); UpdateLabels resets the entries
-	// it reads, so no level sweeps Vector with a memset; the longest lists
-	// are cut into chunks over the whole GPU, so that a level whose
-	// frontier holds a few hubs does not leave it to a few CTAs.
-	presetTuned: {visitedCheck: true, vectorReset: mgbfs.ResetUpdate, hugeLists: mgbfs.HugeGrid},
-}
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
@@ -71,7 +53,7 @@ func (plugin) Info() sdk.Info {
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
 			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
-				Help: "the defaults of visited_check, vector_reset and huge_lists (a parameter given explicitly wins): paper, Algorithm 2 as published (every gathered edge scatters its parent, Vector reset by a memset each level, a list gathered by one CTA at most); tuned, ours (visited neighbours skipped, Vector reset by UpdateLabels, the longest lists over the whole GPU)"},
+				Help: "paper, Algorithm 2 as published (every gathered edge scatters its parent, Vector reset by a memset each level, a list gathered by one CTA at most); tuned, ours (visited neighbours skipped, Vector reset by UpdateLabels, the longest lists over the whole GPU). A parameter the config sets wins over its preset value"},
 			{Name: pGPUs, Type: sdk.TypeInt, Default: int64(1), Min: sdk.Bound(1), Max: sdk.Bound(64),
 				Help: "partitions p, one per GPU (1D by destination); where fewer CUDA devices exist, partitions share devices round-robin and peer copies become device copies (case info shared_devices). The CPU backend runs p partitions too"},
 			{Name: pGather, Type: sdk.TypeString, Default: mgbfs.GatherMerrill, Choices: []string{mgbfs.GatherMerrill, mgbfs.GatherThread},
@@ -82,14 +64,12 @@ func (plugin) Info() sdk.Info {
 				Help: "how a GPU gets the other GPUs' queues: copy (cudaMemcpyPeerAsync into receive buffers, the paper's UVA-MCP) or access (the gather kernel loads them from the peer's memory, UVA-MAP; fails where the devices cannot access each other)"},
 			{Name: pExpand, Type: sdk.TypeString, Default: mgbfs.ExpandScatter, Choices: []string{mgbfs.ExpandScatter, mgbfs.ExpandContract},
 				Help: "scatter_parents: parents scattered into Vector, then UpdateLabels and ConvertVtoQ (the paper); expand_contract: Merrill's edge queue of (neighbour, parent) pairs and a contraction claiming each vertex once (the paper's Table 4 comparison; needs 8 bytes per CSR entry more)"},
-			{Name: pVisitedCheck, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, on, off},
-				Help: "scatter_parents: skip neighbours already visited before writing Vector; auto: the preset's (paper off, tuned on)"},
-			{Name: pVectorReset, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, mgbfs.ResetMemset, mgbfs.ResetUpdate},
-				Help: "scatter_parents: how Vector returns to -1 each level: memset (Algorithm 2's 'Initialize Vector_i to -1') or update (UpdateLabels resets every entry it reads); auto: the preset's (paper memset, tuned update)"},
-			{Name: pHugeLists, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, mgbfs.HugeBlock, mgbfs.HugeGrid},
-				Help: "CUDA, gather = merrill, scatter_parents: block (every list gathered by one CTA at most, Merrill et al.) or grid (lists of 4096 edges or more cut into 1024-edge chunks over the whole GPU after the level's gathers, and in the floor); auto: the preset's (paper block, tuned grid)"},
-			{Name: pWorkers, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
-				Help: "CPU: goroutines in all (0: GOMAXPROCS), divided among the partitions"},
+			{Name: pVisitedCheck, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "scatter_parents: skip neighbours already visited before writing Vector (paper false: every gathered edge writes)"},
+			{Name: pVectorReset, Type: sdk.TypeString, Default: mgbfs.ResetUpdate, Presets: map[string]any{presetPaper: mgbfs.ResetMemset}, Choices: []string{mgbfs.ResetMemset, mgbfs.ResetUpdate},
+				Help: "scatter_parents: how Vector returns to -1 each level: memset (Algorithm 2's 'Initialize Vector_i to -1') or update (UpdateLabels resets every entry it reads)"},
+			{Name: pHugeLists, Type: sdk.TypeString, Default: mgbfs.HugeGrid, Presets: map[string]any{presetPaper: mgbfs.HugeBlock}, Choices: []string{mgbfs.HugeBlock, mgbfs.HugeGrid},
+				Help: "CUDA, gather = merrill, scatter_parents: block (every list gathered by one CTA at most, Merrill et al.) or grid (lists of 4096 edges or more cut into 1024-edge chunks over the whole GPU after the level's gathers, and in the floor)"},
 		},
 		Memory: map[string]sdk.Memory{
 			sdk.BackendCPU:  {HostPerVertex: 8 + 8 + 4 + 8 + 1 + 4 + 8, HostPerEdge: 8 + 16},
@@ -98,51 +78,24 @@ func (plugin) Info() sdk.Info {
 	}
 }
 
-// options are one case's resolved parameters.
+// options are one case's parameters, as the SDK resolved them.
 type options struct {
 	mgbfs.Options
-	GPUs     int
-	Workers  int
-	resolved []string
+	GPUs int
 }
 
-func parseOptions(cfg sdk.Config) (options, error) {
-	params, err := plugin{}.Info().CheckParams(cfg.Params)
-	if err != nil {
-		return options{}, err
-	}
-	cfg.Params = params
-	ps := presets[cfg.String(pPreset)]
-	o := options{
+func parseOptions(cfg sdk.Config) options {
+	return options{
 		Options: mgbfs.Options{Gather: cfg.String(pGather), Overlap: cfg.Bool(pOverlap), Peer: cfg.String(pPeer),
-			Expand: cfg.String(pExpand), VisitedCheck: ps.visitedCheck, VectorReset: ps.vectorReset, HugeLists: ps.hugeLists},
-		GPUs: int(cfg.Int(pGPUs)), Workers: int(cfg.Int(pWorkers)),
+			Expand: cfg.String(pExpand), VisitedCheck: cfg.Bool(pVisitedCheck), VectorReset: cfg.String(pVectorReset),
+			HugeLists: cfg.String(pHugeLists)},
+		GPUs: int(cfg.Int(pGPUs)),
 	}
-	if v := cfg.String(pVisitedCheck); v != fromPreset {
-		o.VisitedCheck = v == on
-	}
-	if v := cfg.String(pVectorReset); v != fromPreset {
-		o.VectorReset = v
-	}
-	if v := cfg.String(pHugeLists); v != fromPreset {
-		o.HugeLists = v
-	}
-	params[pVisitedCheck] = map[bool]string{true: on, false: off}[o.VisitedCheck]
-	params[pVectorReset] = o.VectorReset
-	params[pHugeLists] = o.HugeLists
-	for k, v := range params {
-		o.resolved = append(o.resolved, fmt.Sprintf("%s=%v", k, v))
-	}
-	sort.Strings(o.resolved)
-	return o, nil
 }
 
 // New implements sdk.Plugin.
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
-	o, err := parseOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
+	o := parseOptions(cfg)
 	if cfg.Ranks > 1 {
 		return nil, fmt.Errorf("merrill is one process driving its GPUs (parameter gpus), not %d ranks", cfg.Ranks)
 	}
@@ -170,7 +123,7 @@ type variant struct {
 
 // Construct builds the partition's CSRs and uploads them (Graph500 kernel 1).
 func (v *variant) Construct(w *sdk.Workload) error {
-	pt, err := mgbfs.Build(w.NVertices, w.Edges, v.opt.GPUs, v.opt.Workers)
+	pt, err := mgbfs.Build(w.NVertices, w.Edges, v.opt.GPUs, 0) // 0 workers: GOMAXPROCS
 	if err != nil {
 		return err
 	}
@@ -183,7 +136,7 @@ func (v *variant) Construct(w *sdk.Workload) error {
 		}
 		v.gpu, eng = g, g
 	} else {
-		eng = mgbfs.NewCPUEngine(pt, v.opt.Options, v.opt.Workers)
+		eng = mgbfs.NewCPUEngine(pt, v.opt.Options, 0)
 	}
 	v.s = mgbfs.NewSearcher(pt, eng)
 	v.info = caseInfo(v, w.NEdges)

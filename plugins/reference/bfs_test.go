@@ -40,7 +40,7 @@ func TestDirectionOptimizingGoesBottomUp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: params})
+		v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCPU, Ranks: 1, Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}

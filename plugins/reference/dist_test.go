@@ -11,7 +11,7 @@ import (
 )
 
 func TestDistributedRejectsBadRoot(t *testing.T) {
-	v, err := plugin{}.New(sdk.Config{Backend: sdk.BackendCPU, Ranks: 4, Launcher: sdk.LauncherEmbedded,
+	v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCPU, Ranks: 4, Launcher: sdk.LauncherEmbedded,
 		Params: map[string]any{"direction_optimizing": true, "alpha": int64(15), "beta": int64(18)}})
 	if err != nil {
 		t.Fatal(err)

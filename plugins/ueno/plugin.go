@@ -9,10 +9,8 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
-	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/partition"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/grid"
@@ -25,7 +23,7 @@ type plugin struct{}
 
 // Parameter names.
 const (
-	pPreset      = "preset"
+	pPreset      = sdk.PresetParam
 	pAlpha       = "alpha"
 	pCompression = "compression"
 	pShareSV     = "share_sv"
@@ -33,37 +31,28 @@ const (
 	pEdgeBuffer  = "edge_buffer"
 	pFoldChunk   = "fold_chunk"
 	pGather      = "gather_filter"
-	pThreads     = "threads_per_block"
 	pFloorReps   = "floor_reps"
 	pExchange    = "exchange"
 )
 
-// Presets, and the value that leaves a parameter to the preset.
+// Presets: paper is §VI-D's final configuration (expand compression on,
+// SV method B, gathering and filtering as two kernels, §V-E) with a 1
+// Mi-edge buffer and 256 Ki-pair fold chunks (the paper gives no sizes,
+// its GPUs had 2.8 GB); tuned filters each edge in the gathering kernel
+// (no buffer traffic) and uses larger parts, so that a level of a
+// scale-25 graph takes few launches.
+//
+// tuned also sends the expand as bitmaps at every level (alpha 0): on two
+// H200s joined by NVLink the lists' kernels cost about 0.2 ms a level more
+// than all-gathering 4 MiB bitmaps (results/ueno-balanced). Over slower
+// links the lists pay: set alpha.
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
-	fromPreset  = "auto"
 )
 
-// presets give the preset-controlled parameters: paper is §VI-D's final
-// configuration (expand compression on, SV method B, gathering and
-// filtering as two kernels, §V-E) with a 1 Mi-edge buffer and 256 Ki-pair
-// fold chunks (the paper gives no sizes, its GPUs had 2.8 GB); tuned
-// filters each edge in the gathering kernel (no buffer traffic) and uses
-// larger parts, so that a level of a scale-25 graph takes few launches.
-//
-// tuned also sends the expand as bitmaps at every level (alpha 0): on two
-// H200s joined by NVLink (2×1, scale 26, 16 searches) the lists' kernels
-// cost about 0.2 ms a level more than all-gathering 4 MiB bitmaps, and
-// alpha 0 measured 76.7 GTEPS against 69.4 with the paper's 1/16
-// (results/ueno-balanced). Over slower links the lists pay: set alpha.
-var presets = map[string]map[string]any{
-	presetPaper: {pAlpha: 1.0 / 16, pSVUpdate: ubfs.SVTestTestAndSet, pEdgeBuffer: int64(1 << 20), pFoldChunk: int64(1 << 18), pGather: ubfs.GatherSplit},
-	presetTuned: {pAlpha: 0.0, pSVUpdate: ubfs.SVTestTestAndSet, pEdgeBuffer: int64(1 << 24), pFoldChunk: int64(1 << 22), pGather: ubfs.GatherFused},
-}
-
-// alphaFromPreset is the alpha that leaves it to the preset.
-const alphaFromPreset = -1.0
+// threadsPerBlock is the CUDA kernels' block size.
+const threadsPerBlock = 256
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
@@ -74,23 +63,21 @@ func (plugin) Info() sdk.Info {
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
 			{Name: pPreset, Type: sdk.TypeString, Default: presetTuned, Choices: []string{presetTuned, presetPaper},
-				Help: "the defaults of alpha, sv_update, gather_filter, edge_buffer and fold_chunk (explicit values win): paper, §VI-D's configuration (alpha 1/16, method B, gathering and filtering split) with a 1 Mi-edge buffer and 256 Ki-pair chunks; tuned, alpha 0 (bitmaps), method B, fused, 16 Mi edges and 4 Mi pairs"},
-			{Name: pAlpha, Type: sdk.TypeFloat, Default: alphaFromPreset, Min: sdk.Bound(alphaFromPreset), Max: sdk.Bound(1),
-				Help: "Algorithm III: the expand sends bitmaps when the global |NQ| exceeds alpha·n, else compressed lists; -1: the preset's (paper 1/16 as §V-B, tuned 0: bitmaps always)"},
+				Help: "paper, §VI-D's configuration (alpha 1/16, method B, gathering and filtering split) with a 1 Mi-edge buffer and 256 Ki-pair chunks; tuned, alpha 0 (bitmaps), method B, fused, 16 Mi edges and 4 Mi pairs. A parameter the config sets wins over its preset value"},
+			{Name: pAlpha, Type: sdk.TypeFloat, Default: 0.0, Presets: map[string]any{presetPaper: 1.0 / 16}, Min: sdk.Bound(0), Max: sdk.Bound(1),
+				Help: "Algorithm III: the expand sends bitmaps when the global |NQ| exceeds alpha·n, else compressed lists (paper 1/16 as §V-B; 0: bitmaps always)"},
 			{Name: pCompression, Type: sdk.TypeBool, Default: true,
 				Help: "§V-B expand compression (sorted delta lists in SIMD VLQ below alpha·n); false: always bitmaps (Figure 9's base)"},
 			{Name: pShareSV, Type: sdk.TypeBool, Default: true,
 				Help: "§V-F-2: the expand also all-gathers NQ in the grid row and marks it in SV (shared visited), so edges to vertices just found elsewhere are filtered"},
-			{Name: pSVUpdate, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, ubfs.SVTestAndSet, ubfs.SVTestTestAndSet, ubfs.SVTestSet},
-				Help: "Algorithm V, how filtering updates SV: A test-and-set (atomicOr), B test then test-and-set, C test and set without atomics; auto: the preset's (B). The CPU backend's filter is one goroutine per rank, so the three behave alike there"},
-			{Name: pGather, Type: sdk.TypeString, Default: fromPreset, Choices: []string{fromPreset, ubfs.GatherSplit, ubfs.GatherFused},
-				Help: "tasks 5-6: split, gathered into the edge buffer by one kernel and filtered by another (§V-E, the paper's choice); fused, each edge filtered in the gathering kernel where it is read; auto: the preset's (paper split, tuned fused)"},
-			{Name: pEdgeBuffer, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 30),
-				Help: "task 5's bounded buffer in edges: gathering stops when the next CQ list entry would overflow it and resumes after the part is filtered and sent (0: the preset's)"},
-			{Name: pFoldChunk, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1 << 28),
-				Help: "most (target, source) pairs per fold message (0: the preset's)"},
-			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
-				Help: "CUDA: threads per block (a multiple of 32)"},
+			{Name: pSVUpdate, Type: sdk.TypeString, Default: ubfs.SVTestTestAndSet, Choices: []string{ubfs.SVTestAndSet, ubfs.SVTestTestAndSet, ubfs.SVTestSet},
+				Help: "Algorithm V, how filtering updates SV: A test-and-set (atomicOr), B test then test-and-set (§VI-D's choice), C test and set without atomics. The CPU backend's filter is one goroutine per rank, so the three behave alike there"},
+			{Name: pGather, Type: sdk.TypeString, Default: ubfs.GatherFused, Presets: map[string]any{presetPaper: ubfs.GatherSplit}, Choices: []string{ubfs.GatherSplit, ubfs.GatherFused},
+				Help: "tasks 5-6: split, gathered into the edge buffer by one kernel and filtered by another (§V-E, the paper's choice); fused, each edge filtered in the gathering kernel where it is read"},
+			{Name: pEdgeBuffer, Type: sdk.TypeInt, Default: int64(1 << 24), Presets: map[string]any{presetPaper: int64(1 << 20)}, Min: sdk.Bound(32), Max: sdk.Bound(1 << 30),
+				Help: "task 5's bounded buffer in edges: gathering stops when the next CQ list entry would overflow it and resumes after the part is filtered and sent"},
+			{Name: pFoldChunk, Type: sdk.TypeInt, Default: int64(1 << 22), Presets: map[string]any{presetPaper: int64(1 << 18)}, Min: sdk.Bound(1), Max: sdk.Bound(1 << 28),
+				Help: "most (target, source) pairs per fold message"},
 			{Name: pFloorReps, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(1000),
 				Help: "CUDA: after construction, time each floor this many times (after a warm-up): the flat floor reads every local edge's target as one array and tests its SV bit, the gathering floor makes the same test with every local list expanded by the fused kernel's gathering; the case info gets flat_floor_ms, gather_floor_ms (medians, the slowest rank's) and the smaller as floor_time_s; 0: not measured"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -109,30 +96,15 @@ func (plugin) Info() sdk.Info {
 	}
 }
 
-// options are one case's resolved parameters.
+// options are one case's parameters, as the SDK resolved them.
 type options struct {
 	ubfs.Options
-	Preset    string
 	Exchange  string
-	Threads   int
 	FloorReps int
-	resolved  []string
 }
 
-func parseOptions(cfg sdk.Config) (options, error) {
-	params, err := plugin{}.Info().CheckParams(cfg.Params)
-	if err != nil {
-		return options{}, err
-	}
-	preset := params[pPreset].(string)
-	for name, v := range presets[preset] {
-		switch params[name] {
-		case fromPreset, int64(0), alphaFromPreset:
-			params[name] = v
-		}
-	}
-	cfg.Params = params
-	o := options{
+func parseOptions(cfg sdk.Config) options {
+	return options{
 		Options: ubfs.Options{
 			Alpha:        cfg.Float(pAlpha),
 			Compression:  cfg.Bool(pCompression),
@@ -142,30 +114,15 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			FoldChunk:    int(cfg.Int(pFoldChunk)),
 			GatherFilter: cfg.String(pGather),
 		},
-		Preset:    preset,
 		Exchange:  cfg.String(pExchange),
-		Threads:   int(cfg.Int(pThreads)),
 		FloorReps: int(cfg.Int(pFloorReps)),
 	}
-	if o.EdgeBuffer < 32 {
-		return options{}, fmt.Errorf("%s = %d, want at least 32", pEdgeBuffer, o.EdgeBuffer)
-	}
-	out := make([]string, 0, len(params))
-	for k, v := range params {
-		out = append(out, fmt.Sprintf("%s=%v", k, v))
-	}
-	slices.Sort(out)
-	o.resolved = out
-	return o, nil
 }
 
 // New implements sdk.Plugin: every grid, 1×1 included, runs through
 // grid.NewGridVariant.
 func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
-	o, err := parseOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
+	o := parseOptions(cfg)
 	switch cfg.Backend {
 	case sdk.BackendCPU, sdk.BackendCUDA:
 	default:
@@ -192,21 +149,14 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	if v.Info, err = caseInfo(v.Grid, part); err != nil {
 		return err
 	}
-	v.Info["resolved"] = v.opt.resolved
 	v.Info["exchange"] = comm.ExchangeHost
 	if v.Cfg.Backend == sdk.BackendCUDA {
-		dev, err := cuda.RankDevice(v.Grid.World.Rank(), ubfs.DeviceCount)
-		if err := comm.Agree(v.Grid.World, err); err != nil {
-			return err
-		}
-		v.DevOrd = dev
-		xch, why, err := grid.SelectExchange(v.Cfg, v.Grid.World, v.opt.Exchange)
+		dev, xch, err := v.PlaceCUDA(ubfs.DeviceCount, v.opt.Exchange)
 		if err != nil {
 			return err
 		}
-		v.Info["exchange"], v.Info["exchange_reason"] = xch, why
 		v.Rank, v.Device, err = ubfs.NewCUDARank(v.Grid, part, v.opt.Options,
-			ubfs.CUDAOptions{Device: dev, ThreadsPerBlock: v.opt.Threads, Exchange: xch})
+			ubfs.CUDAOptions{Device: dev, ThreadsPerBlock: threadsPerBlock, Exchange: xch})
 		if err != nil {
 			return err
 		}
@@ -224,22 +174,13 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 // and, as the floor (sdk.InfoFloorTimeS, floor_ms), the smaller of the two. A failure is
 // recorded as floor_error and the case goes on. Collective.
 func (v *rankVariant) measureFloor() error {
-	w := v.Grid.World
-	ms := []float64{0, 0}
-	for r := range w.Size() {
-		var err error
-		if r == w.Rank() {
-			var f ubfs.Floors
-			f, err = v.Rank.Floor(v.opt.FloorReps)
-			ms[0], ms[1] = f.Flat, f.Gather
-		}
-		if err := comm.Agree(w, err); err != nil {
-			v.Info["floor_error"] = err.Error()
-			return nil
-		}
-	}
-	if err := comm.AllreduceSlice(w, ms, comm.Max); err != nil {
-		return err
+	ms, err := v.SlowestRank(func() ([]float64, error) {
+		f, err := v.Rank.Floor(v.opt.FloorReps)
+		return []float64{f.Flat, f.Gather}, err
+	})
+	if err != nil {
+		v.Info["floor_error"] = err.Error()
+		return nil
 	}
 	// The floor is the faster of the two ways to do the per-edge work.
 	v.Info["flat_floor_ms"] = ms[0]

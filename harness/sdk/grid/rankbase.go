@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
@@ -86,6 +87,60 @@ func (b *RankBase[R]) NoteCopyBandwidth(measure func(dev int) (float64, error)) 
 	} else {
 		b.Info["device_copy_error"] = err.Error()
 	}
+}
+
+// PlaceCUDA is the step of Construct that every grid variant's CUDA
+// backend shares, once its block is built: it picks this rank's GPU
+// (cuda.RankDevice over count), records it in DevOrd, and resolves the
+// exchange path from param (SelectExchange; the host path where one rank
+// exchanges nothing), noting the path and the reason in Info (made here if
+// nil) as "exchange" and "exchange_reason". A failure on any rank fails
+// every rank. Collective.
+func (b *RankBase[R]) PlaceCUDA(count func() (int, error), param string) (dev int, exchange string, err error) {
+	dev, err = cuda.RankDevice(b.Grid.World.Rank(), count)
+	if err := comm.Agree(b.Grid.World, err); err != nil {
+		return 0, "", err
+	}
+	b.DevOrd = dev
+	xch, why := comm.ExchangeHost, "one rank exchanges nothing"
+	if b.Grid.World.Size() > 1 {
+		if xch, why, err = SelectExchange(b.Cfg, b.Grid.World, param); err != nil {
+			return 0, "", err
+		}
+	}
+	if b.Info == nil {
+		b.Info = map[string]any{}
+	}
+	b.Info["exchange"], b.Info["exchange_reason"] = xch, why
+	return dev, xch, nil
+}
+
+// SlowestRank runs measure on one rank at a time (ranks may share a GPU,
+// and a measurement must not share it) and returns, element by element,
+// the largest of the ranks' results: the slowest rank's times. Every rank
+// returns the same error when one fails. Collective; every rank's measure
+// returns as many values.
+func (b *RankBase[R]) SlowestRank(measure func() ([]float64, error)) ([]float64, error) {
+	w := b.Grid.World
+	var out []float64
+	for r := range w.Size() {
+		var err error
+		if r == w.Rank() {
+			out, err = measure()
+		}
+		if err := comm.Agree(w, err); err != nil {
+			return nil, err
+		}
+	}
+	n, err := comm.AllreduceInt64(w, int64(len(out)), comm.Max)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, make([]float64, int(n)-len(out))...)
+	if err := comm.AllreduceSlice(w, out, comm.Max); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // NewGridVariant is the New of a variant over an R×C processor grid (the

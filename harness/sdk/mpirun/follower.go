@@ -174,7 +174,7 @@ var captureMu sync.Mutex
 
 func protectNew(p sdk.Plugin, cfg sdk.Config) (v sdk.Variant, err error) {
 	err = protect("new", func() error {
-		v, err = p.New(cfg)
+		v, err = sdk.New(p, cfg)
 		return err
 	})
 	return v, err

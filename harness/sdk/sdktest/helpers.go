@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/cuda"
@@ -91,7 +90,7 @@ func (g *Graph) Workload() *sdk.Workload {
 // order (len(g.Keys)+1 of them).
 func SearchAll(t testing.TB, p sdk.Plugin, cfg sdk.Config, g *Graph, check func(sdk.Search)) []sdk.Search {
 	t.Helper()
-	v, err := p.New(cfg)
+	v, err := sdk.New(p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +148,7 @@ func NeedCUDA(t testing.TB, deviceCount func() (int, error)) {
 		err = fmt.Errorf("the runtime found no device")
 	}
 	if err != nil {
-		if slices.Contains(strings.Split(os.Getenv(RequireEnv), ","), sdk.BackendCUDA) {
+		if cuda.Required(sdk.BackendCUDA) {
 			t.Fatalf("CUDA backend required (%s): %v", RequireEnv, err)
 		}
 		t.Skip("no CUDA device or no library (make cuda): ", err)
@@ -160,7 +159,7 @@ func NeedCUDA(t testing.TB, deviceCount func() (int, error)) {
 // variant is closed when t ends.
 func Construct(t testing.TB, p sdk.Plugin, cfg sdk.Config, g *Graph) sdk.Variant {
 	t.Helper()
-	v, err := p.New(cfg)
+	v, err := sdk.New(p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

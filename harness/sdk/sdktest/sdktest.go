@@ -24,13 +24,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 // RequireEnv names the environment variable listing the backends that must
 // run (a comma-separated list, e.g. "cuda"): their failures are not skipped.
-const RequireEnv = "BFSBENCH_REQUIRE"
+const RequireEnv = cuda.RequireEnv
 
 // Options choose what Run covers. Zero values take the defaults named.
 type Options struct {
@@ -171,7 +172,7 @@ func required(backend string) bool {
 // checkCase constructs g once and searches every key, then the first key
 // again.
 func checkCase(t testing.TB, p sdk.Plugin, cfg sdk.Config, g *graph, given map[string]any) {
-	v, err := p.New(cfg)
+	v, err := sdk.New(p, cfg)
 	if err != nil {
 		if !required(cfg.Backend) {
 			t.Skipf("backend %s unavailable here (set %s=%s to fail instead): %v", cfg.Backend, RequireEnv, cfg.Backend, err)

@@ -6,15 +6,14 @@ import (
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 )
 
 // cudaTestEngine is a 1×1 CUDA engine over the scale-12 Graph500 graph, or
 // a skip where there is no GPU or no library.
 func cudaTestEngine(t *testing.T) (*cudaEngine, Layout, *LocalCSC, []graph500.Edge) {
 	t.Helper()
-	if n, err := DeviceCount(); err != nil || n == 0 {
-		t.Skipf("no CUDA device or no lib/libatomic2d.so (`make cuda`): devices %d, %v", n, err)
-	}
+	sdktest.NeedCUDA(t, DeviceCount)
 	const scale = 12
 	n := graph500.NVertices(scale)
 	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
@@ -173,9 +172,7 @@ func TestCUDAExpandInParts(t *testing.T) {
 // that agrees expands. P(0,0) of a 2×1 grid, the payload from grid row 1.
 // Needs libatomic2d.so and a GPU; skips without them.
 func TestCUDABitmapCountCheck(t *testing.T) {
-	if n, err := DeviceCount(); err != nil || n == 0 {
-		t.Skipf("no CUDA device or no lib/libatomic2d.so (`make cuda`): devices %d, %v", n, err)
-	}
+	sdktest.NeedCUDA(t, DeviceCount)
 	const scale = 12
 	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
 	l, err := NewLayout(2, 1, 0, 0, graph500.NVertices(scale))

@@ -1077,19 +1077,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   return 0;
 }
 
-int32_t dob_set_tuning(void* hv, int64_t td_big, int64_t bu_serial, char* err, int32_t errlen) {
-  Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr, "dob_set_tuning: null handle");
-  BFSB_REQUIRE(td_big == 0 || td_big >= 32, "td_big %lld: want 0 or at least 32", (long long)td_big);
-  BFSB_REQUIRE(td_big == 0 || BigCap(h->p.td_nnz, td_big) <= h->big_cap(),
-               "td_big %lld below the %lld the handle was created with", (long long)td_big,
-               (long long)h->p.td_big);
-  BFSB_REQUIRE(bu_serial >= 0 && bu_serial < (1ll << 31), "bu_serial %lld out of range", (long long)bu_serial);
-  h->p.td_big = td_big;
-  h->p.bu_serial = bu_serial;
-  return 0;
-}
-
 int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, char* err,
                   int32_t errlen) {
   Handle* h = (Handle*)hv;

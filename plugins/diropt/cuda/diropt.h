@@ -78,9 +78,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
                    const uint32_t* bu_off, const uint32_t* bu_adj, const uint32_t* isolated,
                    void** out, char* err, int32_t errlen);
 
-/* dob_set_tuning changes td_big and bu_serial for the following searches. */
-int32_t dob_set_tuning(void* h, int64_t td_big, int64_t bu_serial, char* err, int32_t errlen);
-
 /* dob_reset is Algorithm 2 lines 1-5 and starts the search's clock (a CUDA
  * event): visited <- isolated, queues emptied, the root's bits set (row
  * root_row of visited, column root_col of in_queue, each when >= 0), its

@@ -72,7 +72,6 @@ type errBuf = *byte
 type dobFuncs struct {
 	deviceBytes  func(p *dobParams, bytes *int64, e errBuf, n int32) int32
 	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated *uint32, out *uintptr, e errBuf, n int32) int32
-	setTuning    func(h uintptr, tdBig, buSerial int64, e errBuf, n int32) int32
 	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
 	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
 	finish       func(h uintptr, seconds *float64, e errBuf, n int32) int32
@@ -108,7 +107,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 	Syms: func(f *dobFuncs) []cuda.Sym {
 		return []cuda.Sym{
 			{Name: "dob_device_bytes", Fn: &f.deviceBytes}, {Name: "dob_create", Fn: &f.create},
-			{Name: "dob_set_tuning", Fn: &f.setTuning}, {Name: "dob_reset", Fn: &f.reset},
+			{Name: "dob_reset", Fn: &f.reset},
 			{Name: "dob_explore", Fn: &f.explore},
 			{Name: "dob_finish", Fn: &f.finish}, {Name: "dob_stage_out", Fn: &f.stageOut},
 			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
@@ -252,11 +251,6 @@ func (e *cudaEngine) hostAlloc(n int64) ([]uint32, error) {
 		return nil, err
 	}
 	return unsafe.Slice((*uint32)(p), max(n, 1))[:n], nil
-}
-
-// SetTuning changes td_big and bu_serial for the following searches.
-func (e *cudaEngine) SetTuning(tdBig, buSerial int64) error {
-	return e.call("dob_set_tuning", func(eb *byte, n int32) int32 { return e.lib.setTuning(e.h, tdBig, buSerial, eb, n) })
 }
 
 func (e *cudaEngine) Reset(r RootPos) (int64, error) {

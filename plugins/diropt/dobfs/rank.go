@@ -157,15 +157,6 @@ func newRank(g *comm.Grid, b *Block, eng engine, opt Options) (*Rank, error) {
 	return rk, nil
 }
 
-// SetOptions changes the algorithm's parameters for the following searches.
-func (rk *Rank) SetOptions(o Options) error {
-	if err := o.check(); err != nil {
-		return err
-	}
-	rk.opt = o
-	return nil
-}
-
 // Edges is the number of directed edges the searches see (Σ of the CSR
 // entries over the ranks, after deduplication).
 func (rk *Rank) Edges() int64 { return rk.edges }
