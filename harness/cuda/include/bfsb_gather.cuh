@@ -1,5 +1,8 @@
-// bfsb_gather.cuh: load-balanced neighbour gathering, written once for all
-// bfsbench CUDA libraries (merrill, ueno, diropt).
+// bfsb_gather.cuh: load-balanced neighbour gathering, written once for the
+// bfsbench CUDA libraries that gather lists (merrill, ueno). diropt's
+// top-down step is Krajecki et al.'s warp per in_queue word, not Merrill
+// gathering, and still queues its long lists on its own (diropt.cu:
+// BigItem, TopDownBigKernel): see there.
 //
 // Reference: D. Merrill, M. Garland, A. Grimshaw, "Scalable GPU Graph
 // Traversal", PPoPP 2012 (§4, "neighbor gathering"). Each thread of a block

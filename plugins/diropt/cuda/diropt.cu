@@ -170,6 +170,14 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 
 // kBigChunk is the most entries of one queued chunk of a long list: a
 // block's share of a hub's list.
+//
+// This queue does what bfsb::HugeQueue/HugeKernel (bfsb_gather.cuh) do for
+// merrill and ueno, and is not yet replaced by them: the shared ones take a
+// compile-time threshold (kHuge = 4096) where td_big is a parameter (1024
+// tuned, 0 paper), accumulate one counter a thread where Visit keeps two
+// (found, degrees), and have no device-loop gate (Skip). Moving diropt
+// onto them needs those three in the shared header and an A/B on the GPU;
+// it has not been measured.
 constexpr uint32_t kBigChunk = 1024;
 
 // BigItem is one chunk of a long list queued for TopDownBigKernel: list u's
