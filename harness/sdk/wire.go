@@ -19,7 +19,7 @@ import (
 // Handshake is shared by the harness and every plugin; a binary that is not
 // a bfsbench plugin, or one built for another protocol version, is refused.
 var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  3, // 3: Param travels with its preset values
+	ProtocolVersion:  2, // 2: Param travels with explicit bounds (Param.GobEncode); Presets, added since, is optional on the wire
 	MagicCookieKey:   "BFSBENCH_PLUGIN",
 	MagicCookieValue: "breadth-first-search",
 }
