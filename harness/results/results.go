@@ -86,8 +86,11 @@ func (g Graph) Label() string {
 
 // Case is one variant at one sweep point on one workload.
 type Case struct {
-	Variant  string         `json:"variant"` // the config's name for it
-	Plugin   string         `json:"plugin"`
+	Variant string `json:"variant"` // the config's name for it
+	Plugin  string `json:"plugin"`  // the plugin binary's file name
+	// Binary is the plugin binary that ran the case: its path, hash and
+	// build (module version, VCS revision).
+	Binary   *Binary        `json:"plugin_binary,omitempty"`
 	Backend  string         `json:"backend"` // "cpu" or "cuda"
 	Params   map[string]any `json:"params"`  // every declared parameter, defaults filled in
 	Ranks    int            `json:"ranks"`

@@ -70,6 +70,7 @@ var saveFile = func(run *results.Run, path string) error { return run.Save(path)
 type Planned struct {
 	variant *config.Variant
 	path    string
+	binary  *results.Binary // the plugin binary at path, read once per plugin
 	params  map[string]any
 }
 
@@ -90,6 +91,7 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, ma
 		return nil, nil, err
 	}
 	infos := map[string]sdk.Info{}
+	binaries := map[string]*results.Binary{}
 	var out []Planned
 	for _, v := range cfg.Variants {
 		path, err := FindPlugin(dirs, v.Plugin)
@@ -103,6 +105,11 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, ma
 				return nil, nil, fmt.Errorf("%s:%d: variant %q: %w", cfg.Path, v.Line(), v.Name, err)
 			}
 			infos[v.Plugin] = info
+			b, err := results.ReadBinary(path)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s:%d: variant %q: %w", cfg.Path, v.Line(), v.Name, err)
+			}
+			binaries[v.Plugin] = &b
 		}
 		if info.MaxRanks > 0 && v.Ranks > info.MaxRanks {
 			return nil, nil, &config.Error{File: cfg.Path, Line: v.Line(), Key: fmt.Sprintf("variant %q ranks", v.Name),
@@ -119,7 +126,7 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, ma
 						Msg: fmt.Sprintf("plugin %s declares the default %v, not a finite number: set the parameter", info.Name, f)}
 				}
 			}
-			out = append(out, Planned{variant: v, path: path, params: pt})
+			out = append(out, Planned{variant: v, path: path, binary: binaries[v.Plugin], params: pt})
 		}
 	}
 	return out, infos, nil
@@ -350,7 +357,7 @@ func (e *FailedError) Error() string {
 func newCase(p Planned, w config.Workload) *results.Case {
 	v := p.variant
 	c := &results.Case{
-		Variant: v.Name, Plugin: v.Plugin, Backend: v.Backend, Params: p.params,
+		Variant: v.Name, Plugin: v.Plugin, Binary: p.binary, Backend: v.Backend, Params: p.params,
 		Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher, Status: results.StatusSkipped,
 		Error: "not run (yet): a results.json saved while the run was going, or by a run that was killed",
 		Graph: results.Graph{Scale: w.Spec.Scale, EdgeFactor: w.Spec.EdgeFactor, Seed: w.Spec.Seed, File: w.Spec.File},

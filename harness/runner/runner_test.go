@@ -111,6 +111,15 @@ direction_optimizing = false
 		if c.Graph.Fingerprint == "" || c.Params["alpha"] != int64(15) {
 			t.Fatalf("case record incomplete: %+v", c)
 		}
+		// The plugin binary that ran: its file, hash and build.
+		b := c.Binary
+		if b == nil || b.Path != filepath.Join(dir, "reference") || len(b.SHA256) != 64 ||
+			b.Module != "github.com/bfsbench/bfsbench" || b.GoVersion == "" {
+			t.Fatalf("plugin binary %+v", b)
+		}
+		if want, _ := results.ReadBinary(b.Path); want.SHA256 != b.SHA256 {
+			t.Errorf("sha256 %s, the file hashes to %s", b.SHA256, want.SHA256)
+		}
 	}
 }
 

@@ -63,6 +63,9 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	buildOnly := fs.String("build-only", "", "build both sides into this folder (base/ and new/) and stop: measure them elsewhere with --builds")
 	builds := fs.String("builds", "", "measure the two sides that --build-only built into this folder, instead of building revisions")
 	pos, err := parseFlags(fs, args)
+	if _, ok := asHelp(err); ok {
+		return err
+	}
 	if err != nil {
 		return usageErr("%v\n%s%s", err, abUsage, flagHelp(fs))
 	}

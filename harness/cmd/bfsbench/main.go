@@ -36,6 +36,7 @@ Usage:
   bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
+  bfsbench help [COMMAND]     (or bfsbench COMMAND -h): a command's usage, flags and an example
 
 Before anything runs, run checks the config (a sweep may expand to at most
 --max-cases cases, 1000 by default; nbfs is at most 64, ranks at most 4096)
@@ -101,30 +102,20 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "run":
-		return cmdRun(ctx, rest, stdout, stderr)
-	case "generate":
-		return cmdGenerate(rest, stdout)
-	case "validate":
-		return cmdValidate(rest, stdout)
-	case "plugins":
-		return cmdPlugins(ctx, rest, stdout)
-	case "plot":
-		return cmdPlot(rest, stdout)
-	case "ab":
-		return cmdAB(ctx, rest, stdout, stderr)
-	case "compare":
-		return cmdCompare(rest, stdout)
-	case "levels":
-		return cmdLevels(rest, stdout)
-	case "table":
-		return cmdTable(rest, stdout)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "help", "-h", "--help", "-help":
+		return help(ctx, rest, stdout, stderr)
+	}
+	c, ok := commands[cmd]
+	if !ok {
+		fmt.Fprint(stderr, usage)
+		return usageErr("unknown command %q", cmd)
+	}
+	err := c.run(ctx, rest, stdout, stderr)
+	if h, ok := asHelp(err); ok {
+		printHelp(stdout, cmd, h.fs)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return usageErr("unknown command %q", cmd)
+	return err
 }
 
 // parseFlags parses args allowing flags after positional arguments
@@ -134,6 +125,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpRequested{fs}
+			}
 			return nil, usageErr("%s: %v", fs.Name(), err)
 		}
 		args = fs.Args()

@@ -1,0 +1,142 @@
+package main
+
+// help.go: every command's usage, what it does and an example, printed by
+// `bfsbench help CMD` and `bfsbench CMD -h` (with the command's flags),
+// exit status 0.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand: how it is called, what it does, an example,
+// and the function that runs it.
+type command struct {
+	synopsis string // the usage lines after "bfsbench "
+	summary  string // what it does, a few sentences
+	example  string // one command line, with a word on what it does
+	run      func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// commands are bfsbench's subcommands, by name.
+var commands = map[string]command{
+	"run": {
+		synopsis: "run CONFIG.toml [--out DIR] [--plugins DIRS] [--max-cases N] [--no-preflight]",
+		summary: "Runs a benchmark config: every case (variant × workload) through its plugin, one untimed " +
+			"warm-up search, then nbfs timed searches, each validated as the config says, into results.json, " +
+			"summary.txt, bench.txt and plots in DIR.",
+		example: "bfsbench run configs/quick.toml --out results/quick   # the CPU backends at small scales",
+		run:     cmdRun,
+	},
+	"generate": {
+		synopsis: "generate --scale S [--edgefactor E] [--seed A,B] [--format text|binary] --out FILE|-",
+		summary:  "Writes the Graph500 Kronecker edge list of a scale and edge factor (the reference generator's, bit for bit).",
+		example:  "bfsbench generate --scale 16 --out g16.bin --format binary",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdGenerate(a, o) },
+	},
+	"validate": {
+		synopsis: "validate --scale S [--edgefactor E] [--seed A,B] --root R --parents FILE\n" +
+			"validate --graph FILE [--graph-format auto|snap|mtx|bin] --root R --parents FILE",
+		summary: "Checks a parent array against a graph with the harness's Graph500 validator (the reference " +
+			"rules, and no cycle anywhere) and prints its TEPS edge count.",
+		example: "bfsbench validate --scale 10 --root 5 --parents parents.bin",
+		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdValidate(a, o) },
+	},
+	"plugins": {
+		synopsis: "plugins [--plugins DIRS]",
+		summary:  "Lists the plugins found in the plugin folders, with their backends, parameters, defaults and presets.",
+		example:  "bfsbench plugins --plugins bin",
+		run:      func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdPlugins(ctx, a, o) },
+	},
+	"plot": {
+		synopsis: "plot RESULTS.json [MORE.json...] [--out DIR]",
+		summary:  "Redraws the plots and figures of one or more results files.",
+		example:  "bfsbench plot results/quick/results.json --out /tmp/plots",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdPlot(a, o) },
+	},
+	"compare": {
+		synopsis: "compare BASE.json NEW.json [--threshold 5%] [--strict]",
+		summary:  "Compares two results files case by case (Mann-Whitney U test over per-search TEPS, bootstrap interval) and fails on a significant slow-down.",
+		example:  "bfsbench compare results/old/results.json results/new/results.json --threshold 5%",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdCompare(a, o) },
+	},
+	"ab": {
+		synopsis: "ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]\n" +
+			"ab BASE_REV [NEW_REV] CONFIG.toml --build-only DIR\n" +
+			"ab --builds DIR CONFIG.toml [flags]",
+		summary: "Builds two git revisions' plugins and measures them on the same graphs and keys, searches " +
+			"interleaved, every search validated, then compares them as compare does.",
+		example: "bfsbench ab HEAD~1 configs/bench-ci.toml   # the last commit against the working tree",
+		run:     cmdAB,
+	},
+	"levels": {
+		synopsis: "levels RESULTS.json [MORE.json...] [--all]",
+		summary:  "Prints each case's per-level times and phases (a variant without per-level phases shows its totals only).",
+		example:  "bfsbench levels results/quick/results.json",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdLevels(a, o) },
+	},
+	"table": {
+		synopsis: "table RESULTS.json [MORE.json...]",
+		summary:  "Prints one line per case of one or more results files: GTEPS, searches valid, % of bound and floor.",
+		example:  "bfsbench table results/a/results.json results/b/results.json",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdTable(a, o) },
+	},
+}
+
+// commandNames is the commands' names, sorted.
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// helpRequested is parseFlags's error where the arguments ask for help
+// (-h, -help or --help): the caller prints the command's help with its
+// flags, and exits 0.
+type helpRequested struct{ fs *flag.FlagSet }
+
+func (h *helpRequested) Error() string { return h.fs.Name() + ": help requested" }
+
+// printHelp writes command name's help: its usage, what it does, its
+// flags (fs's, or none) and an example.
+func printHelp(w io.Writer, name string, fs *flag.FlagSet) {
+	c := commands[name]
+	fmt.Fprintf(w, "Usage:\n")
+	for _, l := range strings.Split(c.synopsis, "\n") {
+		fmt.Fprintf(w, "  bfsbench %s\n", l)
+	}
+	fmt.Fprintf(w, "\n%s\n", c.summary)
+	if fs != nil {
+		if f := flagHelp(fs); f != "" {
+			fmt.Fprintf(w, "\nFlags:\n%s", f)
+		}
+	}
+	fmt.Fprintf(w, "\nExample:\n  %s\n", c.example)
+}
+
+// help is `bfsbench help [CMD]`: the overview, or CMD's help with its
+// flags (CMD's own -h, so that the flags listed are the ones it parses).
+func help(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	if _, ok := commands[args[0]]; !ok {
+		return usageErr("help: unknown command %q (commands: %s)", args[0], strings.Join(commandNames(), ", "))
+	}
+	return dispatch(ctx, []string{args[0], "-h"}, stdout, stderr)
+}
+
+// asHelp reports whether err asks for a command's help.
+func asHelp(err error) (*helpRequested, bool) {
+	var h *helpRequested
+	return h, errors.As(err, &h)
+}
