@@ -111,6 +111,10 @@ direction_optimizing = false
 		if c.Graph.Fingerprint == "" || c.Params["alpha"] != int64(15) {
 			t.Fatalf("case record incomplete: %+v", c)
 		}
+		// Named by the parameters that differ from the defaults only.
+		if want := map[string]string{"ref": "[]", "ref-td": "[direction_optimizing]"}[c.Variant]; fmt.Sprint(c.NameParams) != want || c.NameParams == nil {
+			t.Errorf("case %s named by %v, want %s", c.Variant, c.NameParams, want)
+		}
 	}
 }
 
