@@ -71,17 +71,20 @@ clean:
 
 ## bench-ci: the regression gate. Builds the plugins of the merge base
 ## (BENCH_CI_BASE: the merge base with origin/main, or HEAD~1 on main itself)
-## and of the working tree, runs the small config with both interleaved on
-## this machine and compares them (docs/regression.md): exit 1 on a
-## significant slow-down beyond BENCH_CI_THRESHOLD, 2 on a setup error.
-## The table is also in $(BENCH_CI_OUT)/compare.txt.
+## and of the working tree, runs the small config (every plugin's CPU
+## backend) with both interleaved on this machine, BENCH_CI_ROUNDS rounds,
+## and compares them (docs/regression.md): exit 1 on a significant
+## slow-down beyond BENCH_CI_THRESHOLD, 2 on a setup error. The table is
+## also in $(BENCH_CI_OUT)/compare.txt. harness/ab's gate test reads the
+## rounds and the threshold from here.
 BENCH_CI_CONFIG    ?= configs/bench-ci.toml
 BENCH_CI_THRESHOLD ?= 5%
+BENCH_CI_ROUNDS    ?= 16
 BENCH_CI_OUT       ?= results/ci-$(shell date +%Y%m%d-%H%M%S)
 BENCH_CI_BASE      ?= $(shell b=$$(git merge-base HEAD origin/main 2>/dev/null); \
   if [ -n "$$b" ] && [ "$$b" != "$$(git rev-parse HEAD)" ]; then echo $$b; else echo HEAD~1; fi)
 bench-ci: build
-	$(BIN)/bfsbench ab $(BENCH_CI_BASE) $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT) --threshold $(BENCH_CI_THRESHOLD)
+	$(BIN)/bfsbench ab $(BENCH_CI_BASE) $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT) --threshold $(BENCH_CI_THRESHOLD) --rounds $(BENCH_CI_ROUNDS)
 
 ## bench-ci-baseline: record an absolute baseline of the config, for
 ## `bfsbench compare` on a dedicated machine that does not change
