@@ -3,6 +3,7 @@ package ab
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,4 +135,44 @@ func gateSettings(t *testing.T, makefile string) (rounds int, threshold float64)
 		t.Fatal(err)
 	}
 	return rounds, pct / 100
+}
+
+// TestGateConfigsCoverEveryPlugin: configs/bench-ci.toml runs every
+// plugin's CPU backend, and configs/bench-ci-gpu.toml the CUDA backend of
+// every plugin that has CUDA code (plugins/<name>/cuda), at scales 22-24.
+func TestGateConfigsCoverEveryPlugin(t *testing.T) {
+	mains, err := filepath.Glob("../../plugins/*/main.go")
+	if err != nil || len(mains) == 0 {
+		t.Fatalf("no plugins found: %v", err)
+	}
+	load := func(name string) map[string]bool {
+		cfg, err := config.Load(filepath.Join("../../configs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := map[string]bool{}
+		for _, v := range cfg.Variants {
+			runs[v.Plugin+"/"+v.Backend] = true
+		}
+		if name == "bench-ci-gpu.toml" {
+			var scales []int
+			for _, w := range cfg.Workloads {
+				scales = append(scales, w.Spec.Scale)
+			}
+			if fmt.Sprint(scales) != "[22 23 24]" {
+				t.Errorf("%s runs scales %v, want 22 to 24", name, scales)
+			}
+		}
+		return runs
+	}
+	cpu, gpu := load("bench-ci.toml"), load("bench-ci-gpu.toml")
+	for _, m := range mains {
+		p := filepath.Base(filepath.Dir(m))
+		if !cpu[p+"/cpu"] {
+			t.Errorf("configs/bench-ci.toml does not run %s's cpu backend", p)
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(m), "cuda")); err == nil && !gpu[p+"/cuda"] {
+			t.Errorf("configs/bench-ci-gpu.toml does not run %s's cuda backend", p)
+		}
+	}
 }
