@@ -16,15 +16,20 @@ import (
 	"github.com/bfsbench/bfsbench/harness/report"
 )
 
-// slowStep is the change TestGateFlagsSlowGridVariant commits: every rank
-// of a diropt search busy-waits a tenth of its own search's time before
-// it returns, so each timed search takes 10% longer.
+// The change TestGateFlagsSlowGridVariant commits: every rank of a
+// diropt search waits a tenth of its own search's time before it returns,
+// so each timed search takes 10% longer. The wait yields the processor
+// (runtime.Gosched): a rank spinning on it would take a core from the
+// ranks still searching, and four ranks on two cores would then slow the
+// search by about 30%.
 const (
 	slowFile   = "plugins/diropt/dobfs/rank.go"
 	slowAnchor = "func (rk *Rank) BFS(root int64) (Result, error) {\n"
+	slowImport = "\t\"time\"\n"
 	slowCode   = `	slowStart := time.Now()
 	defer func() {
 		for d := time.Since(slowStart); time.Since(slowStart) < d+d/10; {
+			runtime.Gosched()
 		}
 	}()
 `
@@ -66,10 +71,11 @@ func TestGateFlagsSlowGridVariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(src, []byte(slowAnchor)) || !bytes.Contains(src, []byte("\t\"time\"\n")) {
+	if !bytes.Contains(src, []byte(slowAnchor)) || !bytes.Contains(src, []byte(slowImport)) {
 		t.Fatalf("%s has no %q importing time: point the test at diropt's search again", slowFile, strings.TrimSpace(slowAnchor))
 	}
 	src = bytes.Replace(src, []byte(slowAnchor), []byte(slowAnchor+slowCode), 1)
+	src = bytes.Replace(src, []byte(slowImport), []byte("\t\"runtime\"\n"+slowImport), 1)
 	if err := os.WriteFile(filepath.Join(repo, slowFile), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
