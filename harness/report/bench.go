@@ -46,6 +46,38 @@ func benchText(run *results.Run) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// benchMedianText renders bench-median.txt: one line per case with valid
+// searches, the median of their times,
+//
+//	BenchmarkBFS/... <valid searches> <median ns> ns/op
+//
+// for trackers that keep one value per benchmark name and commit, such as
+// github-action-benchmark (whose "go" tool would keep the first of
+// bench.txt's lines of a case, one search, and reads every unit as lower
+// is better, so TEPS is left out).
+func benchMedianText(run *results.Run) ([]byte, error) {
+	var b bytes.Buffer
+	if m := run.Env.CPUModel; m != "" {
+		fmt.Fprintf(&b, "cpu: %s\n", m)
+	}
+	if len(run.Env.GPUModels) > 0 {
+		fmt.Fprintf(&b, "gpu: %s\n", strings.Join(run.Env.GPUModels, ", "))
+	}
+	for _, c := range run.Cases {
+		if c == nil {
+			continue
+		}
+		var times []float64
+		for _, s := range validSearches(c) {
+			times = append(times, s.TimeS)
+		}
+		if len(times) > 0 {
+			fmt.Fprintf(&b, "Benchmark%s %d %.1f ns/op\n", benchName(c), len(times), median(times)*1e9)
+		}
+	}
+	return b.Bytes(), nil
+}
+
 // benchName is "BFS/plugin=P/backend=B/scale=S/ef=E/grid=RxC/<param>=<v>..."
 // (without the "Benchmark" prefix): the plugin, the backend, the workload,
 // the grid and the parameters that name the case (swept, or not its

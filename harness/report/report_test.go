@@ -124,7 +124,7 @@ func TestWriteAll(t *testing.T) {
 	dir := t.TempDir()
 	// Expected from the run's design: the 6 ok cases (indices 0..5) have
 	// phases; scale and edges_per_thread are swept; two workloads.
-	want := []string{"summary.txt", "bench.txt"}
+	want := []string{"summary.txt", "bench.txt", "bench-median.txt"}
 	for _, f := range []string{"teps_cases", "teps_vs_scale", "teps_vs_edges_per_thread",
 		"levels_time_scale_10_ef_16_seed_2_3", "levels_time_scale_12_ef_16_seed_2_3", "phases_by_case",
 		"phases_c01_atomic2d_cuda", "phases_c02_atomic2d_cuda", "phases_c03_edgescan_cpu",
@@ -578,5 +578,37 @@ func TestTicks125(t *testing.T) {
 		if s := fmt.Sprint(got); s != tc.want {
 			t.Errorf("ticks125(%g, %g) = %s, want %s", tc.min, tc.max, s, tc.want)
 		}
+	}
+}
+
+// TestBenchMedian: bench-median.txt has one line per case with valid
+// searches, named as in bench.txt, its median time and search count.
+func TestBenchMedian(t *testing.T) {
+	run := synthRun()
+	b, err := benchMedianText(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(bytes.NewReader(b), "bench-median.txt")
+	got := map[string]*benchfmt.Result{}
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			t.Fatalf("%v", r.Result())
+		}
+		got[res.Name.String()] = res.Clone()
+	}
+	// The 6 ok cases and the invalid one's valid searches; not the failed case.
+	if len(got) != 7 {
+		t.Fatalf("%d lines, want 7:\n%s", len(got), b)
+	}
+	c := run.Cases[0]
+	res := got[benchName(c)]
+	var times []float64
+	for _, s := range c.BFS {
+		times = append(times, s.TimeS)
+	}
+	if v, ok := res.Value("sec/op"); res == nil || !ok || res.Iters != len(c.BFS) || math.Abs(v-median(times)) > 1e-9 {
+		t.Errorf("%s: %+v, want %d searches, median %v s", benchName(c), res, len(c.BFS), median(times))
 	}
 }
