@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures clean
+.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline bench-record bench-history figures clean
 
 all: build
 
@@ -85,6 +85,26 @@ BENCH_CI_BASE      ?= $(shell b=$$(git merge-base HEAD origin/main 2>/dev/null);
   if [ -n "$$b" ] && [ "$$b" != "$$(git rev-parse HEAD)" ]; then echo $$b; else echo HEAD~1; fi)
 bench-ci: build
 	$(BIN)/bfsbench ab $(BENCH_CI_BASE) $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT) --threshold $(BENCH_CI_THRESHOLD) --rounds $(BENCH_CI_ROUNDS)
+
+## bench-record: keep this commit's figures. Runs BENCH_RECORD_CONFIG
+## (default: the gate's) with the plugins of the working tree, which must
+## be clean (a note describes a commit), and appends its bench.txt to HEAD's
+## git note under refs/notes/$(BENCH_NOTES); recording a commit again adds
+## its searches. bench-history reads the notes back as series
+## (bfsbench history, golang.org/x/perf/benchseries: docs/regression.md).
+BENCH_NOTES         ?= bfsbench
+BENCH_RECORD_CONFIG ?= $(BENCH_CI_CONFIG)
+BENCH_RECORD_OUT    ?= results/record-$(shell date +%Y%m%d-%H%M%S)
+BENCH_HISTORY_OUT   ?= results/history-$(shell date +%Y%m%d-%H%M%S)
+bench-record: build
+	@git diff --quiet HEAD -- || { echo "bench-record: the working tree has uncommitted changes; commit them first: a note describes a commit" >&2; exit 2; }
+	$(BIN)/bfsbench run $(BENCH_RECORD_CONFIG) --out $(BENCH_RECORD_OUT)
+	git notes --ref=$(BENCH_NOTES) append -F $(BENCH_RECORD_OUT)/bench.txt HEAD
+
+## bench-history: the series of the recorded commits: changes, where each
+## case stands against the first, benchseries' CSV and chart per machine.
+bench-history: build
+	$(BIN)/bfsbench history --notes $(BENCH_NOTES) --out $(BENCH_HISTORY_OUT)
 
 ## bench-ci-baseline: record an absolute baseline of the config, for
 ## `bfsbench compare` on a dedicated machine that does not change
