@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline bench-record bench-history figures clean
+.PHONY: all build demo test test-go test-fuzz lint deps bench-ci bench-ci-baseline bench-record bench-history figures clean
 
 all: build
 
@@ -38,9 +38,17 @@ demo: deps
 	@$(MAKE) --no-print-directory build
 	$(BIN)/bfsbench run configs/quick.toml
 
-## test: everything CI runs: build, CUDA compile check, unit and MPI tests
+## test: everything CI runs: build, CUDA compile check, the workflows'
+## lint, unit and MPI tests
 test: deps
-	@$(MAKE) --no-print-directory build cuda-check test-go
+	@$(MAKE) --no-print-directory build cuda-check lint test-go
+
+## lint: actionlint on .github/workflows, pinned in go.mod as a Go tool
+## (offline once the modules are downloaded). It runs shellcheck on the
+## workflows' scripts where shellcheck is installed (GitHub's runners have
+## it); .github/actionlint.yaml declares the GPU runner's label.
+lint:
+	$(GO) tool actionlint
 
 test-go:
 	$(GO) vet $(GOTAGS) ./...
