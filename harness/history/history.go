@@ -257,7 +257,10 @@ func buildSeries(machine string, commits []Commit, results [][]*benchfmt.Result,
 		return nil, err
 	}
 	// The series' axis is time: each commit's committer date, made
-	// strictly increasing (a rebase gives commits the same second).
+	// strictly increasing (a rebase gives commits the same second). The
+	// commits are keyed by their shortest unique hash prefix of at least 7
+	// characters, which labels the chart's axis.
+	key := shortest(commits)
 	var last time.Time
 	byShort := map[string]int{}
 	for i, c := range commits {
@@ -267,11 +270,11 @@ func buildSeries(machine string, commits []Commit, results [][]*benchfmt.Result,
 		}
 		last = t
 		stamp := t.Format(time.RFC3339)
-		byShort[c.Short()] = i
+		byShort[key(c)] = i
 		for _, r := range results[i] {
 			r = r.Clone()
 			r.SetConfig(keyRole, "commit")
-			r.SetConfig(keyCommit, c.Short())
+			r.SetConfig(keyCommit, key(c))
 			r.SetConfig(keySeries, stamp)
 			r.SetConfig(keyRun, stamp)
 			b.Add(r)
@@ -281,7 +284,7 @@ func buildSeries(machine string, commits []Commit, results [][]*benchfmt.Result,
 		for _, r := range results[0] {
 			r = r.Clone()
 			r.SetConfig(keyRole, "baseline")
-			r.SetConfig(keyBaseline, commits[0].Short())
+			r.SetConfig(keyBaseline, key(commits[0]))
 			r.SetConfig(keyRun, stamp)
 			b.Add(r)
 		}
@@ -433,6 +436,25 @@ func chart(s *Series, dir, name string, threshold float64) (path string, err err
 		return "", errors.New("benchseries drew no chart")
 	}
 	return path, nil
+}
+
+// shortest returns the commits' hashes cut to the shortest length, at
+// least 7, at which they are all different.
+func shortest(commits []Commit) func(Commit) string {
+	n := 7
+	for ; ; n++ {
+		seen := map[string]bool{}
+		unique := true
+		for _, c := range commits {
+			k := c.Hash[:min(n, len(c.Hash))]
+			unique = unique && !seen[k]
+			seen[k] = true
+		}
+		if unique || n >= 64 {
+			break
+		}
+	}
+	return func(c Commit) string { return c.Hash[:min(n, len(c.Hash))] }
 }
 
 // machineOf names the machine a result was measured on: its file's cpu
