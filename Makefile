@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures clean
+.PHONY: all build demo test test-go test-fuzz lint deps bench-ci bench-ci-baseline bench-record bench-history figures clean
 
 all: build
 
@@ -38,9 +38,17 @@ demo: deps
 	@$(MAKE) --no-print-directory build
 	$(BIN)/bfsbench run configs/quick.toml
 
-## test: everything CI runs: build, CUDA compile check, unit and MPI tests
+## test: everything CI runs: build, CUDA compile check, the workflows'
+## lint, unit and MPI tests
 test: deps
-	@$(MAKE) --no-print-directory build cuda-check test-go
+	@$(MAKE) --no-print-directory build cuda-check lint test-go
+
+## lint: actionlint on .github/workflows, pinned in go.mod as a Go tool
+## (offline once the modules are downloaded). It runs shellcheck on the
+## workflows' scripts where shellcheck is installed (GitHub's runners have
+## it); .github/actionlint.yaml declares the GPU runner's label.
+lint:
+	$(GO) tool actionlint
 
 test-go:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
@@ -72,17 +80,40 @@ clean:
 
 ## bench-ci: the regression gate. Builds the plugins of the merge base
 ## (BENCH_CI_BASE: the merge base with origin/main, or HEAD~1 on main itself)
-## and of the working tree, runs the small config with both interleaved on
-## this machine and compares them (docs/regression.md): exit 1 on a
-## significant slow-down beyond BENCH_CI_THRESHOLD, 2 on a setup error.
-## The table is also in $(BENCH_CI_OUT)/compare.txt.
+## and of the working tree, runs the small config (every plugin's CPU
+## backend) with both interleaved on this machine, BENCH_CI_ROUNDS rounds,
+## and compares them (docs/regression.md): exit 1 on a significant
+## slow-down beyond BENCH_CI_THRESHOLD, 2 on a setup error. The table is
+## also in $(BENCH_CI_OUT)/compare.txt. harness/ab's gate test reads the
+## rounds and the threshold from here.
 BENCH_CI_CONFIG    ?= configs/bench-ci.toml
 BENCH_CI_THRESHOLD ?= 5%
+BENCH_CI_ROUNDS    ?= 16
 BENCH_CI_OUT       ?= results/ci-$(shell date +%Y%m%d-%H%M%S)
 BENCH_CI_BASE      ?= $(shell b=$$(git merge-base HEAD origin/main 2>/dev/null); \
   if [ -n "$$b" ] && [ "$$b" != "$$(git rev-parse HEAD)" ]; then echo $$b; else echo HEAD~1; fi)
 bench-ci: build
-	$(BIN)/bfsbench ab $(BENCH_CI_BASE) $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT) --threshold $(BENCH_CI_THRESHOLD)
+	$(BIN)/bfsbench ab $(BENCH_CI_BASE) $(BENCH_CI_CONFIG) --out $(BENCH_CI_OUT) --threshold $(BENCH_CI_THRESHOLD) --rounds $(BENCH_CI_ROUNDS)
+
+## bench-record: keep this commit's figures. Runs BENCH_RECORD_CONFIG
+## (default: the gate's) with the plugins of the working tree, which must
+## be clean (a note describes a commit), and appends its bench.txt to HEAD's
+## git note under refs/notes/$(BENCH_NOTES); recording a commit again adds
+## its searches. bench-history reads the notes back as series
+## (bfsbench history, golang.org/x/perf/benchseries: docs/regression.md).
+BENCH_NOTES         ?= bfsbench
+BENCH_RECORD_CONFIG ?= $(BENCH_CI_CONFIG)
+BENCH_RECORD_OUT    ?= results/record-$(shell date +%Y%m%d-%H%M%S)
+BENCH_HISTORY_OUT   ?= results/history-$(shell date +%Y%m%d-%H%M%S)
+bench-record: build
+	@git diff --quiet HEAD -- || { echo "bench-record: the working tree has uncommitted changes; commit them first: a note describes a commit" >&2; exit 2; }
+	$(BIN)/bfsbench run $(BENCH_RECORD_CONFIG) --out $(BENCH_RECORD_OUT)
+	git notes --ref=$(BENCH_NOTES) append -F $(BENCH_RECORD_OUT)/bench.txt HEAD
+
+## bench-history: the series of the recorded commits: changes, where each
+## case stands against the first, benchseries' CSV and chart per machine.
+bench-history: build
+	$(BIN)/bfsbench history --notes $(BENCH_NOTES) --out $(BENCH_HISTORY_OUT)
 
 ## bench-ci-baseline: record an absolute baseline of the config, for
 ## `bfsbench compare` on a dedicated machine that does not change

@@ -6,9 +6,11 @@
 #   bfsbench ab BASE SLOW configs/bench-ci.toml
 # RUNS times for each fraction of SLOWDOWNS (0: HEAD against itself, the
 # false-alarm rate) and prints, per fraction, how many runs failed (exit 1).
+# ROUNDS (default 16, make bench-ci's) is ab's --rounds.
 # Usage: RUNS=10 SLOWDOWNS="0 0.05 0.075 0.1" scripts/ab-detect.sh
 set -euo pipefail
 RUNS=${RUNS:-10}
+ROUNDS=${ROUNDS:-16}
 SLOWDOWNS=${SLOWDOWNS:-"0 0.05 0.075 0.1 0.15"}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -38,7 +40,7 @@ for f in $SLOWDOWNS; do
   for i in $(seq "$RUNS"); do
     if [ "$f" = 0 ]; then revs=("$slow" "$slow"); else revs=("$base" "$slow"); fi
     st=0
-    ABX_SLOWDOWN=$f bin/bfsbench ab "${revs[@]}" configs/bench-ci.toml --out "$tmp/ab-$f-$i" >"$tmp/ab-$f-$i.txt" 2>&1 || st=$?
+    ABX_SLOWDOWN=$f bin/bfsbench ab "${revs[@]}" configs/bench-ci.toml --rounds "$ROUNDS" --out "$tmp/ab-$f-$i" >"$tmp/ab-$f-$i.txt" 2>&1 || st=$?
     case $st in
       0) ;;
       1) failed=$((failed + 1)) ;;

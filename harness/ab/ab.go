@@ -263,7 +263,7 @@ func pairCases(cfg *config.Config, plans [2][]runner.Planned) ([]*unit, error) {
 			if !p.Variant().RunsAt(w) {
 				continue
 			}
-			name := caseName(p.Variant(), p.Params())
+			name := caseName(p.Variant().Name, p.Params(), p.NameParams())
 			if len(cfg.Workloads) > 1 {
 				name += " (" + w.Spec.String() + ")"
 			}
@@ -276,14 +276,13 @@ func pairCases(cfg *config.Config, plans [2][]runner.Planned) ([]*unit, error) {
 	return out, nil
 }
 
-// caseName names a case by its variant and the parameters the config
-// sets, in the config's order.
-func caseName(v *config.Variant, params map[string]any) string {
-	parts := []string{v.Name}
-	for _, k := range v.ParamOrder {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, params[k]))
+// caseName names a case by its variant and the parameters that name it
+// (swept, or not its preset's).
+func caseName(variant string, params map[string]any, named []string) string {
+	if len(named) == 0 {
+		return variant
 	}
-	return strings.Join(parts, " ")
+	return variant + " " + runner.ParamString(params, named)
 }
 
 // merged returns the run's cases (each unit's base then new, variants

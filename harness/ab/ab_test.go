@@ -16,9 +16,9 @@ import (
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
-// TestCaseNames: a case is named by its variant and the parameters the
-// config sets, in the config's order; the config handed to the runner
-// validates every search, and the caller's config is left as it was.
+// TestCaseNames: a case is named by its variant and the parameters that
+// name it; the config handed to the runner validates every search, and the
+// caller's config is left as it was.
 func TestCaseNames(t *testing.T) {
 	cfg, err := config.Parse("t.toml", `
 [workload]
@@ -36,8 +36,11 @@ alpha = [10, 20]
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := cfg.Variants[0]
-	if got := caseName(v, map[string]any{"alpha": int64(20), "beta": int64(18), "direction_optimizing": false}); got != "a direction_optimizing=false alpha=20" {
+	params := map[string]any{"alpha": int64(20), "beta": int64(18), "direction_optimizing": false}
+	if got := caseName(cfg.Variants[0].Name, params, []string{"alpha", "direction_optimizing"}); got != "a alpha=20 direction_optimizing=false" {
+		t.Errorf("name %q", got)
+	}
+	if got := caseName("a", params, []string{}); got != "a" {
 		t.Errorf("name %q", got)
 	}
 	all := validateAll(cfg)

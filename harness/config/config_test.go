@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,68 @@ func TestValidateSetting(t *testing.T) {
 		if got := c.Workloads[0].Validate; got != tc.want {
 			t.Errorf("%s: validate %d, want %d", tc.value, got, tc.want)
 		}
+	}
+}
+
+// TestNameParams: a case is named by its swept keys and the keys whose
+// value differs from its preset's; the preset names it when it is not the
+// plugin's default.
+func TestNameParams(t *testing.T) {
+	info := sdk.Info{
+		Name: "p", Backends: []string{"cpu"},
+		Params: []sdk.Param{
+			{Name: "preset", Type: sdk.TypeString, Default: "tuned", Choices: []string{"tuned", "paper"}},
+			{Name: "k", Type: sdk.TypeInt, Default: int64(4)},
+			{Name: "mode", Type: sdk.TypeString, Default: "auto", Choices: []string{"auto", "on", "off"}},
+			{Name: "alpha", Type: sdk.TypeFloat, Default: 0.0625},
+		},
+	}
+	for _, tc := range []struct {
+		params string // [variant.params]
+		want   []string
+	}{
+		{"", nil},
+		{"alpha = 0.0625\n", nil}, // set to the preset's value
+		{"alpha = 1\n", []string{"[alpha]"}},
+		{"k = [4, 8]\n", []string{"[k]", "[k]"}}, // swept: named even at the default
+		{"preset = [\"tuned\", \"paper\"]\n", []string{"[preset]", "[preset]"}},
+		{"preset = \"paper\"\nmode = \"on\"\n", []string{"[mode preset]"}},
+		{"preset = \"tuned\"\nk = 4\n", []string{"[]"}},
+	} {
+		c, err := Parse("p.toml", "[workload]\nscale = 8\n[[variant]]\nplugin = \"p\"\n[variant.params]\n"+tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := c.Variants[0]
+		pts, err := v.Points(info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, pt := range pts {
+			names, err := v.NameParams(info, pt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprint(names))
+		}
+		if len(tc.want) == 0 {
+			tc.want = []string{"[]"}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: named by %v, want %v", tc.params, got, tc.want)
+		}
+	}
+	// A plugin without presets: compared with its defaults.
+	c, err := Parse("p.toml", "[workload]\nscale = 8\n[[variant]]\nplugin = \"p\"\n[variant.params]\nk = 2\nmode = \"auto\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := c.Variants[0].Points(testInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, err := c.Variants[0].NameParams(testInfo, pts[0]); err != nil || !slices.Equal(names, []string{"k"}) {
+		t.Errorf("without presets: %v %v, want [k]", names, err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
-// WriteAll writes summary.txt, bench.txt and every plot that run has
+// WriteAll writes summary.txt, bench.txt, bench-median.txt and every plot that run has
 // something to show for into dir (created if missing), and returns the
 // paths written. Each file is replaced atomically, so WriteAll can be called
 // after every case of a run that is still going.
@@ -38,6 +38,7 @@ func WriteAll(run *results.Run, dir string) ([]string, error) {
 	}{
 		{"summary.txt", summaryText},
 		{"bench.txt", benchText},
+		{"bench-median.txt", benchMedianText},
 	} {
 		b, err := f.write(run)
 		if err != nil {

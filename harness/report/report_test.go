@@ -124,7 +124,7 @@ func TestWriteAll(t *testing.T) {
 	dir := t.TempDir()
 	// Expected from the run's design: the 6 ok cases (indices 0..5) have
 	// phases; scale and edges_per_thread are swept; two workloads.
-	want := []string{"summary.txt", "bench.txt"}
+	want := []string{"summary.txt", "bench.txt", "bench-median.txt"}
 	for _, f := range []string{"teps_cases", "teps_vs_scale", "teps_vs_edges_per_thread",
 		"levels_time_scale_10_ef_16_seed_2_3", "levels_time_scale_12_ef_16_seed_2_3", "phases_by_case",
 		"phases_c01_atomic2d_cuda", "phases_c02_atomic2d_cuda", "phases_c03_edgescan_cpu",
@@ -257,23 +257,37 @@ func TestBenchParses(t *testing.T) {
 		}
 	}
 	// 6 ok cases × 8 and the invalid case's 3 valid searches, 7 names.
-	wantName := "BFS/variant=atomic2d/backend=cuda/scale=10/ef=16/bitmap=true/edges_per_thread=4/ranks=1"
+	wantName := "BFS/plugin=atomic2d/backend=cuda/scale=10/ef=16/bitmap=true/edges_per_thread=4"
 	if names[wantName] != 8 || len(names) != 7 {
 		t.Errorf("names %v; want %s ×8 among 7", names, wantName)
 	}
 }
 
 func TestBenchName(t *testing.T) {
+	diropt := map[string]any{"preset": "paper", "alpha": 0.0, "beta": 0.0, "mode": "hybrid", "order": "preset", "td_big": int64(-1),
+		"bu_serial": int64(-1), "threads_per_block": int64(256), "workers": int64(0), "exchange": "auto", "writepred": "level"}
 	for _, tc := range []struct {
 		c    *results.Case
 		want string
 	}{
-		{&results.Case{Variant: "my variant", Backend: "cpu", Ranks: 4, Params: map[string]any{"mode": "a/b=c", "alpha": -1.0},
+		// Recorded without NameParams: every parameter names it.
+		{&results.Case{Variant: "my variant", Plugin: "p", Backend: "cpu", Ranks: 4, Params: map[string]any{"mode": "a/b=c", "alpha": -1.0},
 			Graph: results.Graph{Scale: 20, EdgeFactor: 16, Seed: [2]uint64{2, 3}}},
-			"BFS/variant=my_variant/backend=cpu/scale=20/ef=16/alpha=-1/mode=a_b_c/ranks=4"},
+			"BFS/plugin=p/backend=cpu/scale=20/ef=16/alpha=-1/mode=a_b_c/ranks=4"},
 		{&results.Case{Variant: "v", Backend: "cuda", Ranks: 4, Grid: [2]int{2, 2},
 			Graph: results.Graph{File: "/data/road usa.mtx", Seed: [2]uint64{5, 6}}},
-			"BFS/variant=v/backend=cuda/graph=road_usa.mtx/seed=5,6/grid=2x2/ranks=4"},
+			"BFS/variant=v/backend=cuda/graph=road_usa.mtx/seed=5,6/grid=2x2"},
+		// Named by the parameters that differ from the preset.
+		{&results.Case{Variant: "diropt-cpu-2x2", Plugin: "diropt", Backend: "cpu", Ranks: 4, Grid: [2]int{2, 2}, Params: diropt,
+			NameParams: []string{"preset", "writepred"}, Graph: results.Graph{Scale: 14, EdgeFactor: 16, Seed: [2]uint64{2, 3}}},
+			"BFS/plugin=diropt/backend=cpu/scale=14/ef=16/grid=2x2/preset=paper/writepred=level"},
+		{&results.Case{Variant: "diropt", Plugin: "diropt", Backend: "cuda", Ranks: 1, Params: diropt,
+			NameParams: []string{}, Graph: results.Graph{Scale: 22, EdgeFactor: 16, Seed: [2]uint64{2, 3}}},
+			"BFS/plugin=diropt/backend=cuda/scale=22/ef=16"},
+		// Never a GOMAXPROCS suffix.
+		{&results.Case{Variant: "diropt", Plugin: "diropt", Backend: "cpu", Ranks: 1, Params: diropt,
+			NameParams: []string{"td_big"}, Graph: results.Graph{Scale: 14, EdgeFactor: 16, Seed: [2]uint64{2, 3}}},
+			"BFS/plugin=diropt/backend=cpu/scale=14/ef=16/td_big=-1/ranks=1"},
 	} {
 		if got := benchName(tc.c); got != tc.want {
 			t.Errorf("benchName = %s\nwant        %s", got, tc.want)
@@ -564,5 +578,37 @@ func TestTicks125(t *testing.T) {
 		if s := fmt.Sprint(got); s != tc.want {
 			t.Errorf("ticks125(%g, %g) = %s, want %s", tc.min, tc.max, s, tc.want)
 		}
+	}
+}
+
+// TestBenchMedian: bench-median.txt has one line per case with valid
+// searches, named as in bench.txt, its median time and search count.
+func TestBenchMedian(t *testing.T) {
+	run := synthRun()
+	b, err := benchMedianText(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(bytes.NewReader(b), "bench-median.txt")
+	got := map[string]*benchfmt.Result{}
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			t.Fatalf("%v", r.Result())
+		}
+		got[res.Name.String()] = res.Clone()
+	}
+	// The 6 ok cases and the invalid one's valid searches; not the failed case.
+	if len(got) != 7 {
+		t.Fatalf("%d lines, want 7:\n%s", len(got), b)
+	}
+	c := run.Cases[0]
+	res := got[benchName(c)]
+	var times []float64
+	for _, s := range c.BFS {
+		times = append(times, s.TimeS)
+	}
+	if v, ok := res.Value("sec/op"); res == nil || !ok || res.Iters != len(c.BFS) || math.Abs(v-median(times)) > 1e-9 {
+		t.Errorf("%s: %+v, want %d searches, median %v s", benchName(c), res, len(c.BFS), median(times))
 	}
 }

@@ -68,7 +68,7 @@ func writeEnv(w io.Writer, run *results.Run) {
 // parameters, ranks, workload, status and error.
 func caseHeader(c *results.Case) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "variant=%s backend=%s params={%s} ranks=%d", c.Variant, c.Backend, paramList(c, ","), c.Ranks)
+	fmt.Fprintf(&b, "variant=%s backend=%s params={%s} ranks=%d", c.Variant, c.Backend, paramList(c, paramNames(c), ","), c.Ranks)
 	if c.Grid != [2]int{} {
 		fmt.Fprintf(&b, " grid=%dx%d", c.Grid[0], c.Grid[1])
 	}
@@ -86,10 +86,10 @@ func caseHeader(c *results.Case) string {
 	return b.String()
 }
 
-// paramList formats c's parameters as "k=v" joined by sep, sorted by name.
-func paramList(c *results.Case, sep string) string {
+// paramList formats parameters keys of c as "k=v" joined by sep.
+func paramList(c *results.Case, keys []string, sep string) string {
 	var parts []string
-	for _, k := range paramNames(c) {
+	for _, k := range keys {
 		parts = append(parts, k+"="+paramString(c.Params[k]))
 	}
 	return strings.Join(parts, sep)
@@ -135,7 +135,7 @@ func writeTable(w io.Writer, cases []*results.Case) error {
 		if len(times) > 0 {
 			med = fmt.Sprintf("%.4g", median(times)*1e3)
 		}
-		params := paramList(c, " ")
+		params := paramList(c, c.NamedParams(), " ")
 		if params == "" {
 			params = "-"
 		}

@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -129,6 +131,13 @@ type Case struct {
 	FloorTimeS     float64        `json:"floor_time_s,omitempty"`
 	PercentOfFloor float64        `json:"percent_of_floor,omitempty"`
 	Info           map[string]any `json:"info,omitempty"` // plugin-reported facts (bytes per BFS, ...)
+
+	// NameParams are the parameters that name the case in benchmark
+	// names, progress lines and tables: the swept ones and those that
+	// differ from the case's preset (config.Variant.NameParams). Empty
+	// when the case runs its preset as it is; null in files written
+	// before it was recorded, where every parameter names the case.
+	NameParams []string `json:"name_params"`
 }
 
 // Search is one timed BFS.
@@ -185,6 +194,15 @@ type Summary struct {
 	Max           float64 `json:"max"`
 	Mean          float64 `json:"mean"`
 	StdDev        float64 `json:"stddev"`
+}
+
+// NamedParams are the parameters that name c, sorted: NameParams, or
+// every parameter for a case recorded without it.
+func (c *Case) NamedParams() []string {
+	if c.NameParams != nil {
+		return c.NameParams
+	}
+	return slices.Sorted(maps.Keys(c.Params))
 }
 
 // Key identifies a case across runs: variant, backend, parameters, ranks

@@ -15,7 +15,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -72,6 +71,7 @@ type Planned struct {
 	path    string
 	binary  *results.Binary // the plugin binary at path, read once per plugin
 	params  map[string]any
+	named   []string // the parameters that name it (config.Variant.NameParams)
 }
 
 // Variant is the config's variant the case belongs to.
@@ -79,6 +79,10 @@ func (p Planned) Variant() *config.Variant { return p.variant }
 
 // Params are the case's parameter values, the plugin's defaults filled in.
 func (p Planned) Params() map[string]any { return p.params }
+
+// NameParams are the parameters that name the case, sorted: the swept ones
+// and those that differ from its preset's.
+func (p Planned) NameParams() []string { return p.named }
 
 // Plan resolves every variant's plugin and parameter sweep before anything
 // runs, so a config error costs nothing. The sweep's size is checked
@@ -126,7 +130,11 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, ma
 						Msg: fmt.Sprintf("plugin %s declares the default %v, not a finite number: set the parameter", info.Name, f)}
 				}
 			}
-			out = append(out, Planned{variant: v, path: path, binary: binaries[v.Plugin], params: pt})
+			named, err := v.NameParams(info, pt)
+			if err != nil {
+				return nil, nil, err
+			}
+			out = append(out, Planned{variant: v, path: path, binary: binaries[v.Plugin], params: pt, named: named})
 		}
 	}
 	return out, infos, nil
@@ -357,7 +365,7 @@ func (e *FailedError) Error() string {
 func newCase(p Planned, w config.Workload) *results.Case {
 	v := p.variant
 	c := &results.Case{
-		Variant: v.Name, Plugin: v.Plugin, Binary: p.binary, Backend: v.Backend, Params: p.params,
+		Variant: v.Name, Plugin: v.Plugin, Binary: p.binary, Backend: v.Backend, Params: p.params, NameParams: p.named,
 		Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher, Status: results.StatusSkipped,
 		Error: "not run (yet): a results.json saved while the run was going, or by a run that was killed",
 		Graph: results.Graph{Scale: w.Spec.Scale, EdgeFactor: w.Spec.EdgeFactor, Seed: w.Spec.Seed, File: w.Spec.File},
@@ -427,7 +435,7 @@ func Prepare(ctx context.Context, w config.Workload, log io.Writer) (*Prepared, 
 }
 
 func printCase(w io.Writer, c *results.Case) {
-	line := fmt.Sprintf("  %-24s %-5s %-4s %s", c.Variant, c.Backend, strings.ToUpper(c.Status), paramString(c.Params))
+	line := fmt.Sprintf("  %-24s %-5s %-4s %s", c.Variant, c.Backend, strings.ToUpper(c.Status), ParamString(c.Params, c.NamedParams()))
 	if c.Stats != nil && c.Stats.N > 0 {
 		line += fmt.Sprintf("  harmonic mean %.4g GTEPS over %d validated searches, construction %.3gs", c.Stats.HarmonicMeanTEPS/1e9, c.Stats.N, c.ConstructionTimeS)
 	}
@@ -446,15 +454,8 @@ func printCase(w io.Writer, c *results.Case) {
 	fmt.Fprintln(w, line)
 }
 
-func paramString(p map[string]any) string {
-	if len(p) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+// ParamString formats the parameters keys of p as "k=v k=v".
+func ParamString(p map[string]any, keys []string) string {
 	var b strings.Builder
 	for i, k := range keys {
 		if i > 0 {

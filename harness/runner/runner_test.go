@@ -120,6 +120,10 @@ direction_optimizing = false
 		if want, _ := results.ReadBinary(b.Path); want.SHA256 != b.SHA256 {
 			t.Errorf("sha256 %s, the file hashes to %s", b.SHA256, want.SHA256)
 		}
+		// Named by the parameters that differ from the defaults only.
+		if want := map[string]string{"ref": "[]", "ref-td": "[direction_optimizing]"}[c.Variant]; fmt.Sprint(c.NameParams) != want || c.NameParams == nil {
+			t.Errorf("case %s named by %v, want %s", c.Variant, c.NameParams, want)
+		}
 	}
 }
 

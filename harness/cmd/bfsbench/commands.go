@@ -98,8 +98,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // printTable prints one line per case.
 func printTable(w io.Writer, run *results.Run) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	// Only the parameters that differ between cases of one variant are
-	// shown: they are what tells two rows apart.
+	// Only the parameters that name a case are shown (swept, or not its
+	// preset's); for a results file that did not record them, those that
+	// differ between cases of one variant: what tells two rows apart.
 	varying := varyingParams(run)
 	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid/validated\tharmonic GTEPS\tmedian time (s)\t% of bound\t% of floor")
 	for _, c := range run.Cases {
@@ -109,7 +110,11 @@ func printTable(w io.Writer, run *results.Run) {
 			med = fmt.Sprintf("%.4g", c.Stats.Time.Median)
 		}
 		var ps []string
-		for _, k := range varying[c.Variant] {
+		keys := c.NameParams
+		if keys == nil {
+			keys = varying[c.Variant]
+		}
+		for _, k := range keys {
 			ps = append(ps, fmt.Sprintf("%s=%v", k, c.Params[k]))
 		}
 		params := strings.Join(ps, " ")

@@ -74,6 +74,14 @@ var commands = map[string]command{
 		example: "bfsbench ab HEAD~1 configs/bench-ci.toml   # the last commit against the working tree",
 		run:     cmdAB,
 	},
+	"history": {
+		synopsis: "history [REV] [--notes REF] [--max N] [--unit TEPS] [--min-change 5%] [--score 2] [--out DIR]",
+		summary: "Reads each commit's bench.txt kept as a git note (make bench-record) along REV's history and " +
+			"builds per-commit series with golang.org/x/perf/benchseries: the changes past --min-change with a " +
+			"change score past --score, and where each case stands now.",
+		example: "bfsbench history --out /tmp/history   # the series, its CSV and chart",
+		run:     func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdHistory(ctx, a, o) },
+	},
 	"levels": {
 		synopsis: "levels RESULTS.json [MORE.json...] [--all]",
 		summary:  "Prints each case's per-level times and phases (a variant without per-level phases shows its totals only).",

@@ -7,6 +7,7 @@
 //	bfsbench plugins                           list plugins and their parameters
 //	bfsbench plot RESULTS.json... [--out DIR]  redraw plots from results files
 //	bfsbench compare BASE.json NEW.json [--threshold 5%] [--strict]
+//	bfsbench history [REV]                     the figures kept per commit (git notes) as series
 package main
 
 import (
@@ -36,6 +37,7 @@ Usage:
   bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
+  bfsbench history [REV] [--notes REF] [--max N] [--unit TEPS] [--min-change 5%] [--score 2] [--out DIR]
   bfsbench help [COMMAND]     (or bfsbench COMMAND -h): a command's usage, flags and an example
 
 Before anything runs, run checks the config (a sweep may expand to at most
