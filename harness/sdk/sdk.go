@@ -169,9 +169,23 @@ type Search struct {
 	// seconds (e.g. CUDA events around the device work); otherwise the SDK
 	// times it: the wall clock around BFS, and for a distributed variant
 	// the longest of the ranks' spans from a common barrier (timedBFS).
-	TimeS  float64
+	TimeS float64
+	// Levels is the number of levels of the search's BFS tree: 1 + the
+	// largest depth of a reached vertex, the root being at depth 0. A
+	// search whose root has no neighbour has 1 level; one that reaches
+	// the root's neighbours and nothing beyond has 2. A loop that runs one
+	// more round to find the frontier empty does not count that round.
+	// The validator counts the same way (graph500.Result.Levels) and
+	// results.json keeps its count for a validated search, this one for a
+	// search the harness did not validate; sdktest.Run fails a variant
+	// whose count differs from the validated tree's.
 	Levels int
-	Phases []results.LevelPhase // optional per-level phase times
+	// Phases, optional, are the search's per-level phase times (any
+	// phase names; Level numbers the level, 0 for the root's). The
+	// per-level plots (phases_*.png, levels_time*.png) and `bfsbench
+	// levels` draw from them; a variant without phases is left out of
+	// them, and the run says so.
+	Phases []results.LevelPhase
 	// BoundBytes is the fewest bytes this search must move through device
 	// memory by the variant's own count (each input read once, each output
 	// written once); with the info key InfoCopyBandwidthGBs it gives the
