@@ -13,14 +13,18 @@
 //   - searches differ in depth, so the value at level ℓ is the mean over the
 //     valid searches that reach ℓ (the typical cost of level ℓ), while
 //     phases_by_case averages whole-search sums over all valid searches;
-//   - phases are stacked and coloured in name order, the same in every plot.
+//   - phases are stacked and coloured in name order, the same in every plot;
+//   - a case whose variant reports no phases (sdk.Search.Phases) has no
+//     line or bar; the caption of levels_time and phases_by_case names it.
 
 package report
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -95,12 +99,14 @@ func profileOf(searches []results.Search) levelProfile {
 // phaseFigures returns the phase and level plots for the cases that report
 // phases (none when no case does).
 func phaseFigures(pts []point, l labeller) ([]*figure, error) {
-	var withPh []point
+	var withPh, without []point
 	profiles := map[*results.Case]levelProfile{}
 	for _, p := range pts {
 		if pr := profile(p.c); pr.searches > 0 {
 			withPh = append(withPh, p)
 			profiles[p.c] = pr
+		} else if len(validSearches(p.c)) > 0 {
+			without = append(without, p)
 		}
 	}
 	if len(withPh) == 0 {
@@ -108,7 +114,7 @@ func phaseFigures(pts []point, l labeller) ([]*figure, error) {
 	}
 	colour := phaseColours(withPh, profiles)
 	var figs []*figure
-	lt, err := levelTimeFigures(withPh, profiles)
+	lt, err := levelTimeFigures(withPh, without, profiles)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +124,7 @@ func phaseFigures(pts []point, l labeller) ([]*figure, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.subtitle = joinNonEmpty("; ", f.subtitle, leftOut(without))
 		figs = append(figs, f)
 	}
 	multiRun := false
@@ -297,17 +304,44 @@ func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, co
 	return f, nil
 }
 
+// leftOut is the caption's note naming the variants of pts, the cases of
+// a figure's workloads that report no per-level phases; "" when none.
+func leftOut(pts []point) string {
+	var names []string
+	for _, p := range pts {
+		if !slices.Contains(names, p.c.Variant) {
+			names = append(names, p.c.Variant)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "not shown, no per-level phases reported: " + strings.Join(names, ", ")
+}
+
+// workloadKey names the workload of c: levels of different graphs do not
+// compare.
+func workloadKey(c *results.Case) string {
+	return fmt.Sprintf("%s seed %d,%d", c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+}
+
 // levelTimeFigures draws Krajecki et al.'s Fig. 2: the time of each BFS level, one
 // line per case, one figure per workload (levels of different graphs do
-// not compare).
-func levelTimeFigures(pts []point, profiles map[*results.Case]levelProfile) ([]*figure, error) {
+// not compare); the caption names the cases of the workload in without
+// (no phases reported).
+func levelTimeFigures(pts, without []point, profiles map[*results.Case]levelProfile) ([]*figure, error) {
 	groups, order := map[string][]point{}, []string(nil)
 	for _, p := range pts {
-		k := fmt.Sprintf("%s seed %d,%d", p.c.Graph.Label(), p.c.Graph.Seed[0], p.c.Graph.Seed[1])
+		k := workloadKey(p.c)
 		if groups[k] == nil {
 			order = append(order, k)
 		}
 		groups[k] = append(groups[k], p)
+	}
+	missing := map[string][]point{}
+	for _, p := range without {
+		k := workloadKey(p.c)
+		missing[k] = append(missing[k], p)
 	}
 	var figs []*figure
 	for _, k := range order {
@@ -319,6 +353,7 @@ func levelTimeFigures(pts []point, profiles map[*results.Case]levelProfile) ([]*
 		if err != nil {
 			return nil, err
 		}
+		f.subtitle = joinNonEmpty("; ", f.subtitle, leftOut(missing[k]))
 		figs = append(figs, f)
 	}
 	return figs, nil
