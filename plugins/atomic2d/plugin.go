@@ -73,6 +73,18 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, exchange = device, grids of several rows: expand, the expand exchange runs while the own frontier is expanded (§3.3's overlap of communication with computation; the wait phase is what it leaves exposed); off, the expansion waits for the whole exchange"},
 		},
 		MultiRank: true,
+		// Rough linear estimates (bytes), summed over the ranks: per input
+		// edge the CSC row indices of both directions (4 + 4) and the
+		// partition's exchange of (column, row) pairs, sent and received
+		// (16 + 16); per vertex, for a grid of a few ranks, the column
+		// offsets and scans, level and predecessor words, bitmaps, output
+		// queues and parents; per rank the exchange buffers. The CUDA
+		// backend holds the rank's block, its queues and buffers on the
+		// device too.
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 40, HostPerRank: 16 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 40, HostPerRank: 16 << 20, DevicePerVertex: 64, DevicePerEdge: 8, DevicePerRank: 64 << 20},
+		},
 	}
 }
 

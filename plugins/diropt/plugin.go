@@ -76,6 +76,17 @@ func (plugin) Info() sdk.Info {
 				Help: comm.ExchangeHelp + " (diropt enqueues the device path on its compute stream; the CPU backend always exchanges through the host)"},
 		},
 		MultiRank: true,
+		// Rough linear estimates (bytes), summed over the ranks: per input
+		// edge the block as CSR and CSC (both directions, 4 bytes each,
+		// twice) and the partition's exchange and sort of (row, column)
+		// pairs (32); per vertex, for a grid of a few ranks, the offsets,
+		// the bitmaps, the predecessors, the row exchange's pairs and the
+		// parents; per rank the staging buffers. The CUDA backend holds the
+		// block, bitmaps, predecessors and parents on the device too.
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 48, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+		},
 	}
 }
 

@@ -95,6 +95,16 @@ func (plugin) Info() sdk.Info {
 			{Name: pDenseGrowing, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA with tiles: also run the dense kernel while the frontier grows (more than one vertex and more than the iteration before), whatever its size: on the way up a small frontier of hubs discovers millions of vertices, which the scan kernel writes one random access at a time"},
 		},
+		// Rough linear estimates (bytes): the prepared edge arrays (source
+		// and destination, 4 bytes each) and the copy that permuting or
+		// tiling them makes; per vertex the uint8 levels, the parents
+		// (8) and the summaries and tile counts. The CUDA backend frees its
+		// host arrays once uploaded; on the device the edges, the levels,
+		// 32- and 64-bit parents and the tiles' states.
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 16, HostPerEdge: 16},
+			sdk.BackendCUDA: {HostPerVertex: 16, HostPerEdge: 16, DevicePerVertex: 16, DevicePerEdge: 8},
+		},
 	}
 }
 

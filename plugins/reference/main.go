@@ -26,6 +26,15 @@ func (plugin) Info() sdk.Info {
 			{Name: "alpha", Type: sdk.TypeInt, Default: int64(15), Min: sdk.Bound(1), Help: "go bottom-up when mf > mu/alpha"},
 			{Name: "beta", Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(1), Help: "go back top-down when the frontier < n/beta"},
 		},
+		// Rough linear estimates (bytes), for the harness's memory
+		// preflight: per vertex the CSR offsets and the degree count that
+		// builds them (8 + 8), the parents (8), two frontier queues (4 + 4)
+		// and two bitmaps; per input edge both directions of the adjacency,
+		// 4 bytes each on one rank, 8 each in the 1D mode over ranks (the
+		// partition's transient exchange is not counted).
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU: {HostPerVertex: 40, HostPerEdge: 16},
+		},
 	}
 }
 
