@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures clean
+.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures results-table clean
 
 all: build
 
@@ -69,6 +69,12 @@ figures: build
 
 clean:
 	rm -rf $(BIN) lib
+
+## results-table: rewrite results/README.md's headline table from the
+## committed results files results/headline.toml names (a test fails when
+## the committed table differs from them).
+results-table: build
+	$(BIN)/bfsbench results-table results
 
 ## bench-ci: the regression gate. Builds the plugins of the merge base
 ## (BENCH_CI_BASE: the merge base with origin/main, or HEAD~1 on main itself)

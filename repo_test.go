@@ -2,7 +2,8 @@ package bfsbench_test
 
 // Checks of the repository as a whole, for the facts it keeps once: every
 // plugin in the configs that claim every plugin, no issue number of a
-// tracker the repository does not have, and (papers_test.go) each paper
+// tracker the repository does not have, results/README.md's headline table
+// as the committed results files give it, and (papers_test.go) each paper
 // cited by its key outside docs/papers.md and every name of a plugin
 // README's paper-to-code map present in the code.
 
@@ -16,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/config"
+	"github.com/bfsbench/bfsbench/harness/report"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
@@ -115,4 +117,16 @@ func TestNoIssueNumbers(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestResultsTableUpToDate: results/README.md's headline table is what
+// `bfsbench results-table results` writes from the committed results.
+func TestResultsTableUpToDate(t *testing.T) {
+	changed, err := report.UpdateHeadline("results", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed {
+		t.Errorf("results/README.md: the headline table differs from the results files (results/%s): run `bin/bfsbench results-table results` and commit the result", report.HeadlineFile)
+	}
 }

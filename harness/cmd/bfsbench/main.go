@@ -36,6 +36,7 @@ Usage:
   bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
+  bfsbench results-table [DIR] [--check]     DIR/README.md's headline table from DIR/headline.toml (DIR: results)
 
 Before anything runs, run checks the config (a sweep may expand to at most
 --max-cases cases, 1000 by default; nbfs is at most 64, ranks at most 4096)
@@ -119,6 +120,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdLevels(rest, stdout)
 	case "table":
 		return cmdTable(rest, stdout)
+	case "results-table":
+		return cmdResultsTable(rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
