@@ -1,11 +1,13 @@
 // This file draws the per-level plots, from the phase times the variants
 // report for each BFS level (results.LevelPhase):
 //   - phases_<case>: per case, stacked bars of phase times at each level,
-//     after the breakdown of Bisson et al. (TPDS 2016) Fig. 7, drawn per level;
+//     after the breakdown of [Bisson] Fig. 7, drawn per level;
 //   - phases_by_case: per case, stacked phase times summed over the levels
-//     and averaged over the searches, exactly as Fig. 7 of Bisson et al.;
+//     and averaged over the searches, exactly as [Bisson] Fig. 7;
 //   - levels_time[_<workload>]: the time of each level, one line per case,
-//     after Krajecki et al. ("BFS Traversal on Multi-GPU Cluster") Fig. 2 (time per BFS iteration).
+//     after [Krajecki] Fig. 2 (time per BFS iteration).
+//
+// Papers are cited by their keys in docs/papers.md.
 //
 // Choices where the papers do not say:
 //   - a level's time is the sum of the phase times the variant reports for
@@ -260,7 +262,7 @@ func barWidth(n int, w vg.Length) vg.Length {
 	return min(vg.Points(40), (w-vg.Inch)/vg.Length(n+1)*0.7)
 }
 
-// phasesByCaseFigure draws Bisson et al.'s Fig. 7: per case, the phase times
+// phasesByCaseFigure draws [Bisson] Fig. 7: per case, the phase times
 // summed over the levels and averaged over searches, stacked; one
 // horizontal bar per case so long case names stay readable.
 func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, colour map[string]int) (*figure, error) {
@@ -325,7 +327,7 @@ func workloadKey(c *results.Case) string {
 	return fmt.Sprintf("%s seed %d,%d", c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
 }
 
-// levelTimeFigures draws Krajecki et al.'s Fig. 2: the time of each BFS level, one
+// levelTimeFigures draws [Krajecki] Fig. 2: the time of each BFS level, one
 // line per case, one figure per workload (levels of different graphs do
 // not compare); the caption names the cases of the workload in without
 // (no phases reported).

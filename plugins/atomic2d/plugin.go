@@ -1,12 +1,8 @@
 package main
 
 // plugin.go: the atomic2d plugin's description (sdk.Info), its parameters
-// and presets, and its per-rank variant over grid.NewDistributed. The paper:
-//
-//	Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
-//	Distributed Breadth First Search on the Kepler Architecture", IEEE
-//	Transactions on Parallel and Distributed Systems 27(7), 2016
-//	(arXiv:1408.1605).
+// and presets, and its per-rank variant over grid.NewDistributed. The paper
+// is [Bisson] (docs/papers.md).
 
 import (
 	"fmt"
@@ -20,7 +16,7 @@ import (
 
 // paperRef is the paper as Info.Paper cites it, with the sections the
 // plugin implements.
-const paperRef = "Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, \"Parallel Distributed Breadth First Search on the Kepler Architecture\", IEEE Transactions on Parallel and Distributed Systems 27(7), 2016 (arXiv:1408.1605): §2.2, §3 (Algorithms 2 and 3), §5"
+const paperRef = "[Bisson] (docs/papers.md): §2.2, §3 (Algorithms 2 and 3), §5"
 
 // plugin is the sdk.Plugin of atomic2d.
 type plugin struct{}

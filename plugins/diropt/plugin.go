@@ -50,7 +50,7 @@ const (
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name:     "diropt",
-		Paper:    "Krajecki, Loiseau, Alin, Jaillet, BFS Traversal on Multi-GPU Cluster, IEEE CSE 2016, §IV (Algorithms 2 and 3); Beamer, Asanović, Patterson, Direction-Optimizing Breadth-First Search, SC 2012; Checconi et al., SC 2012",
+		Paper:    "[Krajecki] §IV (Algorithms 2 and 3), with [Beamer]'s switching and [Checconi]'s 2D BFS (docs/papers.md)",
 		Summary:  "direction-optimizing BFS: CSR and CSC per block, bitmap in_queue/out_queue/visited, top-down with a warp per in_queue word (Algorithm 3), bottom-up stopping at the first frontier neighbour, Beamer's alpha/beta switching; 2D R×C grid after Checconi et al. (row prefix chain for unique parents, row broadcast, column exchange)",
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{

@@ -17,8 +17,8 @@ import (
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
-// paperRef is the article as Info.Paper and the README cite it.
-const paperRef = "untitled, unsigned web article (2014, English translation) on parallelizing BFS on one NVIDIA GTX Titan (Kepler) GPU, Bellman-Ford style; sections 'The format of the data used', 'The implementation of the algorithm on the GPU', 'Analysis of the results'"
+// paperRef is the article as Info.Paper cites it, by its key.
+const paperRef = "[Titan] (docs/papers.md): sections 'The format of the data used', 'The implementation of the algorithm on the GPU', 'Analysis of the results'"
 
 // plugin is the sdk.Plugin of edgescan.
 type plugin struct{}

@@ -17,7 +17,7 @@ type plugin struct{}
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name:      "reference",
-		Paper:     "Beamer, Asanović, Patterson: Direction-Optimizing Breadth-First Search, SC 2012 (as in the GAP Benchmark Suite)",
+		Paper:     "[Beamer] (docs/papers.md), as the GAP Benchmark Suite writes it",
 		Summary:   "CPU baseline: parallel top-down/bottom-up BFS over CSR, 1D-distributed over ranks",
 		Backends:  []string{sdk.BackendCPU},
 		MultiRank: true,
