@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures results-table clean
+.PHONY: all build demo test test-go test-fuzz deps example bench-ci bench-ci-baseline figures results-table clean
 
 all: build
 
@@ -38,9 +38,23 @@ demo: deps
 	@$(MAKE) --no-print-directory build
 	$(BIN)/bfsbench run configs/quick.toml
 
-## test: everything CI runs: build, CUDA compile check, unit and MPI tests
+## test: everything CI runs: build, CUDA compile check, unit and MPI tests,
+## the example variant built outside the main module and run
 test: deps
-	@$(MAKE) --no-print-directory build cuda-check test-go
+	@$(MAKE) --no-print-directory build cuda-check test-go example
+
+## example: examples/hello, a variant in a module of its own as an author
+## outside the repository writes one (its go.mod reaches the harness
+## through a replace; no network once the modules are cached): tidy, built,
+## vetted and its conformance tests run there, then run at scale 10 beside
+## reference by bin/bfsbench, every search validated (exit 1 on any invalid
+## search or failed case).
+EXAMPLE := examples/hello
+example: build
+	cd $(EXAMPLE) && $(GO) mod tidy -diff && $(GO) build -mod=mod -o bin/hello . && \
+	  $(GO) vet -mod=mod . && $(GO) test -mod=mod -count=1 .
+	@out=$$(mktemp -d) && echo "BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run" && \
+	  BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run; rc=$$?; rm -rf $$out; exit $$rc
 
 test-go:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }

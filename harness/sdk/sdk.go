@@ -13,6 +13,31 @@
 // to a file the harness names, so large arrays never travel in RPC
 // messages. A panic inside the variant is recovered and returned as an
 // error: a broken variant costs its own case, never the harness.
+//
+// # What an author needs to know
+//
+// The binary is the plugin. A config's plugin = "NAME" names the binary's
+// file, not Info.Name; the harness looks for it in $BFSBENCH_PLUGIN_DIR,
+// then the bfsbench binary's folder, then ./bin (`bfsbench plugins` lists
+// what it finds).
+//
+// Info.Memory declares what the variant holds per backend, beyond the
+// SDK's share (the edge list and the parents file); the harness refuses a
+// case that cannot fit before generating anything, and warns about a
+// backend that declares nothing.
+//
+// For each case the harness calls New, Construct (timed), one untimed
+// warm-up search from the first search key (validated, not recorded: a
+// variant wrong on the warm-up makes the case invalid), then one timed
+// search per search key (nbfs), each validated (unless the config's
+// validate says fewer). Search.Levels counts the levels of the search's
+// tree (1 + its largest depth), as the validator does; Search.Phases, when
+// reported, feed the per-level plots, which leave out (and name) the
+// variants without them.
+//
+// Tests call the conformance suite, package sdktest. examples/hello in the
+// repository is a complete variant in a module of its own, with the guide
+// that goes with it (its README.md).
 package sdk
 
 import (
