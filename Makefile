@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz lint deps bench-ci bench-ci-baseline bench-record bench-history figures clean
+.PHONY: all build demo test test-go test-fuzz lint deps example bench-ci bench-ci-baseline bench-record bench-history figures results-table clean
 
 all: build
 
@@ -39,9 +39,10 @@ demo: deps
 	$(BIN)/bfsbench run configs/quick.toml
 
 ## test: everything CI runs: build, CUDA compile check, the workflows'
-## lint, unit and MPI tests
+## lint, unit and MPI tests, the example variant built outside the main
+## module and run
 test: deps
-	@$(MAKE) --no-print-directory build cuda-check lint test-go
+	@$(MAKE) --no-print-directory build cuda-check lint test-go example
 
 ## lint: actionlint on .github/workflows, pinned in go.mod as a Go tool
 ## (offline once the modules are downloaded). It runs shellcheck on the
@@ -49,6 +50,19 @@ test: deps
 ## it); .github/actionlint.yaml declares the GPU runner's label.
 lint:
 	$(GO) tool actionlint
+
+## example: examples/hello, a variant in a module of its own as an author
+## outside the repository writes one (its go.mod reaches the harness
+## through a replace; no network once the modules are cached): tidy, built,
+## vetted and its conformance tests run there, then run at scale 10 beside
+## reference by bin/bfsbench, every search validated (exit 1 on any invalid
+## search or failed case).
+EXAMPLE := examples/hello
+example: build
+	cd $(EXAMPLE) && $(GO) mod tidy -diff && $(GO) build -mod=mod -o bin/hello . && \
+	  $(GO) vet -mod=mod . && $(GO) test -mod=mod -count=1 .
+	@out=$$(mktemp -d) && echo "BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run" && \
+	  BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run; rc=$$?; rm -rf $$out; exit $$rc
 
 test-go:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
@@ -77,6 +91,12 @@ figures: build
 
 clean:
 	rm -rf $(BIN) lib
+
+## results-table: rewrite results/README.md's headline table from the
+## committed results files results/headline.toml names (a test fails when
+## the committed table differs from them).
+results-table: build
+	$(BIN)/bfsbench results-table results
 
 ## bench-ci: the regression gate. Builds the plugins of the merge base
 ## (BENCH_CI_BASE: the merge base with origin/main, or HEAD~1 on main itself)

@@ -6,10 +6,9 @@
 //
 // The operations are those the papers' 2D algorithms use (docs/papers.md):
 //
-//   - expand (Bisson et al., TPDS 2016, §2.2 Algorithm 1 line 13; Ueno and
-//     Suzumura, HiPC 2013, §V): each processor gathers the frontiers of the
+//   - expand ([Bisson] §2.2 Algorithm 1 line 13; [Ueno] §V): each processor gathers the frontiers of the
 //     processors in its grid column: Allgatherv on the column communicator;
-//   - fold (Bisson et al. line 17): discovered vertices go to their owners
+//   - fold ([Bisson] line 17): discovered vertices go to their owners
 //     in the same grid row: Alltoallv on the row communicator, or, to
 //     overlap the exchange with computation (Bisson et al. §3.3: "start
 //     send operations; wait for completion of receive operations posted in
@@ -496,8 +495,8 @@ func gatherv[T Elem](c Comm, send []T, root int, recv func(total int) []T) error
 
 // ----- The R×C processor grid -----
 
-// Grid is a rank's place in the R×C processor grid of Bisson et al. (TPDS
-// 2016) §2.2 (after Yoo et al.): processor P(i,j) is grid row I, grid
+// Grid is a rank's place in the R×C processor grid of [Bisson] §2.2
+// (after Yoo et al.): processor P(i,j) is grid row I, grid
 // column J.
 //
 // Choice (the paper does not fix the rank order): world rank = J·R + I

@@ -13,7 +13,7 @@
 //
 //	[[variant]]
 //	name = "edgescan-cuda"
-//	plugin = "edgescan"
+//	plugin = "edgescan"     # the plugin binary's file name (bin/, $BFSBENCH_PLUGIN_DIR), not its Info.Name
 //	backend = "cuda"        # "cpu" (default) or "cuda"
 //	ranks = 1
 //	grid = [1, 1]
@@ -101,7 +101,10 @@ const ValidateAll = -1
 
 // Variant is one [[variant]] table.
 type Variant struct {
-	Name       string
+	Name string
+	// Plugin is the file name of the plugin binary, looked up in the
+	// plugin directories ($BFSBENCH_PLUGIN_DIR, bfsbench's own folder,
+	// ./bin); a variant's Info.Name is what `bfsbench plugins` shows.
 	Plugin     string
 	Backend    string
 	Ranks      int

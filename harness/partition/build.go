@@ -91,7 +91,7 @@ func Build2D(g *comm.Grid, n int64, edges []graph500.Edge) (*Part2D, error) {
 		return nil, err
 	}
 	// Entries travel as (local column, local row) at their destination,
-	// 32 bits each, as Bisson et al. (TPDS 2016) §5 keeps local data 32-bit.
+	// 32 bits each, as [Bisson] §5 keeps local data 32-bit.
 	recv, err := exchange(g.World, edges, func(u, v int64) (int, uint32, uint32) {
 		i, j := l.EdgeOwner(u, v)
 		return comm.GridRank(i, j, l.R), l.ColLocal(j, u), l.RowLocal(i, v)

@@ -3,8 +3,8 @@
 //
 //   - 1D (Layout1D, Build1D): vertices are cut into P consecutive blocks;
 //     rank r owns block r and the adjacency lists of its vertices.
-//   - 2D (Layout2D, Build2D): the R×C block layout of Yoo et al. as Bisson
-//     et al. (TPDS 2016) §2.2 describe it: processor P(i,j) owns vertex
+//   - 2D (Layout2D, Build2D): the R×C block layout of Yoo et al. as
+//     [Bisson] §2.2 describes it (docs/papers.md): processor P(i,j) owns vertex
 //     block jR+i and the edge blocks (mR+i, j), m = 0..C-1, stored as a
 //     local CSC matrix with 32-bit local indices.
 //
@@ -65,7 +65,7 @@ func blockRange(n, b int64, k int) (lo, hi int64) {
 }
 
 // Layout2D is the partition of the N×N adjacency matrix over an R×C
-// processor grid of Bisson et al. (TPDS 2016) §2.2. Column u of the matrix
+// processor grid of [Bisson] §2.2. Column u of the matrix
 // is vertex u's edge list (an entry in row v means the edge u→v). The
 // columns are cut into C column blocks of R·B, the rows into R·C row
 // blocks of B; vertex block k is vertices [kB, (k+1)B).

@@ -7,7 +7,7 @@ package partition
 //   - every directed entry of the undirected graph lands in exactly one
 //     block, and nothing else does;
 //   - the index maps are inverse to each other;
-//   - the properties of Bisson et al. (TPDS 2016) §2.2: (i) a vertex's
+//   - the properties of [Bisson] §2.2: (i) a vertex's
 //     edge list lies on the processors of its owner's grid column; (ii)
 //     each edge's destination is owned by a processor in the edge owner's
 //     grid row;

@@ -12,7 +12,7 @@ import (
 )
 
 // TestCompareNothingComparable: a gate that compared nothing is an error,
-// whatever the files hold (issue 19, defect 5).
+// whatever the files hold.
 func TestCompareNothingComparable(t *testing.T) {
 	good := synthRun()
 	good.Cases = good.Cases[:6]

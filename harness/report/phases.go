@@ -1,11 +1,13 @@
 // This file draws the per-level plots, from the phase times the variants
 // report for each BFS level (results.LevelPhase):
 //   - phases_<case>: per case, stacked bars of phase times at each level,
-//     after the breakdown of Bisson et al. (TPDS 2016) Fig. 7, drawn per level;
+//     after the breakdown of [Bisson] Fig. 7, drawn per level;
 //   - phases_by_case: per case, stacked phase times summed over the levels
-//     and averaged over the searches, exactly as Fig. 7 of Bisson et al.;
+//     and averaged over the searches, exactly as [Bisson] Fig. 7;
 //   - levels_time[_<workload>]: the time of each level, one line per case,
-//     after Krajecki et al. ("BFS Traversal on Multi-GPU Cluster") Fig. 2 (time per BFS iteration).
+//     after [Krajecki] Fig. 2 (time per BFS iteration).
+//
+// Papers are cited by their keys in docs/papers.md.
 //
 // Choices where the papers do not say:
 //   - a level's time is the sum of the phase times the variant reports for
@@ -13,14 +15,18 @@
 //   - searches differ in depth, so the value at level ℓ is the mean over the
 //     valid searches that reach ℓ (the typical cost of level ℓ), while
 //     phases_by_case averages whole-search sums over all valid searches;
-//   - phases are stacked and coloured in name order, the same in every plot.
+//   - phases are stacked and coloured in name order, the same in every plot;
+//   - a case whose variant reports no phases (sdk.Search.Phases) has no
+//     line or bar; the caption of levels_time and phases_by_case names it.
 
 package report
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -95,12 +101,14 @@ func profileOf(searches []results.Search) levelProfile {
 // phaseFigures returns the phase and level plots for the cases that report
 // phases (none when no case does).
 func phaseFigures(pts []point, l labeller) ([]*figure, error) {
-	var withPh []point
+	var withPh, without []point
 	profiles := map[*results.Case]levelProfile{}
 	for _, p := range pts {
 		if pr := profile(p.c); pr.searches > 0 {
 			withPh = append(withPh, p)
 			profiles[p.c] = pr
+		} else if len(validSearches(p.c)) > 0 {
+			without = append(without, p)
 		}
 	}
 	if len(withPh) == 0 {
@@ -108,7 +116,7 @@ func phaseFigures(pts []point, l labeller) ([]*figure, error) {
 	}
 	colour := phaseColours(withPh, profiles)
 	var figs []*figure
-	lt, err := levelTimeFigures(withPh, profiles)
+	lt, err := levelTimeFigures(withPh, without, profiles)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +126,7 @@ func phaseFigures(pts []point, l labeller) ([]*figure, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.subtitle = joinNonEmpty("; ", f.subtitle, leftOut(without))
 		figs = append(figs, f)
 	}
 	multiRun := false
@@ -253,7 +262,7 @@ func barWidth(n int, w vg.Length) vg.Length {
 	return min(vg.Points(40), (w-vg.Inch)/vg.Length(n+1)*0.7)
 }
 
-// phasesByCaseFigure draws Bisson et al.'s Fig. 7: per case, the phase times
+// phasesByCaseFigure draws [Bisson] Fig. 7: per case, the phase times
 // summed over the levels and averaged over searches, stacked; one
 // horizontal bar per case so long case names stay readable.
 func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, colour map[string]int) (*figure, error) {
@@ -297,17 +306,44 @@ func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, co
 	return f, nil
 }
 
-// levelTimeFigures draws Krajecki et al.'s Fig. 2: the time of each BFS level, one
+// leftOut is the caption's note naming the variants of pts, the cases of
+// a figure's workloads that report no per-level phases; "" when none.
+func leftOut(pts []point) string {
+	var names []string
+	for _, p := range pts {
+		if !slices.Contains(names, p.c.Variant) {
+			names = append(names, p.c.Variant)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "not shown, no per-level phases reported: " + strings.Join(names, ", ")
+}
+
+// workloadKey names the workload of c: levels of different graphs do not
+// compare.
+func workloadKey(c *results.Case) string {
+	return fmt.Sprintf("%s seed %d,%d", c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+}
+
+// levelTimeFigures draws [Krajecki] Fig. 2: the time of each BFS level, one
 // line per case, one figure per workload (levels of different graphs do
-// not compare).
-func levelTimeFigures(pts []point, profiles map[*results.Case]levelProfile) ([]*figure, error) {
+// not compare); the caption names the cases of the workload in without
+// (no phases reported).
+func levelTimeFigures(pts, without []point, profiles map[*results.Case]levelProfile) ([]*figure, error) {
 	groups, order := map[string][]point{}, []string(nil)
 	for _, p := range pts {
-		k := fmt.Sprintf("%s seed %d,%d", p.c.Graph.Label(), p.c.Graph.Seed[0], p.c.Graph.Seed[1])
+		k := workloadKey(p.c)
 		if groups[k] == nil {
 			order = append(order, k)
 		}
 		groups[k] = append(groups[k], p)
+	}
+	missing := map[string][]point{}
+	for _, p := range without {
+		k := workloadKey(p.c)
+		missing[k] = append(missing[k], p)
 	}
 	var figs []*figure
 	for _, k := range order {
@@ -319,6 +355,7 @@ func levelTimeFigures(pts []point, profiles map[*results.Case]levelProfile) ([]*
 		if err != nil {
 			return nil, err
 		}
+		f.subtitle = joinNonEmpty("; ", f.subtitle, leftOut(missing[k]))
 		figs = append(figs, f)
 	}
 	return figs, nil

@@ -1,7 +1,7 @@
 // This file reads a paper's own values for a figure: a small CSV file
 // beside the config that declares the figure (config.Figure.Reference).
 //
-//	# paper: Bisson, Bernaschi, Mastrostefano, IEEE TPDS 2016
+//	# paper: Bisson et al. [Bisson]
 //	# hardware: one NVIDIA Tesla K20X (Kepler)
 //	# source: Table 2, p. 8 (scale 21, edge factor 16)
 //	# note: any further line of the subtitle (optional, may repeat)

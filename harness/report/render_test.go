@@ -144,7 +144,7 @@ func TestFitXTicksShrinks(t *testing.T) {
 // wider than legendTextWidth; a short one stays on one line, and each
 // entry is as tall as its lines.
 func TestLegendWraps(t *testing.T) {
-	ref := &Reference{Paper: "Mitsuishi, Suzuki, Hayashi, Kan, Amano, HEART 2015",
+	ref := &Reference{Paper: "Mitsuishi, Suzuki, Hayashi, Kan, Amano [Mitsuishi]",
 		Hardware: "Merrill: Merrill et al.'s BFS as the paper quotes it; Gaming: 4× GeForce GTX 660, PCIe 3.0; Express: 4× Tesla K20 over ExpEther (10 GbE)"}
 	f := newFigure("legend", "title", "")
 	f.legend.Add("expand=scatter_parents")

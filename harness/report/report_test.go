@@ -612,3 +612,38 @@ func TestBenchMedian(t *testing.T) {
 		t.Errorf("%s: %+v, want %d searches, median %v s", benchName(c), res, len(c.BFS), median(times))
 	}
 }
+
+// TestLevelPlotsNameCasesWithoutPhases: a case whose variant reports no
+// per-level phases is not drawn in levels_time and phases_by_case, and
+// their captions say so.
+func TestLevelPlotsNameCasesWithoutPhases(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	r := &results.Run{}
+	for _, v := range []string{"atomic2d", "edgescan", "mine"} {
+		c := synthCase(rng, v, "cpu", map[string]any{}, 10, 1, 4, 5)
+		if v == "mine" {
+			for i := range c.BFS {
+				c.BFS[i].Phases = nil
+			}
+		}
+		r.Cases = append(r.Cases, c)
+	}
+	pts := collect([]*results.Run{r})
+	figs, err := phaseFigures(pts, newLabeller(pts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, f := range figs {
+		if f.name != "levels_time" && f.name != "phases_by_case" {
+			continue
+		}
+		seen++
+		if !strings.Contains(f.subtitle, "not shown, no per-level phases reported: mine") {
+			t.Errorf("%s: caption %q does not name the case without phases", f.name, f.subtitle)
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d of levels_time and phases_by_case drawn, want 2", seen)
+	}
+}

@@ -233,9 +233,22 @@ func (s *Session) Finish() *results.Case {
 	s.rc.Status = results.StatusOK
 	if s.invalid > 0 {
 		s.rc.Status = results.StatusInvalid
-		s.rc.Error = fmt.Sprintf("%d of %d validated searches invalid; first: %s", s.invalid, s.rc.Validated+btoi(s.warm.Validated), s.rc.Error)
+		warmInvalid := s.warm.Validated && !s.warm.Valid
+		s.rc.Error = invalidSummary(s.invalid-btoi(warmInvalid), s.rc.Validated, warmInvalid, s.rc.Error)
 	}
 	return s.rc
+}
+
+// invalidSummary is an invalid case's error: how many of its validated
+// timed searches (nbfs at most; the warm-up is not one of them) were
+// invalid, whether the untimed warm-up search was too, and the first
+// failure.
+func invalidSummary(invalid, validated int, warmInvalid bool, first string) string {
+	warm := ""
+	if warmInvalid {
+		warm = ", and the warm-up search"
+	}
+	return fmt.Sprintf("%d of %d validated searches invalid%s; first: %s", invalid, validated, warm, first)
 }
 
 // Close ends the plugin process (politely after Finish, killed otherwise)

@@ -1,6 +1,6 @@
 package runner
 
-// Tests of issue 19's defects at the runner's level: saves that fail,
+// Tests of the faults the runner must survive: saves that fail,
 // garbage from plugins, the memory preflight, interrupts at every stage,
 // causes of plugin deaths, orphans and locks.
 

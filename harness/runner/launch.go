@@ -50,8 +50,14 @@ func FindPlugin(dirs []string, name string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("plugin %q not found in %s (run `make build`)", name, strings.Join(dirs, ", "))
+	return "", fmt.Errorf("plugin %q not found in %s: a config's plugin = %q names a plugin binary by its file name; %s",
+		name, strings.Join(dirs, ", "), name, PluginHint)
 }
+
+// PluginHint says where bfsbench looks for plugin binaries and how to put
+// one there: the repository's own, and a variant built elsewhere.
+const PluginHint = "`make build` builds the repository's plugins into bin/; a variant of your own: build its binary into bin/ " +
+	"(go build -o /path/to/bfsbench/bin/NAME .) or set BFSBENCH_PLUGIN_DIR to the folder that holds it (or pass --plugins)"
 
 // ListPlugins returns the executables in dirs that are not bfsbench itself,
 // sorted, first occurrence of a name winning.

@@ -13,6 +13,31 @@
 // to a file the harness names, so large arrays never travel in RPC
 // messages. A panic inside the variant is recovered and returned as an
 // error: a broken variant costs its own case, never the harness.
+//
+// # What an author needs to know
+//
+// The binary is the plugin. A config's plugin = "NAME" names the binary's
+// file, not Info.Name; the harness looks for it in $BFSBENCH_PLUGIN_DIR,
+// then the bfsbench binary's folder, then ./bin (`bfsbench plugins` lists
+// what it finds).
+//
+// Info.Memory declares what the variant holds per backend, beyond the
+// SDK's share (the edge list and the parents file); the harness refuses a
+// case that cannot fit before generating anything, and warns about a
+// backend that declares nothing.
+//
+// For each case the harness calls New, Construct (timed), one untimed
+// warm-up search from the first search key (validated, not recorded: a
+// variant wrong on the warm-up makes the case invalid), then one timed
+// search per search key (nbfs), each validated (unless the config's
+// validate says fewer). Search.Levels counts the levels of the search's
+// tree (1 + its largest depth), as the validator does; Search.Phases, when
+// reported, feed the per-level plots, which leave out (and name) the
+// variants without them.
+//
+// Tests call the conformance suite, package sdktest. examples/hello in the
+// repository is a complete variant in a module of its own, with the guide
+// that goes with it (its README.md).
 package sdk
 
 import (
@@ -169,9 +194,23 @@ type Search struct {
 	// seconds (e.g. CUDA events around the device work); otherwise the SDK
 	// times it: the wall clock around BFS, and for a distributed variant
 	// the longest of the ranks' spans from a common barrier (timedBFS).
-	TimeS  float64
+	TimeS float64
+	// Levels is the number of levels of the search's BFS tree: 1 + the
+	// largest depth of a reached vertex, the root being at depth 0. A
+	// search whose root has no neighbour has 1 level; one that reaches
+	// the root's neighbours and nothing beyond has 2. A loop that runs one
+	// more round to find the frontier empty does not count that round.
+	// The validator counts the same way (graph500.Result.Levels) and
+	// results.json keeps its count for a validated search, this one for a
+	// search the harness did not validate; sdktest.Run fails a variant
+	// whose count differs from the validated tree's.
 	Levels int
-	Phases []results.LevelPhase // optional per-level phase times
+	// Phases, optional, are the search's per-level phase times (any
+	// phase names; Level numbers the level, 0 for the root's). The
+	// per-level plots (phases_*.png, levels_time*.png) and `bfsbench
+	// levels` draw from them; a variant without phases is left out of
+	// them, and the run says so.
+	Phases []results.LevelPhase
 	// BoundBytes is the fewest bytes this search must move through device
 	// memory by the variant's own count (each input read once, each output
 	// written once); with the info key InfoCopyBandwidthGBs it gives the

@@ -1,9 +1,6 @@
-// Package vlq is the SIMD variable-length quantity (VLQ) codec of
-//
-//	Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth First
-//	Search on GPU", HiPC 2013, pp. 314–323, §V-C, Algorithm IV, Figure 4,
-//
-// with the sorted-list delta coding of its §V-B (the compressed expand).
+// Package vlq is the SIMD variable-length quantity (VLQ) codec of [Ueno]
+// (docs/papers.md), §V-C, Algorithm IV, Figure 4, with the sorted-list
+// delta coding of its §V-B (the compressed expand).
 //
 // # Format
 //

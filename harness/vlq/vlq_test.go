@@ -16,7 +16,7 @@ func TestEncodeVectors(t *testing.T) {
 		width int
 		want  []byte
 	}{
-		// Ueno and Suzumura, HiPC 2013, Figure 4.
+		// [Ueno] Figure 4.
 		{"paper figure 4", []uint32{3, 123456, 80, 300}, 4, []byte{0x03, 0xC0, 0x50, 0xAC, 0xC4, 0x02, 0x07}},
 		{"plain VLQ", []uint32{3, 123456, 80, 300}, 1, []byte{0x03, 0xC0, 0xC4, 0x07, 0x50, 0xAC, 0x02}},
 		{"width 2", []uint32{3, 123456, 80, 300}, 2, []byte{0x03, 0xC0, 0xC4, 0x07, 0x50, 0xAC, 0x02}},

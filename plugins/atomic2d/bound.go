@@ -1,8 +1,7 @@
 package main
 
 // bound.go: the bytes a search must move, for the bandwidth bound (our
-// count; the paper, Bisson, Bernaschi, Mastrostefano, TPDS 2016, cited in
-// plugin.go, gives none). A top-down search in the paper's data
+// count; the paper, [Bisson], gives none). A top-down search in the paper's data
 // structures must, on each rank, at least
 //
 //   - read every CSC row index once (4 bytes per local edge: the component

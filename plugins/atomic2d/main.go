@@ -1,8 +1,6 @@
 // Command atomic2d is the atomic2d bfsbench plugin: the 2D-partitioned
-// distributed BFS of Bisson, Bernaschi and Mastrostefano, "Parallel
-// Distributed Breadth First Search on the Kepler Architecture", IEEE
-// Transactions on Parallel and Distributed Systems 27(7), 2016
-// (arXiv:1408.1605): Algorithms 2 and 3 with the bitmap messages of §5, on
+// distributed BFS of [Bisson] (docs/papers.md): Algorithms 2 and 3 with the
+// bitmap messages of §5, on
 // a CPU backend (Go kernels with sync/atomic) and a CUDA backend
 // (cuda/atomic2d.cu).
 //

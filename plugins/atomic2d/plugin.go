@@ -1,12 +1,8 @@
 package main
 
 // plugin.go: the atomic2d plugin's description (sdk.Info), its parameters
-// and presets, and its per-rank variant over grid.NewDistributed. The paper:
-//
-//	Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
-//	Distributed Breadth First Search on the Kepler Architecture", IEEE
-//	Transactions on Parallel and Distributed Systems 27(7), 2016
-//	(arXiv:1408.1605).
+// and presets, and its per-rank variant over grid.NewDistributed. The paper
+// is [Bisson] (docs/papers.md).
 
 import (
 	"fmt"
@@ -20,7 +16,7 @@ import (
 
 // paperRef is the paper as Info.Paper cites it, with the sections the
 // plugin implements.
-const paperRef = "Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, \"Parallel Distributed Breadth First Search on the Kepler Architecture\", IEEE Transactions on Parallel and Distributed Systems 27(7), 2016 (arXiv:1408.1605): §2.2, §3 (Algorithms 2 and 3), §5"
+const paperRef = "[Bisson] (docs/papers.md): §2.2, §3 (Algorithms 2 and 3), §5"
 
 // plugin is the sdk.Plugin of atomic2d.
 type plugin struct{}
@@ -73,6 +69,18 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, exchange = device, grids of several rows: expand, the expand exchange runs while the own frontier is expanded (§3.3's overlap of communication with computation; the wait phase is what it leaves exposed); off, the expansion waits for the whole exchange"},
 		},
 		MultiRank: true,
+		// Rough linear estimates (bytes), summed over the ranks: per input
+		// edge the CSC row indices of both directions (4 + 4) and the
+		// partition's exchange of (column, row) pairs, sent and received
+		// (16 + 16); per vertex, for a grid of a few ranks, the column
+		// offsets and scans, level and predecessor words, bitmaps, output
+		// queues and parents; per rank the exchange buffers. The CUDA
+		// backend holds the rank's block, its queues and buffers on the
+		// device too.
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 40, HostPerRank: 16 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 40, HostPerRank: 16 << 20, DevicePerVertex: 64, DevicePerEdge: 8, DevicePerRank: 64 << 20},
+		},
 	}
 }
 

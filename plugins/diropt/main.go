@@ -1,6 +1,5 @@
 // Command diropt is the diropt bfsbench plugin: the direction-optimizing
-// BFS of Krajecki, Loiseau, Alin and Jaillet, "BFS Traversal on Multi-GPU
-// Cluster" (IEEE CSE 2016), on a CPU backend (Go) and a CUDA backend
+// BFS of [Krajecki] (docs/papers.md), on a CPU backend (Go) and a CUDA backend
 // (cuda/diropt.cu). See README.md and package dobfs.
 package main
 

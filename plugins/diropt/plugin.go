@@ -50,7 +50,7 @@ const (
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name:     "diropt",
-		Paper:    "Krajecki, Loiseau, Alin, Jaillet, BFS Traversal on Multi-GPU Cluster, IEEE CSE 2016, §IV (Algorithms 2 and 3); Beamer, Asanović, Patterson, Direction-Optimizing Breadth-First Search, SC 2012; Checconi et al., SC 2012",
+		Paper:    "[Krajecki] §IV (Algorithms 2 and 3), with [Beamer]'s switching and [Checconi]'s 2D BFS (docs/papers.md)",
 		Summary:  "direction-optimizing BFS: CSR and CSC per block, bitmap in_queue/out_queue/visited, top-down with a warp per in_queue word (Algorithm 3), bottom-up stopping at the first frontier neighbour, Beamer's alpha/beta switching; 2D R×C grid after Checconi et al. (row prefix chain for unique parents, row broadcast, column exchange)",
 		Backends: []string{sdk.BackendCPU, sdk.BackendCUDA},
 		Params: []sdk.Param{
@@ -76,6 +76,17 @@ func (plugin) Info() sdk.Info {
 				Help: comm.ExchangeHelp + " (diropt enqueues the device path on its compute stream; the CPU backend always exchanges through the host)"},
 		},
 		MultiRank: true,
+		// Rough linear estimates (bytes), summed over the ranks: per input
+		// edge the block as CSR and CSC (both directions, 4 bytes each,
+		// twice) and the partition's exchange and sort of (row, column)
+		// pairs (32); per vertex, for a grid of a few ranks, the offsets,
+		// the bitmaps, the predecessors, the row exchange's pairs and the
+		// parents; per rank the staging buffers. The CUDA backend holds the
+		// block, bitmaps, predecessors and parents on the device too.
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 48, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+		},
 	}
 }
 

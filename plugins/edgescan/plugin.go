@@ -17,8 +17,8 @@ import (
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
-// paperRef is the article as Info.Paper and the README cite it.
-const paperRef = "untitled, unsigned web article (2014, English translation) on parallelizing BFS on one NVIDIA GTX Titan (Kepler) GPU, Bellman-Ford style; sections 'The format of the data used', 'The implementation of the algorithm on the GPU', 'Analysis of the results'"
+// paperRef is the article as Info.Paper cites it, by its key.
+const paperRef = "[Titan] (docs/papers.md): sections 'The format of the data used', 'The implementation of the algorithm on the GPU', 'Analysis of the results'"
 
 // plugin is the sdk.Plugin of edgescan.
 type plugin struct{}
@@ -94,6 +94,16 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA with tiles: an iteration whose frontier holds at least this fraction of the vertices runs the dense kernel (0: every iteration; above 1 with dense_growing off: none); every iteration too when the uint8 levels take more than half of the device's L2 (the scan's random level loads then miss)"},
 			{Name: pDenseGrowing, Type: sdk.TypeBool, Default: true,
 				Help: "CUDA with tiles: also run the dense kernel while the frontier grows (more than one vertex and more than the iteration before), whatever its size: on the way up a small frontier of hubs discovers millions of vertices, which the scan kernel writes one random access at a time"},
+		},
+		// Rough linear estimates (bytes): the prepared edge arrays (source
+		// and destination, 4 bytes each) and the copy that permuting or
+		// tiling them makes; per vertex the uint8 levels, the parents
+		// (8) and the summaries and tile counts. The CUDA backend frees its
+		// host arrays once uploaded; on the device the edges, the levels,
+		// 32- and 64-bit parents and the tiles' states.
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU:  {HostPerVertex: 16, HostPerEdge: 16},
+			sdk.BackendCUDA: {HostPerVertex: 16, HostPerEdge: 16, DevicePerVertex: 16, DevicePerEdge: 8},
 		},
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/bfsbench/bfsbench/plugins/merrill/mgbfs"
 )
 
-// paperRef is the paper as Info.Paper and the README cite it.
-const paperRef = "Mitsuishi, Suzuki, Hayashi, Kan, Amano, Breadth First Search on Cost-efficient Multi-GPU Systems, HEART 2015 (ACM SIGARCH Computer Architecture News 43(4), 2015), Algorithm 2, §5; gathering after Merrill, Garland, Grimshaw, Scalable GPU Graph Traversal, PPoPP 2012"
+// paperRef is the paper as Info.Paper cites it, by its key.
+const paperRef = "[Mitsuishi] Algorithm 2, §5; gathering after [Merrill] (docs/papers.md)"
 
 // plugin is the sdk.Plugin of merrill.
 type plugin struct{}

@@ -21,10 +21,7 @@ package main
 // alpha, and back to top-down when the frontier shrinks below n/beta
 // vertices (GAP's defaults, 15 and 18).
 //
-// [1] Scott Beamer, Krste Asanović, David Patterson. "Direction-Optimizing
-// Breadth-First Search." International Conference for High Performance
-// Computing, Networking, Storage and Analysis (SC '12), Salt Lake City,
-// November 2012.
+// [1] [Beamer] (docs/papers.md).
 
 import (
 	"fmt"

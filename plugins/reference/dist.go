@@ -15,7 +15,7 @@ package main
 //	(an Allreduce).
 //
 // Choice: a rank sends each vertex at most once per search (a bitmap of
-// vertices already sent), as Bisson et al. (TPDS 2016) §3.4 do for the
+// vertices already sent), as [Bisson] §3.4 does for the
 // fold, so the exchange is bounded by the vertex count rather than the
 // edge count. No bottom-up steps: direction optimization is a single-rank
 // feature here.

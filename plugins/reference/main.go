@@ -17,7 +17,7 @@ type plugin struct{}
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
 		Name:      "reference",
-		Paper:     "Beamer, Asanović, Patterson: Direction-Optimizing Breadth-First Search, SC 2012 (as in the GAP Benchmark Suite)",
+		Paper:     "[Beamer] (docs/papers.md), as the GAP Benchmark Suite writes it",
 		Summary:   "CPU baseline: parallel top-down/bottom-up BFS over CSR, 1D-distributed over ranks",
 		Backends:  []string{sdk.BackendCPU},
 		MultiRank: true,
@@ -25,6 +25,15 @@ func (plugin) Info() sdk.Info {
 			{Name: "direction_optimizing", Type: sdk.TypeBool, Default: true, Help: "switch to bottom-up steps on large frontiers (single rank)"},
 			{Name: "alpha", Type: sdk.TypeInt, Default: int64(15), Min: sdk.Bound(1), Help: "go bottom-up when mf > mu/alpha"},
 			{Name: "beta", Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(1), Help: "go back top-down when the frontier < n/beta"},
+		},
+		// Rough linear estimates (bytes), for the harness's memory
+		// preflight: per vertex the CSR offsets and the degree count that
+		// builds them (8 + 8), the parents (8), two frontier queues (4 + 4)
+		// and two bitmaps; per input edge both directions of the adjacency,
+		// 4 bytes each on one rank, 8 each in the 1D mode over ranks (the
+		// partition's transient exchange is not counted).
+		Memory: map[string]sdk.Memory{
+			sdk.BackendCPU: {HostPerVertex: 40, HostPerEdge: 16},
 		},
 	}
 }

@@ -1,8 +1,7 @@
 package main
 
 // bound.go: the bytes a search must move through device memory, for the
-// bandwidth bound (our count; the paper, Ueno and Suzumura, HiPC 2013,
-// cited in plugin.go, gives none). A search in the paper's data structures
+// bandwidth bound (our count; the paper, [Ueno], gives none). A search in the paper's data structures
 // must, on each rank, at least
 //
 //   - read every local edge's target once (4 bytes per local edge: the

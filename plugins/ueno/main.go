@@ -1,6 +1,5 @@
-// Command ueno is the ueno bfsbench plugin: the distributed BFS of Koji
-// Ueno and Toyotaro Suzumura, "Parallel Distributed Breadth First Search on
-// GPU", HiPC 2013, pp. 314–323 (§V: 2D partition with CQ, NQ and VISITED
+// Command ueno is the ueno bfsbench plugin: the distributed BFS of [Ueno]
+// (docs/papers.md; §V: 2D partition with CQ, NQ and VISITED
 // bitmaps, expand compressed by SIMD VLQ, CQ list, Merrill gathering into
 // a bounded buffer, shared-visited filtering, fold in chunks), on a CPU
 // backend and a CUDA backend (cuda/ueno.cu).

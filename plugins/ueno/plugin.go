@@ -1,11 +1,8 @@
 package main
 
 // plugin.go: the ueno plugin's description (sdk.Info), its parameters and
-// presets, and its per-rank variant over grid.NewDistributed. The paper:
-//
-//	Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth First
-//	Search on GPU", 20th International Conference on High Performance
-//	Computing (HiPC 2013), pp. 314–323.
+// presets, and its per-rank variant over grid.NewDistributed. The paper
+// is [Ueno] (docs/papers.md).
 
 import (
 	"fmt"
@@ -17,7 +14,7 @@ import (
 	"github.com/bfsbench/bfsbench/plugins/ueno/ubfs"
 )
 
-const paperRef = "Koji Ueno, Toyotaro Suzumura, \"Parallel Distributed Breadth First Search on GPU\", HiPC 2013, pp. 314–323: §V (Figure 3's tasks 1–8, Algorithms III–V)"
+const paperRef = "[Ueno] (docs/papers.md): §V (Figure 3's tasks 1–8, Algorithms III–V)"
 
 type plugin struct{}
 

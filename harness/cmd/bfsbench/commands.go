@@ -306,7 +306,7 @@ func cmdPlugins(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	paths := runner.ListPlugins(pdirs)
 	if len(paths) == 0 {
-		return &exitError{2, fmt.Errorf("no plugins found in %s (run `make build`)", strings.Join(pdirs, ", "))}
+		return &exitError{2, fmt.Errorf("no plugins found in %s: %s", strings.Join(pdirs, ", "), runner.PluginHint)}
 	}
 	for _, p := range paths {
 		in, err := runner.Describe(ctx, p)

@@ -1,6 +1,6 @@
 package main
 
-// The fault-injection suite of issue 19: plugins that crash, hang, return
+// The fault-injection suite: plugins that crash, hang, return
 // garbage or run out of memory, a results folder that fills up, configs
 // beyond the limits, and interrupts at every stage. Each asserts the exit
 // status, the message and that results.json is valid JSON holding every

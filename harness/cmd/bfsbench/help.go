@@ -88,6 +88,13 @@ var commands = map[string]command{
 		example:  "bfsbench levels results/quick/results.json",
 		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdLevels(a, o) },
 	},
+	"results-table": {
+		synopsis: "results-table [DIR] [--check]",
+		summary: "Writes the headline table of DIR/README.md (default results) from the committed results files " +
+			"that DIR/headline.toml names; --check writes nothing and exits 1 where the table is out of date.",
+		example: "bfsbench results-table --check   # as make test does",
+		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdResultsTable(a, o) },
+	},
 	"table": {
 		synopsis: "table RESULTS.json [MORE.json...]",
 		summary:  "Prints one line per case of one or more results files: GTEPS, searches valid, % of bound and floor.",

@@ -38,6 +38,7 @@ Usage:
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
   bfsbench history [REV] [--notes REF] [--max N] [--unit TEPS] [--min-change 5%] [--score 2] [--out DIR]
+  bfsbench results-table [DIR] [--check]     DIR/README.md's headline table from DIR/headline.toml (DIR: results)
   bfsbench help [COMMAND]     (or bfsbench COMMAND -h): a command's usage, flags and an example
 
 Before anything runs, run checks the config (a sweep may expand to at most

@@ -4,8 +4,8 @@
 // gathering, and still queues its long lists on its own (diropt.cu:
 // BigItem, TopDownBigKernel): see there.
 //
-// Reference: D. Merrill, M. Garland, A. Grimshaw, "Scalable GPU Graph
-// Traversal", PPoPP 2012 (§4, "neighbor gathering"). Each thread of a block
+// Reference: [Merrill] (docs/papers.md), §4, "neighbor gathering". Each
+// thread of a block
 // brings at most one adjacency list (a source vertex and its edge range
 // [begin, end) in a CSR column array); the block then expands all of them
 // with three strategies, by list length:

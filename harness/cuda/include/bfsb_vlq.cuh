@@ -1,9 +1,7 @@
 // bfsb_vlq.cuh: the SIMD variable-length quantity (VLQ) codec on the GPU,
 // for all bfsbench CUDA libraries.
 //
-// Reference: Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth
-// First Search on GPU", HiPC 2013, pp. 314-323, §V-C, Algorithm IV and
-// Figure 4. The format is harness/vlq's (Go) with SIMD width 32: values
+// Reference: [Ueno] (docs/papers.md), §V-C, Algorithm IV and Figure 4. The format is harness/vlq's (Go) with SIMD width 32: values
 // (uint32) in groups of 32, a warp per group; round k writes byte k of
 // every value of the group that has one, in value order; base-128 VLQ,
 // least significant 7 bits first, MSB set when another byte follows. The

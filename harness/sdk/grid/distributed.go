@@ -55,8 +55,8 @@ func NewDistributed(cfg sdk.Config, newRank NewRankFunc) (sdk.Variant, error) {
 }
 
 // GridShape is the R×C processor grid of cfg: cfg.Grid when set, else the
-// R×C with R ≤ C closest to square for cfg.Ranks (Bisson et al., TPDS
-// 2016, Table 1: 2 ranks 1×2, 8 ranks 2×4).
+// R×C with R ≤ C closest to square for cfg.Ranks ([Bisson] Table 1: 2
+// ranks 1×2, 8 ranks 2×4).
 func GridShape(cfg sdk.Config) (r, c int, err error) {
 	ranks := max(cfg.Ranks, 1)
 	if cfg.Grid != [2]int{0, 0} {

@@ -5,7 +5,9 @@
 // (and the first key again, to catch state left over from earlier
 // searches), poisons the parent buffer before each Parents call, and checks
 // every search with the harness's validator and against a serial BFS's
-// level structure. It also checks the plugin's Info and that Close works.
+// level structure, and the search's reported level count (sdk.Search.Levels)
+// against the validated tree's. It also checks the plugin's Info and that
+// Close works.
 //
 //	func TestConformance(t *testing.T) {
 //		sdktest.Run(t, plugin{}, sdktest.Options{Grids: [][2]int{{1, 1}, {2, 2}}})
@@ -207,8 +209,12 @@ func checkCase(t testing.TB, p sdk.Plugin, cfg sdk.Config, g *graph, given map[s
 		if err := v.Parents(parents); err != nil {
 			t.Fatalf("parents of search %d from %d: %v", i, root, err)
 		}
-		if _, err := g.Val.Validate(root, parents); err != nil {
+		res, err := g.Val.Validate(root, parents)
+		if err != nil {
 			t.Fatalf("search %d from %d (params %v): %v", i, root, given, err)
+		}
+		if s.Levels != res.Levels {
+			t.Errorf("search %d from %d: %d levels reported (sdk.Search.Levels), the validated tree has %d (1 + its largest depth)", i, root, s.Levels, res.Levels)
 		}
 		want, got := g.levels[root], graph500.LevelsOf(parents, root)
 		for x := range want {

@@ -3,6 +3,7 @@ package sdktest
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,11 +33,16 @@ func (v *serialVariant) Construct(w *sdk.Workload) error { v.w = w; return nil }
 
 func (v *serialVariant) BFS(root int64) (sdk.Search, error) {
 	v.searches++
-	v.parents, _ = graph500.SerialBFS(v.w.Edges, v.w.NVertices, root)
+	var levels []int64
+	v.parents, levels = graph500.SerialBFS(v.w.Edges, v.w.NVertices, root)
 	if v.broken == "stale" && v.searches > 1 { // keeps the first search's tree
 		v.parents, _ = graph500.SerialBFS(v.w.Edges, v.w.NVertices, root^1)
 	}
-	return sdk.Search{}, nil
+	depth := slices.Max(levels)
+	if v.broken == "depth" { // reports the largest depth, one level too few
+		return sdk.Search{Levels: int(depth)}, nil
+	}
+	return sdk.Search{Levels: int(depth) + 1}, nil
 }
 
 func (v *serialVariant) Parents(dst []int64) error {
@@ -94,7 +100,7 @@ func TestSuiteCatchesBrokenVariants(t *testing.T) {
 	if f := runCase(serial{}, g); len(f) != 0 {
 		t.Fatalf("a correct variant failed: %v", f)
 	}
-	for _, broken := range []string{"forgets", "shortcut", "stale"} {
+	for _, broken := range []string{"forgets", "shortcut", "stale", "depth"} {
 		f := runCase(serial{broken: broken}, g)
 		if len(f) == 0 || strings.HasPrefix(f[0], "skip") {
 			t.Errorf("%s: not caught (%v)", broken, f)

@@ -1,13 +1,6 @@
 // Package bfs2d is the algorithm of the atomic2d variant, the distributed
-// BFS of
-//
-//	[1] Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
-//	    Distributed Breadth First Search on the Kepler Architecture", IEEE
-//	    Transactions on Parallel and Distributed Systems 27(7), 2016
-//	    (arXiv:1408.1605),
-//
-// over the R×C processor grid of its §2.2. The files' comments cite [1] by
-// section, Algorithm and line number:
+// BFS of [Bisson] (docs/papers.md) over the R×C processor grid of its
+// §2.2. The files' comments cite it by section, Algorithm and line number:
 //
 //   - layout.go: the §2.2/§3.1 index maps (local rows, columns, ROW2COL);
 //   - rank.go: Algorithm 2, one rank's search loop with per-level phase

@@ -1,12 +1,6 @@
 // atomic2d.cu: the CUDA kernels of one rank of the 2D-partitioned search
-// of
-//
-//   [1] Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
-//       Distributed Breadth First Search on the Kepler Architecture", IEEE
-//       Transactions on Parallel and Distributed Systems 27(7), 2016
-//       (arXiv:1408.1605),
-//
-// and the C ABI of atomic2d.h around them. Comments name [1]'s steps by
+// of [1] = [Bisson] (docs/papers.md), and the C ABI of atomic2d.h around
+// them. Comments name [1]'s steps by
 // Algorithm and line number and keep its names (cumul, bmap, dst_verts,
 // dst_cnt, all_front):
 //

@@ -1,9 +1,6 @@
 /* atomic2d.h: the C ABI of libatomic2d.so, the CUDA backend of the atomic2d
  * variant: the 2D-partitioned BFS with atomic-based frontier expansion of
- * Mauro Bisson, Massimo Bernaschi, Enrico Mastrostefano, "Parallel
- * Distributed Breadth First Search on the Kepler Architecture", IEEE
- * Transactions on Parallel and Distributed Systems 27(7), 2016
- * (arXiv:1408.1605). One handle is one rank's
+ * [Bisson] (docs/papers.md). One handle is one rank's
  * search state on one GPU: its local CSC block, the level and predecessor
  * (packed in one 64-bit word per local row) and the visited bitmap over every
  * local row (§3.1), the per-column output

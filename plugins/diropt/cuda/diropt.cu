@@ -1,15 +1,11 @@
 // diropt.cu: the CUDA kernels of the diropt variant, after
 //
-//   [1] M. Krajecki, J. Loiseau, F. Alin, C. Jaillet, "BFS Traversal on
-//       Multi-GPU Cluster", IEEE CSE 2016 (§IV: Algorithms 2 and 3);
-//   [2] S. Beamer, K. Asanović, D. Patterson, "Direction-Optimizing
-//       Breadth-First Search", SC 2012;
-//   [3] F. Checconi, F. Petrini, J. Willcock, A. Lumsdaine, A. R.
-//       Choudhury, Y. Sabharwal, "Breaking the speed and scalability
-//       barriers for graph exploration on distributed-memory machines",
-//       SC 2012;
-//   [4] D. Merrill, M. Garland, A. Grimshaw, "Scalable GPU Graph
-//       Traversal", PPoPP 2012 (warp-based neighbour gathering).
+//   [1] [Krajecki] (§IV: Algorithms 2 and 3);
+//   [2] [Beamer];
+//   [3] [Checconi];
+//   [4] [Merrill] (warp-based neighbour gathering);
+//
+// every one cited in docs/papers.md.
 //
 // Data (one processor P(i,j) of the R×C grid, 32-bit local ids):
 //   td_off, td_adj   CSR: local column u -> its local rows (top-down)
@@ -677,7 +673,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
 // The device-resident level loop (dob_loop_*): the kernels that replace
 // the host's per-level readback and decision.
 
-// Rule is the switching rule of Beamer et al. (SC 2012, §4) in the same
+// Rule is the switching rule of [Beamer] (§4) in the same
 // double arithmetic as dobfs.Rank.decide, so that the device loop and the
 // host loop choose alike: the direction after a level that went `was`,
 // from the rule's inputs for the next one (mode 1: top-down only, 2:

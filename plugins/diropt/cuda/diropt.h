@@ -1,9 +1,7 @@
 /* diropt.h: the C ABI of libdiropt.so, the CUDA backend of the diropt
- * variant: the direction-optimizing BFS of Krajecki, Loiseau, Alin and
- * Jaillet, "BFS Traversal on Multi-GPU Cluster" (IEEE CSE 2016): Algorithm 2 (the 2D
- * BFS of Checconi et al., SC 2012) with ExploreFrontier top-down (Algorithm
- * 3, CSR) or bottom-up (CSC) after Beamer, Asanović and Patterson,
- * "Direction-Optimizing Breadth-First Search" (SC 2012).
+ * variant: the direction-optimizing BFS of [Krajecki] (docs/papers.md):
+ * Algorithm 2 (the 2D BFS of [Checconi]) with ExploreFrontier top-down
+ * (Algorithm 3, CSR) or bottom-up (CSC) after [Beamer].
  *
  * One handle is one processor P(i,j)'s search state on one GPU: its block
  * in CSR (local column -> local rows) and CSC (local row -> local columns),

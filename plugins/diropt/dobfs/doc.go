@@ -1,12 +1,8 @@
 // Package dobfs is the algorithm of the diropt variant: the
-// direction-optimizing BFS of Krajecki, Loiseau, Alin and Jaillet, "BFS
-// Traversal on Multi-GPU Cluster" (IEEE CSE 2016), which runs the 2D parallel BFS of
-// Checconi, Petrini, Willcock, Lumsdaine, Choudhury and Sabharwal,
-// "Breaking the speed and scalability barriers for graph exploration on
-// distributed-memory machines" (SC 2012) with the direction switching of
-// Beamer, Asanović and Patterson, "Direction-Optimizing Breadth-First
-// Search" (SC 2012; Scientific Programming 21(3-4), 2013), keeping each
-// block in both CSR and CSC and the queues as bitmaps.
+// direction-optimizing BFS of [Krajecki], which runs the 2D parallel BFS of
+// [Checconi] with the direction switching of [Beamer] (all cited in
+// docs/papers.md), keeping each block in both CSR and CSC and the queues as
+// bitmaps.
 //
 //   - graph.go: a processor's block in CSR (top-down) and CSC (bottom-up),
 //     duplicates removed, lists optionally ordered by neighbour degree;

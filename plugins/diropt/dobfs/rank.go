@@ -161,7 +161,7 @@ func newRank(g *comm.Grid, b *Block, eng engine, opt Options) (*Rank, error) {
 // entries over the ranks, after deduplication).
 func (rk *Rank) Edges() int64 { return rk.edges }
 
-// decide is the switching rule of Beamer et al. (SC 2012, §4): top-down
+// decide is the switching rule of [Beamer] (§4): top-down
 // turns bottom-up when the frontier's edges m_f exceed the unexplored edges
 // m_u over alpha while the frontier grows; bottom-up turns top-down when
 // the frontier's vertices n_f fall below n over beta while it shrinks.

@@ -1,11 +1,9 @@
 // edgescan.cu: the CUDA kernels of the edgescan variant.
 //
-// The paper: an untitled, unsigned web article (2014, read in English
-// translation) on parallelizing breadth-first search on one NVIDIA GTX Titan
-// (Kepler), a sequel to its author's article on single-source shortest
-// paths; its sections "The format of the data used", "The implementation
-// of the algorithm on the GPU" and "Analysis of the results" give the
-// kernel, its optimisations and their ablation. We call it "the article".
+// The paper: [Titan] (docs/papers.md), "the article" below; its sections
+// "The format of the data used", "The implementation of the algorithm on
+// the GPU" and "Analysis of the results" give the kernel, its
+// optimisations and their ablation.
 //
 // The article's algorithm is Bellman-Ford-like: levels[] holds one uint8 per
 // vertex, 255 ("unvisited") everywhere but the root (0). Iteration `iter`

@@ -1,11 +1,8 @@
 // merrill.cu: the CUDA backend of the merrill variant (C ABI in merrill.h).
 //
-// T. Mitsuishi, J. Suzuki, Y. Hayashi, M. Kan, H. Amano, "Breadth First
-// Search on Cost-efficient Multi-GPU Systems", HEART 2015 (ACM SIGARCH
-// Computer Architecture News 43(4), 2015) [1], Algorithm 2, on p
-// partitions 1D by destination; the gathering of D. Merrill, M. Garland,
-// A. Grimshaw, "Scalable GPU Graph Traversal", PPoPP 2012 [2], written once
-// in harness/cuda/include/bfsb_gather.cuh.
+// [1] = [Mitsuishi], Algorithm 2, on p partitions 1D by destination; the
+// gathering of [2] = [Merrill], written once in
+// harness/cuda/include/bfsb_gather.cuh (both cited in docs/papers.md).
 //
 // Data of partition i (owning the vertices [lo, hi), nloc = hi - lo), with
 // the paper's names:

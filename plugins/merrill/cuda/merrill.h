@@ -1,9 +1,6 @@
 /* merrill.h: the C ABI of libmerrill.so, the CUDA backend of the merrill
- * variant: the multi-GPU BFS of T. Mitsuishi, J. Suzuki, Y. Hayashi, M. Kan
- * and H. Amano, "Breadth First Search on Cost-efficient Multi-GPU Systems"
- * (HEART 2015; ACM SIGARCH Computer Architecture News 43(4), 2015),
- * Algorithm 2, with the neighbour gathering of D. Merrill, M. Garland and
- * A. Grimshaw, "Scalable GPU Graph Traversal" (PPoPP 2012).
+ * variant: the multi-GPU BFS of [Mitsuishi], Algorithm 2, with the
+ * neighbour gathering of [Merrill] (docs/papers.md).
  *
  * One handle drives p partitions, each on one CUDA device (partitions may
  * share a device). Partition i owns the vertices [lo[i], lo[i+1]) and holds

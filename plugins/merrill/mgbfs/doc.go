@@ -1,9 +1,6 @@
 // Package mgbfs is the algorithm of the merrill variant: the multi-GPU BFS
-// of T. Mitsuishi, J. Suzuki, Y. Hayashi, M. Kan and H. Amano, "Breadth
-// First Search on Cost-efficient Multi-GPU Systems" (HEART 2015; ACM
-// SIGARCH Computer Architecture News 43(4), 2015), Algorithm 2, whose
-// neighbour gathering is that of D. Merrill, M. Garland and A. Grimshaw,
-// "Scalable GPU Graph Traversal" (PPoPP 2012).
+// of [Mitsuishi], Algorithm 2, whose neighbour gathering is that of
+// [Merrill] (docs/papers.md).
 //
 // One process drives p partitions (one per GPU where there are enough
 // GPUs). The graph is split 1D by destination: partition i owns the

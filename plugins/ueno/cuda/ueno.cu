@@ -1,8 +1,7 @@
 // ueno.cu: the CUDA backend of the ueno variant (C ABI in ueno.h), the GPU
 // side of
 //
-//   [1] Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth First
-//       Search on GPU", HiPC 2013, pp. 314-323,
+//   [1] [Ueno] (docs/papers.md),
 //
 // one processor P(i,j) of its §V, Figure 3's tasks by number:
 //   tasks 2-3  NqListKernel + DeltaKernel + bfsb::VlqEncode (the compressed

@@ -1,6 +1,5 @@
 /* ueno.h: the C ABI of libueno.so, the CUDA backend of the ueno variant:
- * the distributed BFS of Koji Ueno and Toyotaro Suzumura, "Parallel
- * Distributed Breadth First Search on GPU", HiPC 2013, pp. 314-323, §V.
+ * the distributed BFS of [Ueno] (docs/papers.md), §V.
  *
  * One handle is one processor P(i,j)'s search state on one GPU: its local
  * matrix (column offsets, 64-bit, into the local rows of each edge), the

@@ -1,11 +1,7 @@
 // Package ubfs is the algorithm of the ueno variant, the distributed BFS of
-//
-//	[1] Koji Ueno, Toyotaro Suzumura, "Parallel Distributed Breadth First
-//	    Search on GPU", 20th International Conference on High Performance
-//	    Computing (HiPC 2013), pp. 314–323,
-//
-// over the R×C grid of harness/partition (vertex block k = jR+i on P(i,j),
-// the paper's k = (j−1)·R + i with 1-based i, j). Comments cite [1] by
+// [1] = [Ueno] (docs/papers.md) over the R×C grid of harness/partition
+// (vertex block k = jR+i on P(i,j), the paper's k = (j−1)·R + i with
+// 1-based i, j). Comments cite [1] by
 // section, Algorithm and Figure 3's task number:
 //
 //   - rank.go: one level of Figure 3 per iteration, in Go: the expand of

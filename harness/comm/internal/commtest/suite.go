@@ -601,7 +601,7 @@ func overlappedRoundsExact(c comm.Comm) error {
 	return nil
 }
 
-// overlappedRounds is the pattern of Bisson et al. (TPDS 2016) §3.3:
+// overlappedRounds is the pattern of [Bisson] §3.3:
 // receives for round k+1 are posted before round k's sends complete; each
 // rank sends to its right neighbour and receives from its left, over
 // several rounds, with messages of varying length (some empty).

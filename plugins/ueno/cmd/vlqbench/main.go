@@ -1,6 +1,5 @@
-// Command vlqbench is the microbenchmark behind Figure 5 of Koji Ueno and
-// Toyotaro Suzumura, "Parallel Distributed Breadth First Search on GPU",
-// HiPC 2013 (§VI-B): the throughput of SIMD VLQ encoding and decoding on
+// Command vlqbench is the microbenchmark behind Figure 5 of [Ueno]
+// (docs/papers.md; §VI-B): the throughput of SIMD VLQ encoding and decoding on
 // one GPU (harness/cuda/include/bfsb_vlq.cuh, width 32) against a
 // sequential CPU implementation of plain VLQ (harness/vlq, width 1), for
 // uniform random values in [0, N] as N grows. It is not a BFS, so it is a

@@ -1,5 +1,5 @@
 // This file is vlqbench's -plot mode: it reads a CSV that vlqbench wrote
-// earlier and draws Figure 5 of Ueno and Suzumura (HiPC 2013), encode and
+// earlier and draws Figure 5 of [Ueno], encode and
 // decode throughput in million values per second against the value range
 // N, both on log scales, for the CPU and, where measured, the GPU codec,
 // as figure-ueno-fig5.svg and .png (harness/report's LineChart).
