@@ -141,11 +141,13 @@ func CompareRuns(w io.Writer, base, new *results.Run, opts CompareOptions) (Comp
 	}
 	newByKey := map[string]*results.Case{}
 	unmatchedBySlot := map[string][]*results.Case{} // new cases no base case has, for "parameters changed"
+	unmatchedByName := map[string][]*results.Case{} // and for "a different graph of the same name"
 	for _, c := range new.Cases {
 		if c != nil && newByKey[c.Key()] == nil {
 			newByKey[c.Key()] = c
 			if !baseKeys[c.Key()] {
 				unmatchedBySlot[c.SlotKey()] = append(unmatchedBySlot[c.SlotKey()], c)
+				unmatchedByName[c.NameKey()] = append(unmatchedByName[c.NameKey()], c)
 			}
 		}
 	}
@@ -161,6 +163,8 @@ func CompareRuns(w io.Writer, base, new *results.Run, opts CompareOptions) (Comp
 		if p.New == nil {
 			if same := unmatchedBySlot[b.SlotKey()]; len(same) == 1 {
 				p.Note = "parameters changed (" + ParamDiff(b.Params, same[0].Params) + "): refresh the baseline"
+			} else if same := unmatchedByName[b.NameKey()]; len(same) == 1 {
+				p.Note = fmt.Sprintf("new ran on a different graph of the same name %s (%s): not comparable", b.Graph.Label(), graphDiff(b.Graph, same[0].Graph))
 			}
 		}
 		pairs = append(pairs, p)
@@ -269,6 +273,10 @@ func compareCase(p Pair, opts CompareOptions) compareRow {
 		row.new = gteps(validTEPS(n))
 		row.verdict, row.fail = "FAIL: new status "+n.Status, true
 		return row
+	case b.Graph.Differs(n.Graph) != "":
+		row.new = gteps(validTEPS(n))
+		row.verdict, row.fail = "FAIL: a different graph ("+b.Graph.Differs(n.Graph)+"): not comparable", true
+		return row
 	case b.Status != results.StatusOK || len(bt) == 0:
 		row.new = gteps(validTEPS(n))
 		row.verdict = "no baseline (base status " + b.Status + ")"
@@ -314,6 +322,15 @@ func compareCase(p Pair, opts CompareOptions) compareRow {
 		}
 	}
 	return row
+}
+
+// graphDiff says how two graphs of one name differ: Graph.Differs, or
+// their IDs when it finds nothing (a field one of them did not record).
+func graphDiff(a, b results.Graph) string {
+	if d := a.Differs(b); d != "" {
+		return d
+	}
+	return a.ID() + " vs " + b.ID()
 }
 
 // sampleRounds are the valid TEPS of a pair, by round: [round][0] of the

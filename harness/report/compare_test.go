@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -228,5 +229,48 @@ func TestCompareDisturbedRound(t *testing.T) {
 	lo8, hi8 := bootstrapRatio(byRound, 0.95)
 	if hi8-lo8 <= hi1-lo1 {
 		t.Errorf("by rounds [%v, %v] not wider than flat [%v, %v]", lo8, hi8, lo1, hi1)
+	}
+}
+
+// fileRun is a run of one case on the graph file path, the graph's size
+// and fingerprint as given, with nbfs valid searches of about gteps.
+func fileRun(path string, nv, ne int64, fp string, gteps float64, nbfs int) *results.Run {
+	rng := rand.New(rand.NewSource(int64(nv)))
+	c := synthCase(rng, "reference", "cpu", map[string]any{"alpha": 15}, 0, gteps, nbfs, 4)
+	c.Graph = results.Graph{File: path, NVertices: nv, NEdges: ne, Fingerprint: fp}
+	return &results.Run{ConfigPath: "c.toml", Env: results.Env{CPUModel: "Test CPU", CPUs: 2}, Cases: []*results.Case{c}}
+}
+
+// TestCompareDifferentGraphs: two cases on different graphs are never
+// compared as one, whether the graphs are files of one name (scale 10
+// against 13, both graph.txt) or one Kronecker spec whose edge lists
+// differ; the output says why.
+func TestCompareDifferentGraphs(t *testing.T) {
+	kron := func(fp string) *results.Run {
+		r := fileRun("", 1<<10, 16<<10, fp, 1, 16)
+		r.Cases[0].Graph.Scale, r.Cases[0].Graph.EdgeFactor, r.Cases[0].Graph.Seed = 10, 16, [2]uint64{2, 3}
+		return r
+	}
+	for _, tc := range []struct {
+		desc      string
+		base, new *results.Run
+		want      string
+	}{
+		{"files of one name", fileRun("a/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), fileRun("b/graph.txt", 1<<13, 16<<13, "bbbb", 2.06, 16), "different graph"},
+		{"one spec, other edges", kron("aaaa"), kron("bbbb"), "different graph"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var out bytes.Buffer
+			res, err := CompareRuns(&out, tc.base, tc.new, CompareOptions{Threshold: 0.05})
+			if res.Compared != 0 || res.Failed == 0 || strings.Contains(out.String(), "PASS") || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("compared %d, failed %d, err %v; want no comparison, a failure naming %q:\n%s", res.Compared, res.Failed, err, tc.want, out.String())
+			}
+		})
+	}
+	// The same file, loaded twice, still compares.
+	var out bytes.Buffer
+	res, err := CompareRuns(&out, fileRun("a/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), fileRun("b/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), CompareOptions{Threshold: 0.05})
+	if err != nil || res.Compared != 1 || res.Failed != 0 {
+		t.Errorf("one graph under two folders: compared %d, failed %d, err %v\n%s", res.Compared, res.Failed, err, out.String())
 	}
 }

@@ -145,7 +145,7 @@ func dimValue(p point, d string) string {
 		}
 		return strconv.Itoa(c.Graph.EdgeFactor)
 	case "graph":
-		return filepath.Base(c.Graph.File)
+		return p.graph
 	case "ranks":
 		return strconv.Itoa(c.Ranks)
 	case "gpus":

@@ -303,7 +303,11 @@ func phasesByCaseFigure(pts []point, profiles map[*results.Case]levelProfile, co
 func levelTimeFigures(pts []point, profiles map[*results.Case]levelProfile) ([]*figure, error) {
 	groups, order := map[string][]point{}, []string(nil)
 	for _, p := range pts {
-		k := fmt.Sprintf("%s seed %d,%d", p.c.Graph.Label(), p.c.Graph.Seed[0], p.c.Graph.Seed[1])
+		name := p.c.Graph.Label()
+		if p.graph != "" {
+			name = p.graph // two graph files of one name apart
+		}
+		k := fmt.Sprintf("%s seed %d,%d", name, p.c.Graph.Seed[0], p.c.Graph.Seed[1])
 		if groups[k] == nil {
 			order = append(order, k)
 		}

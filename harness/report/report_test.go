@@ -566,3 +566,20 @@ func TestTicks125(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsTellGraphsOfOneNameApart: plotted together, two different
+// graphs that are both graph.txt get different labels naming the graph,
+// never one series.
+func TestLabelsTellGraphsOfOneNameApart(t *testing.T) {
+	a := synthRun()
+	a.Cases = a.Cases[:1]
+	b := copyRun(t, a)
+	a.Cases[0].Graph = results.Graph{File: "x/graph.txt", NVertices: 1 << 10, NEdges: 16 << 10, Fingerprint: "aaaa1111"}
+	b.Cases[0].Graph = results.Graph{File: "y/graph.txt", NVertices: 1 << 13, NEdges: 16 << 13, Fingerprint: "bbbb2222"}
+	pts := collect([]*results.Run{a, b})
+	l := newLabeller(pts)
+	la, lb := l.label(pts[0]), l.label(pts[1])
+	if la == lb || !l.vary["graph"] || !strings.Contains(la, "graph.txt") || !strings.Contains(lb, "graph.txt") {
+		t.Errorf("labels %q and %q: want the two graphs named apart", la, lb)
+	}
+}

@@ -84,6 +84,37 @@ func (g Graph) Label() string {
 	return fmt.Sprintf("scale %d ef %d", g.Scale, g.EdgeFactor)
 }
 
+// ID identifies the graph itself: a Kronecker graph by its scale, edge
+// factor and seed, which fix its edges; a graph file by its base name and
+// by the vertices, edges and fingerprint of what was read from it, since
+// two files of one name (scale 10 and scale 13, both graph.txt) are
+// different graphs.
+func (g Graph) ID() string {
+	id := fmt.Sprintf("%s/seed=%d,%d", g.Label(), g.Seed[0], g.Seed[1])
+	if g.File != "" {
+		id += fmt.Sprintf("/n=%d/m=%d/%s", g.NVertices, g.NEdges, g.Fingerprint)
+	}
+	return id
+}
+
+// Differs says how the edge lists of g and o differ (fingerprint, vertex
+// or edge count), "" when they are the same graph as far as both record
+// it: a field either one left empty (files from before it) is not
+// compared.
+func (g Graph) Differs(o Graph) string {
+	var d []string
+	if g.Fingerprint != "" && o.Fingerprint != "" && g.Fingerprint != o.Fingerprint {
+		d = append(d, fmt.Sprintf("fingerprint %s vs %s", g.Fingerprint, o.Fingerprint))
+	}
+	if g.NVertices > 0 && o.NVertices > 0 && g.NVertices != o.NVertices {
+		d = append(d, fmt.Sprintf("%d vs %d vertices", g.NVertices, o.NVertices))
+	}
+	if g.NEdges > 0 && o.NEdges > 0 && g.NEdges != o.NEdges {
+		d = append(d, fmt.Sprintf("%d vs %d edges", g.NEdges, o.NEdges))
+	}
+	return strings.Join(d, ", ")
+}
+
 // Case is one variant at one sweep point on one workload.
 type Case struct {
 	Variant  string         `json:"variant"` // the config's name for it
@@ -185,19 +216,29 @@ type Summary struct {
 }
 
 // Key identifies a case across runs: variant, backend, parameters, ranks
-// and workload. compare matches cases by it.
+// and graph (Graph.ID: a graph file by its contents as well as its name).
+// compare matches cases by it.
 func (c *Case) Key() string {
 	p, _ := json.Marshal(c.Params) // map keys are sorted by encoding/json
-	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
-		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s",
+		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.ID())
 }
 
 // SlotKey is Key without the parameters: the same variant, backend, ranks,
 // grid, launcher and graph. Two runs' cases with one SlotKey but different
 // Keys are the same case measured with changed parameters.
 func (c *Case) SlotKey() string {
-	return fmt.Sprintf("%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
-		c.Variant, c.Backend, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+	return fmt.Sprintf("%s/%s/ranks=%d/grid=%dx%d/%s/%s",
+		c.Variant, c.Backend, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.ID())
+}
+
+// NameKey is Key with the graph named only as Graph.Label does (a file by
+// its base name): two runs' cases with one NameKey but different Keys ran
+// on different graphs of one name.
+func (c *Case) NameKey() string {
+	p, _ := json.Marshal(c.Params)
+	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
+		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
 }
 
 // PercentOfBound is the share of the memory-bandwidth bound that the valid
