@@ -185,7 +185,7 @@ func (k kroneckerFlags) spec() (workload.Spec, error) {
 	return s, nil
 }
 
-func cmdGenerate(args []string, stdout io.Writer) error {
+func cmdGenerate(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	k := addKronecker(fs)
 	format := fs.String("format", "text", "text (one \"v0 v1\" per line) or binary")
@@ -210,17 +210,13 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 		return &exitError{2, fmt.Errorf("generate: %w", err)}
 	}
 	var w io.Writer = stdout
-	var f *os.File
+	var o *output
 	if *out != "-" {
-		// A temporary file beside --out, renamed over it once complete.
-		if f, err = os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp*"); err != nil {
-			return &exitError{2, fmt.Errorf("generate: %w", err)}
+		if o, err = createOutput(ctx, *out); err != nil {
+			return err
 		}
-		defer func() {
-			f.Close()
-			os.Remove(f.Name()) // gone already after a successful rename
-		}()
-		w = f
+		defer o.abort() // nothing once committed
+		w = o.f
 	}
 	edges := graph500.Generate(spec.Scale, spec.EdgeFactor, spec.Seed)
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -232,12 +228,8 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 	if err == nil {
 		err = bw.Flush()
 	}
-	if err == nil && f != nil {
-		if err = f.Chmod(0o644); err == nil {
-			if err = f.Close(); err == nil {
-				err = os.Rename(f.Name(), *out)
-			}
-		}
+	if err == nil && o != nil {
+		err = o.commit()
 	}
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)

@@ -10,6 +10,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -265,4 +267,129 @@ func TestExitStatuses(t *testing.T) {
 		}
 	}
 	_ = syscall.Getpid
+}
+
+// TestGenerateWritesThroughLinksAndSpecialFiles: --out naming a symlink
+// writes the file it points to and leaves the link; a FIFO's reader gets
+// the edge list; a device node stays a device node; a socket or a
+// directory is refused (exit 2).
+func TestGenerateWritesThroughLinksAndSpecialFiles(t *testing.T) {
+	want, err := run(t, "generate", "--scale", "6", "--out", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string) (out string, check func(t *testing.T))
+		code  int
+	}{
+		{"symlink", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			target := filepath.Join(dir, "target.txt")
+			os.WriteFile(target, []byte("old\n"), 0o600)
+			link := filepath.Join(dir, "link.txt")
+			os.Symlink("target.txt", link)
+			return link, func(t *testing.T) {
+				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("the link was replaced: %v %v", st.Mode(), err)
+				}
+				if b, _ := os.ReadFile(target); string(b) != want {
+					t.Errorf("the link's target holds %d bytes, want the %d generated", len(b), len(want))
+				}
+				if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+					t.Errorf("the target's mode became %v", st.Mode().Perm())
+				}
+			}
+		}, 0},
+		{"dangling symlink", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			link := filepath.Join(dir, "link.txt")
+			os.Symlink("new.txt", link)
+			return link, func(t *testing.T) {
+				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("the link was replaced: %v", err)
+				}
+				if b, _ := os.ReadFile(filepath.Join(dir, "new.txt")); string(b) != want {
+					t.Errorf("the link's target holds %d bytes", len(b))
+				}
+			}
+		}, 0},
+		{"fifo", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			fifo := filepath.Join(dir, "fifo")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			// Opened read-write, the FIFO never blocks the test, and its
+			// reader sees what generate writes into it.
+			r, err := os.OpenFile(fifo, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			return fifo, func(t *testing.T) {
+				if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+					t.Errorf("the FIFO was replaced: %v", err)
+				}
+				r.SetReadDeadline(time.Now().Add(5 * time.Second))
+				got := make([]byte, len(want))
+				n, err := io.ReadFull(r, got)
+				if err != nil || string(got[:n]) != want {
+					t.Errorf("the FIFO's reader got %d of %d bytes: %v", n, len(want), err)
+				}
+			}
+		}, 0},
+		{"device", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			dev := filepath.Join(dir, "null")
+			if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3 /* major 1, minor 3: the null device */); err != nil {
+				t.Skipf("mknod (needs root): %v", err)
+			}
+			return dev, func(t *testing.T) {
+				if st, err := os.Lstat(dev); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+					t.Errorf("the device node became %v (%v)", st.Mode(), err)
+				}
+			}
+		}, 0},
+		{"socket", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			sock := filepath.Join(dir, "s")
+			l, err := net.Listen("unix", sock)
+			if err != nil {
+				t.Skipf("unix socket: %v", err)
+			}
+			t.Cleanup(func() { l.Close() })
+			return sock, func(t *testing.T) {
+				if st, err := os.Lstat(sock); err != nil || st.Mode()&os.ModeSocket == 0 {
+					t.Errorf("the socket was replaced: %v", err)
+				}
+			}
+		}, 2},
+		{"directory", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			d := filepath.Join(dir, "d")
+			os.Mkdir(d, 0o755)
+			return d, func(t *testing.T) {
+				if st, err := os.Lstat(d); err != nil || !st.IsDir() {
+					t.Errorf("the directory was replaced: %v", err)
+				}
+			}
+		}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, check := tc.setup(t, dir)
+			done := make(chan error, 1)
+			go func() {
+				_, err := run(t, "generate", "--scale", "6", "--out", out)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if code := exitCode(context.Background(), err); code != tc.code {
+					t.Errorf("exit %d (%v), want %d", code, err, tc.code)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("generate did not return")
+			}
+			check(t)
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
 }

@@ -104,7 +104,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "run":
 		return cmdRun(ctx, rest, stdout, stderr)
 	case "generate":
-		return cmdGenerate(rest, stdout)
+		return cmdGenerate(ctx, rest, stdout)
 	case "validate":
 		return cmdValidate(rest, stdout)
 	case "plugins":
