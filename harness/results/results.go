@@ -267,7 +267,8 @@ func PercentOfBound(searches []Search, bwGBs float64, devices int) float64 {
 	return 100 * bytes / (bwGBs * 1e9 * float64(max(1, devices))) / secs
 }
 
-// Load reads a results.json file.
+// Load reads a results.json file; for a run that did not finish (it was
+// killed), the searches its journal holds (JournalPath) are merged in.
 func Load(path string) (*Run, error) {
 	b, err := readMaybeGzip(path)
 	if err != nil {
@@ -276,6 +277,13 @@ func Load(path string) (*Run, error) {
 	var r Run
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.Finished == "" {
+		// A run that did not finish: its case in progress may have
+		// finished searches in the journal.
+		if err := mergeJournal(&r, path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	for _, c := range r.Cases {
 		if c == nil {

@@ -48,7 +48,8 @@ type Session struct {
 	proc     *proc
 	parents  []int64
 	bar      *bar
-	closers  []func() // run by Close, last first
+	record   func(results.Search) // called with each search recorded, when set
+	closers  []func()             // run by Close, last first
 	warm     results.Search
 	invalid  int   // validated searches found invalid, warm-up included
 	err      error // the failure that ended the case
@@ -72,10 +73,12 @@ func StartCase(ctx context.Context, o Options, p Planned, wl *Prepared, outDir s
 	return o.startCase(ctx, p, wl, newCase(p, wl.w), outDir, "", m)
 }
 
-// runCase runs one case to its end, filling rc.
-func (o Options) runCase(ctx context.Context, p Planned, wl *Prepared, rc *results.Case, outDir, tag string, m Machine) {
+// runCase runs one case to its end, filling rc; record, when not nil, is
+// called with each search as it is recorded.
+func (o Options) runCase(ctx context.Context, p Planned, wl *Prepared, rc *results.Case, outDir, tag string, m Machine, record func(results.Search)) {
 	s, err := o.startCase(ctx, p, wl, rc, outDir, tag, m)
 	defer s.Close()
+	s.record = record
 	if err != nil || s.WarmUp() != nil {
 		return
 	}
@@ -218,6 +221,9 @@ func (s *Session) Search(i int) (results.Search, error) {
 		}
 	}
 	s.rc.BFS = append(s.rc.BFS, r)
+	if s.record != nil {
+		s.record(r)
+	}
 	return r, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -431,3 +433,72 @@ func TestDeclaredLimitsEnforcedAtPlan(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// buildHarness compiles bfsbench once per test binary.
+func buildHarness(t *testing.T) string {
+	t.Helper()
+	harnessOnce.Do(func() {
+		dir := buildPlugins(t)
+		harnessBin = filepath.Join(dir, "bfsbench")
+		if out, err := exec.Command("go", "build", "-o", harnessBin, "../cmd/bfsbench").CombinedOutput(); err != nil {
+			harnessErr = fmt.Errorf("building bfsbench: %v\n%s", err, out)
+		}
+	})
+	if harnessErr != nil {
+		t.Fatal(harnessErr)
+	}
+	return harnessBin
+}
+
+var (
+	harnessOnce sync.Once
+	harnessBin  string
+	harnessErr  error
+)
+
+// waitFor polls cond every 50 ms for at most d.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// TestSIGKILLKeepsFinishedSearches: killing the harness with SIGKILL in
+// the middle of a case loses none of the searches that case finished:
+// results.json, read back, holds them, with the case marked as cut off.
+func TestSIGKILLKeepsFinishedSearches(t *testing.T) {
+	bin := buildHarness(t)
+	dir := buildPlugins(t)
+	work := t.TempDir()
+	cfgPath := filepath.Join(work, "c.toml")
+	// "hang" hangs in its second timed search, after one that finished.
+	os.WriteFile(cfgPath, []byte("[workload]\nscale = 8\nnbfs = 3\n[[variant]]\nname = \"first\"\nplugin = \"faulty\"\n[[variant]]\nname = \"hangs\"\nplugin = \"faulty\"\n[variant.params]\nmode = \"hang\"\n"), 0o644)
+	out := filepath.Join(work, "o")
+	cmd := exec.Command(bin, "run", cfgPath, "--plugins", dir, "--out", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	hanging := func() bool {
+		_, err := os.Stat(filepath.Join(out, "logs", "hangs_cpu_scale8ef16_mode=hang.log"))
+		return err == nil
+	}
+	if !waitFor(30*time.Second, hanging) {
+		t.Fatal("the hanging case never started")
+	}
+	time.Sleep(time.Second) // its warm-up and first search take milliseconds
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	run := loadValid(t, filepath.Join(out, "results.json"))
+	if c := run.Cases[0]; c.Status != results.StatusOK || len(c.BFS) != 3 {
+		t.Errorf("the finished case: %s with %d searches", c.Status, len(c.BFS))
+	}
+	c := run.Cases[1]
+	if len(c.BFS) != 1 || !c.BFS[0].Valid || c.Status == results.StatusOK || !strings.Contains(c.Error, "killed") {
+		t.Errorf("the case cut off: status %s, %d searches, error %q; want its 1 finished search kept", c.Status, len(c.BFS), c.Error)
+	}
+}

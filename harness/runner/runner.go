@@ -179,9 +179,10 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	// Every case is listed from the start as skipped, so an interrupted
 	// run still shows what it did not reach.
 	type slot struct {
-		w  config.Workload
-		p  Planned
-		rc *results.Case
+		w   config.Workload
+		p   Planned
+		rc  *results.Case
+		idx int // in run.Cases
 	}
 	var slots []slot
 	for _, w := range cfg.Workloads {
@@ -190,12 +191,20 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 				continue
 			}
 			c := newCase(p, w)
-			slots = append(slots, slot{w, p, c})
+			slots = append(slots, slot{w, p, c, len(run.Cases)})
 			run.Cases = append(run.Cases, c)
 		}
 	}
 	if err := saveFile(run, resultsPath); err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", resultsPath, err)
+	}
+	// Between two saves, each finished search goes to the journal, so a
+	// run killed in the middle of a case keeps them (results.Load merges
+	// it); it is emptied once results.json holds the case.
+	journal, jerr := results.OpenJournal(resultsPath)
+	if jerr != nil {
+		run.Warnings = append(run.Warnings, "finished searches are not journaled (a run killed mid-case loses that case's): "+jerr.Error())
+		fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", run.Warnings[len(run.Warnings)-1])
 	}
 	total := len(slots)
 	done := 0
@@ -217,11 +226,16 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 			if err != nil {
 				s.rc.Status, s.rc.Error = results.StatusFailed, "workload: "+err.Error()
 			} else {
-				o.runCase(ctx, s.p, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine)
+				o.runCase(ctx, s.p, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine, journalFunc(journal, run, s.idx, o.Log))
 			}
 			printCase(o.Log, s.rc)
 			if err := saveFile(run, resultsPath); err != nil {
 				saveErr = err
+			} else if journal != nil {
+				if err := journal.Reset(); err != nil {
+					journalWarning(run, o.Log, err)
+					journal = nil
+				}
 			}
 		}
 		wl.Release()
@@ -240,6 +254,12 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	run.Finished = time.Now().UTC().Format(time.RFC3339)
 	if saveErr == nil {
 		saveErr = saveFile(run, resultsPath)
+	}
+	if saveErr == nil && journal != nil {
+		// results.json holds every search and says the run finished.
+		if err := journal.Remove(); err != nil {
+			fmt.Fprintf(o.Log, "bfsbench: %v\n", err)
+		}
 	}
 	if saveErr != nil {
 		se := &SaveError{Path: resultsPath, Err: saveErr}
@@ -265,6 +285,33 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 		return run, &FailedError{Cases: failed, Total: len(run.Cases)}
 	}
 	return run, nil
+}
+
+// journalFunc is what a case calls with each search it records: the
+// search appended to the journal as case i of run; nil without a
+// journal. A journal that fails is dropped with a warning.
+func journalFunc(j *results.Journal, run *results.Run, i int, log io.Writer) func(results.Search) {
+	if j == nil {
+		return nil
+	}
+	variant := run.Cases[i].Variant
+	failed := false
+	return func(s results.Search) {
+		if failed {
+			return
+		}
+		if err := j.Append(i, variant, s); err != nil {
+			failed = true
+			journalWarning(run, log, err)
+		}
+	}
+}
+
+// journalWarning records that the journal failed.
+func journalWarning(run *results.Run, log io.Writer, err error) {
+	w := "finished searches are no longer journaled (a run killed mid-case loses that case's): " + err.Error()
+	run.Warnings = append(run.Warnings, w)
+	fmt.Fprintf(log, "bfsbench: warning: %s\n", w)
 }
 
 // reports calls Options.Reports, logging its error.
