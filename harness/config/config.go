@@ -304,6 +304,19 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 	if count > p.maxCases {
 		return nil, p.errf("workload", "the lists expand to %s workloads, more than the limit of %d cases (raise it with --max-cases)", countString(count), p.maxCases)
 	}
+	// A value listed twice would run each of its cases twice, into one
+	// record.
+	for _, l := range []struct {
+		key  string
+		vals []string
+	}{
+		{"scale", fmtAll(scales)}, {"edgefactor", fmtAll(efs)}, {"nbfs", fmtAll(nbfss)}, {"seed", fmtAll(seeds)},
+		{"file", cleanAll(files)}, {"format", formats},
+	} {
+		if v, ok := repeated(l.vals); ok {
+			return nil, p.errf("workload."+l.key, "%s is listed twice: each case would run twice into one record", v)
+		}
+	}
 	validate, err := p.validate(m)
 	if err != nil {
 		return nil, err
@@ -338,6 +351,36 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 		}
 	}
 	return out, nil
+}
+
+// fmtAll formats each of xs.
+func fmtAll[T any](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
+}
+
+// cleanAll is the paths in xs, cleaned: "./g.txt" is "g.txt".
+func cleanAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = filepath.Clean(x)
+	}
+	return out
+}
+
+// repeated returns the first value xs holds twice.
+func repeated(xs []string) (string, bool) {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if seen[x] {
+			return x, true
+		}
+		seen[x] = true
+	}
+	return "", false
 }
 
 // validate accepts validate = "all" (the default) or a number of searches

@@ -502,3 +502,24 @@ func TestSIGKILLKeepsFinishedSearches(t *testing.T) {
 		t.Errorf("the case cut off: status %s, %d searches, error %q; want its 1 finished search kept", c.Status, len(c.BFS), c.Error)
 	}
 }
+
+// TestEqualWorkloadsRunApart: two equal workloads in a config (the parser
+// refuses a value listed twice; a config built in code may still hold
+// them) are two sets of cases, each run once with its own searches.
+func TestEqualWorkloadsRunApart(t *testing.T) {
+	dir := buildPlugins(t)
+	cfg := parse(t, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n")
+	cfg.Workloads = append(cfg.Workloads, cfg.Workloads[0])
+	run, err := Run(context.Background(), Options{Config: cfg, OutDir: filepath.Join(t.TempDir(), "o"), PluginDirs: []string{dir}, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cases) != 2 {
+		t.Fatalf("%d cases, want 2", len(run.Cases))
+	}
+	for i, c := range run.Cases {
+		if c.Status != results.StatusOK || len(c.BFS) != 2 || c.Stats.N != 2 {
+			t.Errorf("case %d: %s with %d searches (stats over %d), want 2", i, c.Status, len(c.BFS), c.Stats.N)
+		}
+	}
+}

@@ -179,19 +179,19 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	// Every case is listed from the start as skipped, so an interrupted
 	// run still shows what it did not reach.
 	type slot struct {
-		w   config.Workload
+		wi  int // the workload's index: two workloads may be equal
 		p   Planned
 		rc  *results.Case
 		idx int // in run.Cases
 	}
 	var slots []slot
-	for _, w := range cfg.Workloads {
+	for wi, w := range cfg.Workloads {
 		for _, p := range plan {
 			if !p.variant.RunsAt(w) {
 				continue
 			}
 			c := newCase(p, w)
-			slots = append(slots, slot{w, p, c, len(run.Cases)})
+			slots = append(slots, slot{wi, p, c, len(run.Cases)})
 			run.Cases = append(run.Cases, c)
 		}
 	}
@@ -219,7 +219,7 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 			err = checkLoaded(wl.graph.NVertices, int64(len(wl.graph.Edges)), w, plan, infos, DetectMachine())
 		}
 		for _, s := range slots {
-			if s.w != w || ctx.Err() != nil || saveErr != nil {
+			if s.wi != wi || ctx.Err() != nil || saveErr != nil {
 				continue
 			}
 			done++
