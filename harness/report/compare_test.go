@@ -109,7 +109,6 @@ func TestCompareOptions(t *testing.T) {
 		{"too few searches", CompareOptions{Threshold: 0.05, MinSearches: 8}, func(r *results.Run) { r.Cases[2].BFS = r.Cases[2].BFS[:6] }, 1, []string{benchName(base.Cases[2]), "FAIL: too few valid searches (n=8+6, at least 8 a side wanted)"}},
 		{"10% slower, threshold 5%", CompareOptions{Threshold: 0.05}, func(r *results.Run) { scaleCase(r, 3, 1.1) }, 1, []string{benchName(base.Cases[3]), "-9.09% (p=", "FAIL: slower"}},
 		{"10% slower, threshold 20%", CompareOptions{Threshold: 0.2}, func(r *results.Run) { scaleCase(r, 3, 1.1) }, 0, []string{"slower, within threshold"}},
-		{"strict alpha", CompareOptions{Threshold: 0.05, Alpha: 1e-9}, func(r *results.Run) { scaleCase(r, 3, 2) }, 0, []string{benchName(base.Cases[3]), "~ (p=0.000 n=8)", "~ no significant change: need > 10 samples"}},
 		{"geomean", CompareOptions{Threshold: 0.05}, func(r *results.Run) {}, 0, []string{"geomean of the median ratios over 6 cases: +0.00%"}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -272,5 +271,42 @@ func TestCompareDifferentGraphs(t *testing.T) {
 	res, err := CompareRuns(&out, fileRun("a/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), fileRun("b/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), CompareOptions{Threshold: 0.05})
 	if err != nil || res.Compared != 1 || res.Failed != 0 {
 		t.Errorf("one graph under two folders: compared %d, failed %d, err %v\n%s", res.Compared, res.Failed, err, out.String())
+	}
+}
+
+// TestCompareCannotTell: a pair with too few valid searches for the U test
+// to ever find a change at the level asked fails, saying so, instead of
+// reading "no significant change" and passing; a partly validated case
+// says how many of its searches were validated.
+func TestCompareCannotTell(t *testing.T) {
+	base := synthRun()
+	base.Cases = base.Cases[:1] // 8 valid searches
+	for _, tc := range []struct {
+		desc    string
+		edit    func(c *results.Case)
+		alpha   float64
+		failed  int
+		mention []string
+	}{
+		{"1 of 8 validated, 42% slower", func(c *results.Case) {
+			for i := range c.BFS {
+				c.BFS[i].TEPS *= 0.58
+				c.BFS[i].Validated, c.BFS[i].Valid = i == 0, i == 0
+			}
+		}, 0, 1, []string{"FAIL: too few valid searches to tell", "n=8+1", "1 of 8 searches validated"}},
+		{"2 valid in new at alpha 0.01", func(c *results.Case) { c.BFS = c.BFS[:2] }, 0.01, 1, []string{"FAIL: too few valid searches to tell", "n=8+2", "5 a side would"}},
+		{"2 valid in new: enough at 0.05 (8 against 2 can separate)", func(c *results.Case) { c.BFS = c.BFS[:2] }, 0, 0, []string{"no significant change"}},
+		{"3 valid in new: enough at 0.05", func(c *results.Case) { c.BFS = c.BFS[:3] }, 0, 0, []string{"no significant change"}},
+		{"8+8 at alpha 1e-9", func(c *results.Case) {}, 1e-9, 1, []string{"FAIL: too few valid searches to tell", "p <= 1e-09"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			n := copyRun(t, base)
+			tc.edit(n.Cases[0])
+			var out bytes.Buffer
+			res, _ := CompareRuns(&out, base, n, CompareOptions{Threshold: 0.05, Alpha: tc.alpha})
+			if res.Failed != tc.failed || !hasLineWith(out.String(), tc.mention) {
+				t.Errorf("failed %d, want %d, and a line with %q:\n%s", res.Failed, tc.failed, tc.mention, out.String())
+			}
+		})
 	}
 }

@@ -409,12 +409,16 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	th := fs.String("threshold", "5%", "slow-down that fails the comparison, e.g. 5% or 0.05")
 	strict := fs.Bool("strict", false, "refuse runs from different machines (CPU model, GPU model, driver) instead of warning")
+	minSearches := fs.Int("min-searches", 0, "valid searches each side of a case needs, or it fails (0: as few as the U test can judge, 4 a side at p <= 0.05)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 2 {
 		return usageErr("compare needs BASE.json and NEW.json")
+	}
+	if *minSearches < 0 {
+		return usageErr("compare: --min-searches wants a number >= 0, got %d", *minSearches)
 	}
 	threshold, err := parseThreshold(*th)
 	if err != nil {
@@ -428,7 +432,7 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
-	res, err := report.CompareRuns(stdout, base, cur, report.CompareOptions{Threshold: threshold, Strict: *strict})
+	res, err := report.CompareRuns(stdout, base, cur, report.CompareOptions{Threshold: threshold, Strict: *strict, MinSearches: *minSearches})
 	if err != nil {
 		return &exitError{2, err} // nothing comparable, or --strict refused: no verdict
 	}

@@ -393,3 +393,44 @@ func TestGenerateWritesThroughLinksAndSpecialFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareTooFewSearches: compare never passes a case it cannot
+// judge: a new run that validated 1 of 8 searches, 42% slower, fails
+// (it passed as "no significant change"), and --min-searches sets a
+// floor of its own.
+func TestCompareTooFewSearches(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name string, n, validated int, teps float64) string {
+		c := &results.Case{Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16}}
+		for i := range n {
+			v := i < validated
+			c.BFS = append(c.BFS, results.Search{Root: int64(i), TimeS: 1e9 / teps, TEPS: teps * (1 + 0.01*float64(i)), NEdge: 1e9, Validated: v, Valid: v})
+		}
+		p := filepath.Join(dir, name)
+		if err := (&results.Run{Env: results.Env{CPUModel: "cpu", CPUs: 2}, Cases: []*results.Case{c}}).Save(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := save("base.json", 8, 8, 1e9)
+	for _, tc := range []struct {
+		desc string
+		new  string
+		args []string
+		code int
+		want string
+	}{
+		{"1 of 8 validated", save("one.json", 8, 1, 0.58e9), nil, 2, "too few valid searches to tell"},
+		{"6 under --min-searches 8", save("six.json", 6, 6, 1e9), []string{"--min-searches", "8"}, 2, "at least 8 a side"},
+		{"8 under --min-searches 8", save("eight.json", 8, 8, 1e9), []string{"--min-searches", "8"}, 0, "PASS"},
+		{"--min-searches -1", base, []string{"--min-searches", "-1"}, 2, "min-searches"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var out bytes.Buffer
+			err := dispatch(context.Background(), append([]string{"compare", base, tc.new}, tc.args...), &out, io.Discard)
+			if code := exitCode(context.Background(), err); code != tc.code || !strings.Contains(out.String()+fmt.Sprint(err), tc.want) {
+				t.Errorf("exit %d (%v), want %d and %q in:\n%s", code, err, tc.code, tc.want, out.String())
+			}
+		})
+	}
+}
