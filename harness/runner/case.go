@@ -259,11 +259,16 @@ func (s *Session) Close() {
 // component count, never from the variant's output.
 func (s *Session) search(root int64, check bool) (results.Search, error) {
 	stage("search")
+	t0 := time.Now()
 	r, err := s.proc.rpc.BFS(s.ctx, root)
+	wall := time.Since(t0).Seconds()
 	if err != nil {
 		return results.Search{}, exitReason(s.proc, err)
 	}
 	if err := checkReply(r); err != nil {
+		return results.Search{}, err
+	}
+	if err := checkSearchTime(r.TimeS, wall); err != nil {
 		return results.Search{}, err
 	}
 	out := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases, BoundBytes: r.BoundBytes}
@@ -276,9 +281,9 @@ func (s *Session) search(root int64, check bool) (results.Search, error) {
 	}
 	out.Validated = true
 	stage("validate")
-	t0 := time.Now()
+	t1 := time.Now()
 	res, verr := s.wl.validator.Validate(root, s.parents)
-	out.ValidateTimeS = time.Since(t0).Seconds()
+	out.ValidateTimeS = time.Since(t1).Seconds()
 	out.NEdge = res.NEdge
 	if verr != nil {
 		out.Error = verr.Error()
@@ -525,6 +530,30 @@ func checkReply(r sdk.BFSReply) error {
 				return fmt.Errorf("the plugin reported phase %q of level %d as %v", k, ph.Level, x)
 			}
 		}
+	}
+	return nil
+}
+
+// The harness's clock bounds a search's reported time: the search runs
+// inside the call, so it cannot take longer than the call's wall time
+// (plus slack for a second clock, a GPU's events say), nor less than a
+// millionth of it; the call's overhead (RPC, copying the parents) is
+// microseconds to seconds, never a million times the search. Outside the
+// bounds the time is a unit error or garbage, and its TEPS would be too.
+const (
+	wallSlackS      = 1e-3
+	wallSlackFrac   = 0.01
+	minWallFraction = 1e-6
+)
+
+// checkSearchTime refuses a reported search time of timeS seconds that
+// the call's wall time, as the harness measured it, contradicts.
+func checkSearchTime(timeS, wallS float64) error {
+	switch {
+	case timeS > wallS*(1+wallSlackFrac)+wallSlackS:
+		return fmt.Errorf("the plugin reported a search time of %.6g s, longer than the %.6g s wall time the harness measured for the whole call", timeS, wallS)
+	case timeS < wallS*minWallFraction:
+		return fmt.Errorf("the plugin reported a search time of %.6g s, less than a millionth of the %.6g s wall time the harness measured for the call: not a time a search can take", timeS, wallS)
 	}
 	return nil
 }

@@ -523,3 +523,46 @@ func TestEqualWorkloadsRunApart(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTimeCheckedAgainstWall: a search time the harness's own clock
+// contradicts (1e-300 s, 1.6e304 TEPS; or longer than the call took)
+// fails the case instead of entering the statistics as valid.
+func TestSearchTimeCheckedAgainstWall(t *testing.T) {
+	dir := buildPlugins(t)
+	for _, mode := range []string{"tiny-time", "long-time"} {
+		t.Run(mode, func(t *testing.T) {
+			run, err := runConfig(t, dir, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \""+mode+"\"\n")
+			var fe *FailedError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want the case failed", err)
+			}
+			c := run.Cases[0]
+			if c.Status != results.StatusFailed || !strings.Contains(c.Error, "wall") {
+				t.Errorf("status %s, error %q", c.Status, c.Error)
+			}
+			for _, s := range c.BFS {
+				if s.TEPS > 1e15 {
+					t.Errorf("a search kept with %g TEPS", s.TEPS)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckSearchTime(t *testing.T) {
+	for _, tc := range []struct {
+		time, wall float64
+		ok         bool
+	}{
+		{0.01, 0.012, true},
+		{0.0105, 0.01, true}, // within 1% + 1 ms: a GPU's clock
+		{0.05, 0.01, false},
+		{1e-6, 0.5, true}, // a tiny search in a call copying a large parents array
+		{1e-300, 0.002, false},
+		{0, 0.002, false},
+	} {
+		if err := checkSearchTime(tc.time, tc.wall); (err == nil) != tc.ok {
+			t.Errorf("checkSearchTime(%g, %g) = %v, want ok %v", tc.time, tc.wall, err, tc.ok)
+		}
+	}
+}

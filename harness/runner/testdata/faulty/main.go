@@ -2,7 +2,8 @@
 // "mode" parameter, so the runner's tests can check that a crash, a hang,
 // a panic, wrong parents, garbage numbers, running out of memory or a bus
 // error cost one case only and are reported with their cause. Its correct
-// mode is a plain serial BFS. FAULTY_START_DELAY (a duration) delays its
+// mode is a plain serial BFS; tiny-time and long-time search correctly but
+// report a time the harness's own clock contradicts. FAULTY_START_DELAY (a duration) delays its
 // start, for tests of an interrupt while a plugin starts.
 package main
 
@@ -31,7 +32,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time"}}},
 	}
 }
 
@@ -100,6 +101,12 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 				q = append(q, w)
 			}
 		}
+	}
+	switch v.mode {
+	case "tiny-time": // a unit error: a time no search can take
+		return sdk.Search{TimeS: 1e-300}, nil
+	case "long-time": // more than the call took
+		return sdk.Search{TimeS: 1e6}, nil
 	}
 	if v.mode == "invalid" && v.n == 3 {
 		for i, p := range v.parents {
