@@ -398,13 +398,39 @@ func TestNoSocketsLeftAndQuietStderr(t *testing.T) {
 }
 
 func TestMachineLocksWarn(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	w1, rel1 := machineLocks([]string{"gpu0"})
-	defer rel1()
-	w2, rel2 := machineLocks([]string{"gpu0"})
-	defer rel2()
+	t.Setenv(LockDirEnv, t.TempDir())
+	w1, l1 := machineLocks([]string{"gpu0"})
+	defer l1.Release()
+	w2, l2 := machineLocks([]string{"gpu0"})
 	if len(w1) != 0 || len(w2) != 2 || !strings.Contains(w2[0], "another bfsbench run") || !strings.Contains(w2[1], "gpu0") {
 		t.Fatalf("first %v, second %v", w1, w2)
+	}
+	// The first hears of the second once, for each lock.
+	if c := l1.Check(); len(c) != 2 || !strings.Contains(c[0], "started while this run was using this machine") {
+		t.Errorf("first run's check: %v", c)
+	}
+	if c := l1.Check(); len(c) != 0 {
+		t.Errorf("a second check repeats: %v", c)
+	}
+	// Once the first is gone, the second takes the locks at its check,
+	// and a third run's notice reaches it.
+	l1.Release()
+	if c := l2.Check(); len(c) != 0 {
+		t.Errorf("second run's check after the first ended: %v", c)
+	}
+	w3, l3 := machineLocks(nil)
+	defer l3.Release()
+	if c := l2.Check(); len(w3) != 1 || len(c) != 1 {
+		t.Errorf("third run warned %v; second run's check %v", w3, c)
+	}
+	l2.Release()
+	// The lock folder is the machine's, not TMPDIR's.
+	t.Setenv(LockDirEnv, "")
+	t.Setenv("TMPDIR", t.TempDir())
+	if d := lockDir(); d != "/tmp" && d != os.TempDir() {
+		t.Errorf("lockDir() = %s", d)
+	} else if _, err := os.Stat("/tmp"); err == nil && d != "/tmp" {
+		t.Errorf("lockDir() = %s follows TMPDIR", d)
 	}
 }
 
@@ -564,5 +590,50 @@ func TestCheckSearchTime(t *testing.T) {
 		if err := checkSearchTime(tc.time, tc.wall); (err == nil) != tc.ok {
 			t.Errorf("checkSearchTime(%g, %g) = %v, want ok %v", tc.time, tc.wall, err, tc.ok)
 		}
+	}
+}
+
+// TestConcurrentRunsWarnEachOther: two runs on one machine, the second
+// with another TMPDIR, both say in results.json that they measured while
+// the other ran: the second at its start, the first once its case ends.
+// The lock file can be opened by every user's runs (mode 0666).
+func TestConcurrentRunsWarnEachOther(t *testing.T) {
+	dir := buildPlugins(t)
+	locks := t.TempDir()
+	t.Setenv(LockDirEnv, locks)
+	t.Setenv("TMPDIR", t.TempDir())
+	outA := filepath.Join(t.TempDir(), "a")
+	type result struct {
+		run *results.Run
+		err error
+	}
+	first := make(chan result, 1)
+	go func() {
+		cfg := parse(t, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\ntimeout = \"3s\"\n[variant.params]\nmode = \"hang\"\n")
+		run, err := Run(context.Background(), Options{Config: cfg, OutDir: outA, PluginDirs: []string{dir}, Log: io.Discard})
+		first <- result{run, err}
+	}()
+	if !waitFor(20*time.Second, func() bool { e, _ := os.ReadDir(filepath.Join(outA, "logs")); return len(e) > 0 }) {
+		t.Fatal("the first run's case never started")
+	}
+	t.Setenv("TMPDIR", t.TempDir()) // the second run's own TMPDIR
+	second, _ := runConfig(t, dir, "[workload]\nscale = 6\nnbfs = 1\n[[variant]]\nplugin = \"faulty\"\n")
+	a := <-first
+	warned := func(r *results.Run) bool {
+		for _, w := range r.Warnings {
+			if strings.Contains(w, "another bfsbench run") {
+				return true
+			}
+		}
+		return false
+	}
+	if second == nil || !warned(second) {
+		t.Errorf("the second run was not warned")
+	}
+	if a.run == nil || !warned(loadValid(t, filepath.Join(outA, "results.json"))) {
+		t.Errorf("the first run's results.json carries no warning of the second (%v)", a.err)
+	}
+	if st, err := os.Stat(filepath.Join(locks, "bfsbench-host.lock")); err != nil || st.Mode().Perm() != 0o666 {
+		t.Errorf("lock file: %v; want mode 0666, for every user's runs", err)
 	}
 }

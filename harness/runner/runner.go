@@ -164,8 +164,8 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	for _, d := range CleanStale() {
 		fmt.Fprintf(o.Log, "bfsbench: removed %s, left by a run that died\n", d)
 	}
-	lockWarnings, unlock := LockMachine(cfg, machine)
-	defer unlock()
+	lockWarnings, lock := LockMachine(cfg, machine)
+	defer lock.Release()
 	warnings = append(warnings, lockWarnings...)
 	for _, w := range warnings {
 		fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", w)
@@ -229,6 +229,12 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 				o.runCase(ctx, s.p, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine, journalFunc(journal, run, s.idx, o.Log))
 			}
 			printCase(o.Log, s.rc)
+			// Another run that started during the case: this run's
+			// results say so too, not only the other's.
+			for _, w := range lock.Check() {
+				fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", w)
+				run.Warnings = append(run.Warnings, w)
+			}
 			if err := saveFile(run, resultsPath); err != nil {
 				saveErr = err
 			} else if journal != nil {
@@ -344,9 +350,10 @@ func makeOutDir(dir string, auto bool) (string, error) {
 
 // LockMachine takes the locks a run of cfg holds while it measures (the
 // host's, and every GPU's when a case runs on CUDA), so that two bfsbench
-// runs on one machine do not measure each other; it returns warnings (a lock
-// another run holds) and the function releasing them.
-func LockMachine(cfg *config.Config, m Machine) (warnings []string, release func()) {
+// runs on one machine know of each other; it returns warnings (a lock
+// another run holds) and the locks, whose Check tells of runs that start
+// later and whose Release drops them.
+func LockMachine(cfg *config.Config, m Machine) (warnings []string, lock *MachineLock) {
 	return machineLocks(gpuLockNames(cfg, m))
 }
 
