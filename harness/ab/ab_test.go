@@ -259,3 +259,75 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("missing revision: %v", err)
 	}
 }
+
+// TestWorkingTreeLabel: the working tree's side says what it builds
+// beyond HEAD: uncommitted changes to tracked files, and untracked files
+// (go build compiles a new file in a plugin's folder), named; a clean
+// tree says neither.
+func TestWorkingTreeLabel(t *testing.T) {
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		desc      string
+		edit      func(repo string)
+		want, not []string
+	}{
+		{"clean", func(string) {}, nil, []string{"uncommitted", "untracked"}},
+		{"untracked file", func(repo string) {
+			os.WriteFile(filepath.Join(repo, "plugins", "p", "extra.go"), []byte("package main\n\nvar extra = 1\n"), 0o644)
+		}, []string{"1 untracked file", "plugins/p/extra.go"}, []string{"uncommitted"}},
+		{"both", func(repo string) {
+			os.WriteFile(filepath.Join(repo, "plugins", "p", "main.go"), []byte("package main\n\nfunc main() { println() }\n"), 0o644)
+			for _, n := range []string{"a.go", "b.go", "c.go", "d.go"} {
+				os.WriteFile(filepath.Join(repo, "plugins", "p", n), []byte("package main\n"), 0o644)
+			}
+		}, []string{"uncommitted changes", "4 untracked files", "plugins/p/a.go", "..."}, nil},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			repo := t.TempDir()
+			sh := func(args ...string) {
+				t.Helper()
+				cmd := exec.Command(args[0], args[1:]...)
+				cmd.Dir = repo
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+				}
+			}
+			os.MkdirAll(filepath.Join(repo, "plugins", "p"), 0o755)
+			os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module probe\n\ngo 1.21\n"), 0o644)
+			os.WriteFile(filepath.Join(repo, "plugins", "p", "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+			sh("git", "init", "--quiet")
+			sh("git", "add", ".")
+			sh("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "p")
+			tc.edit(repo)
+			b, err := BuildRevision(ctx, NewLabel, "", BuildOptions{Repo: repo, Dir: t.TempDir(), Plugins: []string{"p"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := b.Describe()
+			for _, w := range tc.want {
+				if !strings.Contains(d, w) {
+					t.Errorf("%q does not say %q", d, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(d, w) {
+					t.Errorf("%q says %q", d, w)
+				}
+			}
+			// A saved build says it too.
+			if err := b.Save(); err != nil {
+				t.Fatal(err)
+			}
+			if l, err := LoadBuild(filepath.Dir(b.PluginDir), NewLabel); err != nil {
+				t.Error(err)
+			} else if l.Describe() != d {
+				t.Errorf("loaded: %q, want %q", l.Describe(), d)
+			}
+		})
+	}
+}

@@ -20,15 +20,20 @@ import (
 // built into PluginDir (and its CUDA libraries into PluginDir/../lib, where
 // a plugin looks for them).
 type Build struct {
-	Label     string // "base" or "new"
-	Rev       string // as given; "" for the working tree
-	Commit    string // the full hash of Rev (of HEAD for the working tree)
-	Dirty     bool   // the working tree, with uncommitted changes to tracked files
+	Label  string // "base" or "new"
+	Rev    string // as given; "" for the working tree
+	Commit string // the full hash of Rev (of HEAD for the working tree)
+	Dirty  bool   // the working tree, with uncommitted changes to tracked files
+	// Untracked are the working tree's untracked files (not ignored), by
+	// path in the repository: go build compiles a new file in a plugin's
+	// folder as it does a committed one.
+	Untracked []string
 	PluginDir string
 }
 
 // Describe names the revision in one line, e.g. "HEAD~1 = 1a2b3c4d5e6f" or
-// "the working tree (HEAD 1a2b3c4d5e6f + uncommitted changes)".
+// "the working tree (HEAD 1a2b3c4d5e6f + uncommitted changes + 1
+// untracked file: plugins/x/new.go)".
 func (b *Build) Describe() string {
 	short := b.Commit
 	if len(short) > 12 {
@@ -38,6 +43,13 @@ func (b *Build) Describe() string {
 		s := "the working tree (HEAD " + short
 		if b.Dirty {
 			s += " + uncommitted changes"
+		}
+		if n := len(b.Untracked); n > 0 {
+			names := b.Untracked[:min(n, 3)]
+			s += fmt.Sprintf(" + %d untracked %s: %s", n, plural(n, "file", "files"), strings.Join(names, ", "))
+			if n > len(names) {
+				s += ", ..."
+			}
 		}
 		return s + ")"
 	}
@@ -79,11 +91,9 @@ func BuildRevision(ctx context.Context, label, rev string, o BuildOptions) (*Bui
 		if b.Commit, err = git(ctx, top, "rev-parse", "--verify", "HEAD"); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
-		st, err := git(ctx, top, "status", "--porcelain", "--untracked-files=no")
-		if err != nil {
+		if b.Dirty, b.Untracked, err = workingTreeState(ctx, top); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
-		b.Dirty = st != ""
 	} else {
 		if b.Commit, err = git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}"); err != nil {
 			return nil, fmt.Errorf("%s: no revision %q in %s: %w", label, rev, top, err)
@@ -98,6 +108,37 @@ func BuildRevision(ctx context.Context, label, rev string, o BuildOptions) (*Bui
 		return nil, err
 	}
 	return b, nil
+}
+
+// workingTreeState says whether the working tree at top has uncommitted
+// changes to tracked files, and lists its untracked files (not ignored).
+func workingTreeState(ctx context.Context, top string) (dirty bool, untracked []string, err error) {
+	// Not through output, which trims: the first entry may start with a
+	// space (" M path").
+	cmd := exec.CommandContext(ctx, "git", "-C", top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	st, err := cmd.Output()
+	if err != nil {
+		return false, nil, fmt.Errorf("git status: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	for _, e := range strings.Split(string(st), "\x00") {
+		switch {
+		case len(e) < 4:
+		case strings.HasPrefix(e, "?? "):
+			untracked = append(untracked, e[3:])
+		default:
+			dirty = true
+		}
+	}
+	return dirty, untracked, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // removeWorktree removes a worktree made by BuildRevision, even after an
