@@ -103,6 +103,9 @@ func printTable(w io.Writer, run *results.Run) {
 	varying := varyingParams(run)
 	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid/validated\tharmonic GTEPS\tmedian time (s)\t% of bound\t% of floor")
 	for _, c := range run.Cases {
+		if c == nil { // a hand-edited file: nothing to show
+			continue
+		}
 		gteps, med := "-", "-"
 		if c.Stats != nil && c.Stats.N > 0 {
 			gteps = fmt.Sprintf("%.4g", c.Stats.HarmonicMeanTEPS/1e9)
@@ -134,6 +137,9 @@ func printTable(w io.Writer, run *results.Run) {
 func varyingParams(run *results.Run) map[string][]string {
 	seen := map[string]map[string]map[string]bool{} // variant -> param -> values
 	for _, c := range run.Cases {
+		if c == nil {
+			continue
+		}
 		if seen[c.Variant] == nil {
 			seen[c.Variant] = map[string]map[string]bool{}
 		}

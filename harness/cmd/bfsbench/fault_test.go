@@ -434,3 +434,34 @@ func TestCompareTooFewSearches(t *testing.T) {
 		})
 	}
 }
+
+// TestNullCasesDoNotPanic: a results file whose cases hold null (hand
+// edited, or cut by another tool) is read like one without them: no
+// command panics (Go's panic status 2 read as a usage error).
+func TestNullCasesDoNotPanic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	os.WriteFile(path, []byte(`{"cases": [null, {"variant": "v", "backend": "cpu", "status": "ok", "params": {"a": 1}, "bfs": [{"root": 1, "time_s": 1, "teps": 1e9, "nedge": 1000000000, "validated": true, "valid": true, "phases": [{"level": 0, "times": {"x": 0.5}}]}]}, null]}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"table", path}, 0},
+		{[]string{"levels", path}, 0},
+		{[]string{"levels", "--all", path}, 0},
+		{[]string{"plot", path, "--out", filepath.Join(dir, "plots")}, 0},
+		{[]string{"compare", path, path}, 2}, // one search a side: nothing to judge
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("%v panicked: %v", tc.args, r)
+				}
+			}()
+			_, err := run(t, tc.args...)
+			if code := exitCode(context.Background(), err); code != tc.code {
+				t.Errorf("%v: exit %d (%v), want %d", tc.args, code, err, tc.code)
+			}
+		})
+	}
+}
