@@ -35,6 +35,7 @@ package config
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,6 +85,8 @@ type Config struct {
 	// MaxCases is the limit the config was checked against (see
 	// ParseMax); the runner checks the variants' sweeps against it too.
 	MaxCases int
+
+	lines *lineIndex // for errors found after parsing (CheckFiles)
 }
 
 // Workload is one point of the [workload] table.
@@ -179,7 +182,7 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
 	p := &parser{file: name, lines: indexLines(text), maxCases: maxCases}
-	c := &Config{Path: name, Text: text, MaxCases: maxCases}
+	c := &Config{Path: name, Text: text, MaxCases: maxCases, lines: p.lines}
 	for _, k := range sortedKeys(raw) {
 		switch k {
 		case "workload", "variant", "figure":
@@ -740,6 +743,50 @@ func (p *parser) checkScales(c *Config) error {
 				return p.errf(v.path+".scales", "scale %d is not one of the [workload] scales", s)
 			}
 		}
+	}
+	return nil
+}
+
+// CheckFiles refuses a workload's graph file that cannot be read (missing,
+// a folder, no permission), naming the config's line, so that a run
+// stops before any work instead of failing every case of the workload.
+func (c *Config) CheckFiles() error {
+	seen := map[string]bool{}
+	for _, w := range c.Workloads {
+		f := w.Spec.File
+		if f == "" || seen[f] {
+			continue
+		}
+		seen[f] = true
+		err := readable(f)
+		if err == nil {
+			continue
+		}
+		e := &Error{File: c.Path, Key: "workload.file", Msg: fmt.Sprintf("graph file: %v", err)}
+		if c.lines != nil {
+			e.Line = c.lines.line("workload.file")
+		}
+		return e
+	}
+	return nil
+}
+
+// readable opens path as a regular file and reads a byte of it.
+func readable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	if _, err := f.Read(make([]byte, 1)); err != nil && err != io.EOF {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

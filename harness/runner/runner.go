@@ -80,13 +80,17 @@ func (p Planned) Variant() *config.Variant { return p.variant }
 func (p Planned) Params() map[string]any { return p.params }
 
 // Plan resolves every variant's plugin and parameter sweep before anything
-// runs, so a config error costs nothing. The sweep's size is checked
+// runs, so a config error costs nothing; the workloads' graph files are
+// checked to be readable (config.Config.CheckFiles). The sweep's size is checked
 // (config.Config.CheckCases) before it is expanded, and every limit a
 // plugin declares (ranks, parameter bounds) is checked here, not at
 // Construct.
 func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, map[string]sdk.Info, error) {
 	stage("plan")
 	if err := cfg.CheckCases(); err != nil {
+		return nil, nil, err
+	}
+	if err := cfg.CheckFiles(); err != nil {
 		return nil, nil, err
 	}
 	infos := map[string]sdk.Info{}

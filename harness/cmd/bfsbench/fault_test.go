@@ -465,3 +465,27 @@ func TestNullCasesDoNotPanic(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingGraphFileIsSetupError: a graph file that is missing or
+// unreadable is a setup error (exit 2) naming the config's line, found
+// before any work: no results folder is made.
+func TestMissingGraphFileIsSetupError(t *testing.T) {
+	dir := plugins(t)
+	work := t.TempDir()
+	unreadable := filepath.Join(work, "dir.txt")
+	os.Mkdir(unreadable, 0o755)
+	for _, file := range []string{"missing.txt", "dir.txt"} {
+		t.Run(file, func(t *testing.T) {
+			cfg := filepath.Join(work, "c.toml")
+			os.WriteFile(cfg, []byte("[workload]\nfile = \""+file+"\"\nnbfs = 1\n"+variant("x", "ok")), 0o644)
+			out := filepath.Join(work, "out-"+file)
+			_, err := run(t, "run", cfg, "--plugins", dir, "--out", out)
+			if code := exitCode(context.Background(), err); code != 2 || !strings.Contains(fmt.Sprint(err), "c.toml:2") || !strings.Contains(fmt.Sprint(err), file) {
+				t.Errorf("exit %d (%v), want 2 naming c.toml:2 and the file", code, err)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("results folder made for a run that could not start")
+			}
+		})
+	}
+}
