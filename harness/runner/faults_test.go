@@ -637,3 +637,25 @@ func TestConcurrentRunsWarnEachOther(t *testing.T) {
 		t.Errorf("lock file: %v; want mode 0666, for every user's runs", err)
 	}
 }
+
+// TestReportFailureIsKept: summary or plots that cannot be written end the
+// run with an error (exit 1), and results.json's warnings say so.
+func TestReportFailureIsKept(t *testing.T) {
+	dir := buildPlugins(t)
+	out := filepath.Join(t.TempDir(), "o")
+	cfg := parse(t, "[workload]\nscale = 6\nnbfs = 1\n[[variant]]\nplugin = \"faulty\"\n")
+	run, err := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard,
+		Reports: func(*results.Run) error { return &os.PathError{Op: "write", Path: "summary.txt", Err: syscall.ENOSPC} }})
+	if err == nil || !strings.Contains(err.Error(), "summary.txt") {
+		t.Errorf("err = %v, want the failed report", err)
+	}
+	for _, r := range []*results.Run{run, loadValid(t, filepath.Join(out, "results.json"))} {
+		found := false
+		for _, w := range r.Warnings {
+			found = found || strings.Contains(w, "summary.txt")
+		}
+		if !found {
+			t.Errorf("warnings %q do not name the failed report", r.Warnings)
+		}
+	}
+}

@@ -44,7 +44,8 @@ type Options struct {
 	// Reports is called once when the run ends, finished or not (after an
 	// interrupt, or when results.json could not be saved), to write the
 	// summary and plots; its error is logged and kept in the run's
-	// warnings, not fatal. results.json itself is saved after every case.
+	// warnings (results.json is saved again), and Run returns it when no
+	// case failed. results.json itself is saved after every case.
 	Reports func(run *results.Run) error
 	// Machine, when set, replaces the detected machine in the preflight
 	// (tests).
@@ -132,7 +133,8 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, ma
 // Run executes the config and returns the run record; results.json in
 // OutDir is rewritten after every case. The error is nil when every case
 // validated, a *FailedError naming the failed cases, a *SaveError when
-// results.json could not be written (the run stops there), or, with a nil
+// results.json could not be written (the run stops there), the error of
+// Options.Reports when only the summary or plots failed, or, with a nil
 // run, the reason the run could not start (a config error, a
 // *PreflightError, a missing plugin, an existing folder).
 func Run(ctx context.Context, o Options) (*results.Run, error) {
@@ -274,14 +276,20 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	if saveErr != nil {
 		se := &SaveError{Path: resultsPath, Err: saveErr}
 		run.Warnings = append(run.Warnings, "results.json could not be saved: "+saveErr.Error())
+		o.reports(run)
 		se.Fallback = filepath.Join(os.TempDir(), fmt.Sprintf("bfsbench-results-%s.json", time.Now().Format("20060102-150405.000000000")))
 		if err := saveFile(run, se.Fallback); err != nil {
 			se.Fallback, se.FallbackErr = "", err
 		}
-		o.reports(run)
 		return run, se
 	}
-	o.reports(run)
+	reportErr := o.reports(run)
+	if reportErr != nil {
+		// results.json says so too.
+		if err := saveFile(run, resultsPath); err != nil {
+			return run, errors.Join(reportErr, fmt.Errorf("saving %s again: %w", resultsPath, err))
+		}
+	}
 	var failed []string
 	for _, c := range run.Cases {
 		if c.Status != results.StatusOK {
@@ -294,7 +302,7 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	if len(failed) > 0 {
 		return run, &FailedError{Cases: failed, Total: len(run.Cases)}
 	}
-	return run, nil
+	return run, reportErr
 }
 
 // journalFunc is what a case calls with each search it records: the
@@ -324,14 +332,19 @@ func journalWarning(run *results.Run, log io.Writer, err error) {
 	fmt.Fprintf(log, "bfsbench: warning: %s\n", w)
 }
 
-// reports calls Options.Reports, logging its error.
-func (o Options) reports(run *results.Run) {
+// reports calls Options.Reports; its error is logged, kept in the run's
+// warnings and returned.
+func (o Options) reports(run *results.Run) error {
 	if o.Reports == nil {
-		return
+		return nil
 	}
-	if err := o.Reports(run); err != nil {
-		fmt.Fprintf(o.Log, "bfsbench: reports: %v\n", err)
+	err := o.Reports(run)
+	if err != nil {
+		err = fmt.Errorf("writing the summary and plots: %w", err)
+		fmt.Fprintf(o.Log, "bfsbench: %v\n", err)
+		run.Warnings = append(run.Warnings, err.Error())
 	}
+	return err
 }
 
 // makeOutDir creates dir (which must not exist), or with auto the first
