@@ -34,9 +34,10 @@ func diagnose(f failureInfo) string {
 		return fmt.Sprintf("mpirun refused to start %d ranks: not enough slots on this machine; add mpirun_args = [\"--oversubscribe\"] to the variant, or give a hostfile with more slots", f.ranks)
 	case strings.Contains(s, "SIGBUS") || strings.Contains(low, "bus error") || strings.Contains(status, "bus error"):
 		c := "the plugin died of SIGBUS (bus error): a memory-mapped file could not be backed, usually because /dev/shm is full or too small"
-		c += fmt.Sprintf("; the parents file alone needs %s", gib(f.parentsB))
+		need, free := sizePair(f.parentsB, f.shmFree)
+		c += fmt.Sprintf("; the parents file alone needs %s", need)
 		if f.shmFree > 0 {
-			c += fmt.Sprintf(" and /dev/shm had %s free", gib(f.shmFree))
+			c += fmt.Sprintf(" and /dev/shm had %s free", free)
 		}
 		c += fmt.Sprintf("; enlarge /dev/shm (docker run --shm-size=%dg, or mount -o remount,size=...)", int(f.parentsB/(1<<30))+2)
 		return c
@@ -59,9 +60,10 @@ func memNumbers(f failureInfo) string {
 	if f.estimateB <= 0 {
 		return ""
 	}
-	s := fmt.Sprintf(" (estimated need %s", gib(f.estimateB))
+	need, avail := sizePair(f.estimateB, f.availB)
+	s := fmt.Sprintf(" (estimated need %s", need)
 	if f.availB > 0 {
-		s += fmt.Sprintf(", %s available at the start", gib(f.availB))
+		s += fmt.Sprintf(", %s available at the start", avail)
 	}
 	return s + "; the plugin may need more than it declares)"
 }

@@ -659,3 +659,30 @@ func TestReportFailureIsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestSizesNeverRoundToEqual: the preflight and the causes of a plugin's
+// death print a need and what was free so that they differ whenever they
+// do ("needs 1 MiB but 1 MiB is free" told nothing).
+func TestSizesNeverRoundToEqual(t *testing.T) {
+	for _, tc := range []struct{ need, have float64 }{
+		{600 << 10, 300 << 10},
+		{1<<20 + 4096, 1 << 20},
+		{(1 << 30) + (1 << 20), 1 << 30},
+		{2048, 100},
+		{5 << 40, 5<<40 - 1<<30},
+	} {
+		n, h := sizePair(tc.need, tc.have)
+		if n == h {
+			t.Errorf("sizePair(%g, %g) = %q, %q", tc.need, tc.have, n, h)
+		}
+		m := Machine{ShmFree: tc.have}
+		err := m.check(Estimate{Shm: tc.need}, sdk.BackendCPU, 1)
+		if err == nil || !strings.Contains(err.Error(), "needs "+n+" in /dev/shm but "+h+" is free") {
+			t.Errorf("preflight: %v, want %s against %s", err, n, h)
+		}
+		c := diagnose(failureInfo{status: "signal: bus error", parentsB: tc.need, shmFree: tc.have})
+		if !strings.Contains(c, "needs "+n) || !strings.Contains(c, "had "+h+" free") {
+			t.Errorf("cause: %q, want %s against %s", c, n, h)
+		}
+	}
+}
