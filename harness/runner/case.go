@@ -50,6 +50,7 @@ type Session struct {
 	bar      *bar
 	record   func(results.Search) // called with each search recorded, when set
 	closers  []func()             // run by Close, last first
+	oomStart int64                // the kernel's OOM kill count at the start (oomKillCount)
 	warm     results.Search
 	invalid  int   // validated searches found invalid, warm-up included
 	err      error // the failure that ended the case
@@ -96,7 +97,7 @@ func (o Options) startCase(parent context.Context, p Planned, wl *Prepared, rc *
 	rc.Graph = wl.graph.Info
 	rc.GenerationTimeS = wl.genTimeS
 	ctx, cancel := context.WithTimeout(parent, v.Timeout)
-	s := &Session{parent: parent, ctx: ctx, cancel: cancel, v: v, wl: wl, rc: rc, m: m,
+	s := &Session{parent: parent, ctx: ctx, cancel: cancel, v: v, wl: wl, rc: rc, m: m, oomStart: oomKillCount(),
 		head: &headBuffer{max: 4096}, tail: &tailBuffer{max: 4096}, closers: []func(){cancel}}
 
 	logDir := filepath.Join(outDir, "logs")
@@ -329,6 +330,10 @@ func (s *Session) fail(err error) error {
 			estimateB: estimate(float64(g.NVertices), float64(len(g.Edges)), s.wl.w.Validate == config.ValidateAll, v, sdk.Info{}).Host()}
 		if s.proc != nil {
 			fi.status = s.proc.exitStatus()
+		}
+		fi.oomKills = -1
+		if now := oomKillCount(); now >= 0 && s.oomStart >= 0 {
+			fi.oomKills = now - s.oomStart
 		}
 		rc.Cause = diagnose(fi)
 	}

@@ -7,7 +7,9 @@ package runner
 
 import (
 	"fmt"
+	"os"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +22,9 @@ type failureInfo struct {
 	shmFree   float64 // bytes free in /dev/shm (0: unknown)
 	estimateB float64 // the case's estimated host memory
 	availB    float64 // host memory available at the start (0: unknown)
+	// oomKills is how many processes the kernel's out-of-memory killer
+	// killed while the case ran (/proc/vmstat's oom_kill); -1 unknown.
+	oomKills int64
 }
 
 var mpirunSignal = regexp.MustCompile(`(?i)process rank (\d+) .*exited on signal (\d+) \(([^)]*)\)`)
@@ -45,7 +50,7 @@ func diagnose(f failureInfo) string {
 		strings.Contains(low, "bad_alloc") || strings.Contains(low, "oom-kill"):
 		return "the plugin ran out of memory" + memNumbers(f)
 	case strings.Contains(status, "signal: killed"):
-		return "the plugin was killed by SIGKILL, most likely by the kernel's out-of-memory killer" + memNumbers(f)
+		return killedCause(f)
 	}
 	if m := mpirunSignal.FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("rank %s died of signal %s (%s)", m[1], m[2], m[3])
@@ -54,6 +59,39 @@ func diagnose(f failureInfo) string {
 		return "the plugin died of " + strings.TrimPrefix(f.status, "signal: ")
 	}
 	return ""
+}
+
+// killedCause tells who sent a SIGKILL: the out-of-memory killer when the
+// kernel counted a kill of it during the case, not it when the kernel
+// counted none; where the count is unknown, the memory numbers decide.
+func killedCause(f failureInfo) string {
+	const other = "another process, a user or a job scheduler's limit sent it"
+	switch {
+	case f.oomKills > 0:
+		return fmt.Sprintf("the plugin was killed by SIGKILL; the kernel's out-of-memory killer killed %d process(es) during the case", f.oomKills) + memNumbers(f)
+	case f.oomKills == 0:
+		return "the plugin was killed by SIGKILL, not by the out-of-memory killer (the kernel counted no OOM kill during the case): " + other
+	case f.estimateB > 0 && f.availB > 0 && f.estimateB < f.availB/2:
+		return "the plugin was killed by SIGKILL; the estimate does not point to memory" + memNumbers(f) + ": the out-of-memory killer, if the plugin used far more than it declares, or " + other
+	}
+	return "the plugin was killed by SIGKILL, most likely by the kernel's out-of-memory killer" + memNumbers(f)
+}
+
+// oomKillCount is the kernel's count of out-of-memory kills
+// (/proc/vmstat's oom_kill, Linux 4.13 and later), or -1.
+func oomKillCount() int64 {
+	b, err := os.ReadFile("/proc/vmstat")
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "oom_kill "); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 func memNumbers(f failureInfo) string {

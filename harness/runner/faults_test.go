@@ -295,7 +295,7 @@ func TestDiagnose(t *testing.T) {
 	}{
 		{failureInfo{status: "signal: bus error", parentsB: 1 << 30, shmFree: 64 << 20}, "--shm-size=3g"},
 		{failureInfo{stderr: "fatal error: runtime: out of memory"}, "ran out of memory"},
-		{failureInfo{status: "signal: killed", estimateB: 2 << 30, availB: 1 << 30}, "out-of-memory killer (estimated need 2.0 GiB, 1.0 GiB available"},
+		{failureInfo{status: "signal: killed", estimateB: 2 << 30, availB: 1 << 30, oomKills: -1}, "out-of-memory killer (estimated need 2.0 GiB, 1.0 GiB available"},
 		{failureInfo{stderr: "There are not enough slots available in the system", ranks: 8}, "--oversubscribe"},
 		{failureInfo{stderr: "mpirun noticed that process rank 1 with PID 7 on node x exited on signal 11 (Segmentation fault)."}, "rank 1 died of signal 11 (Segmentation fault)"},
 		{failureInfo{status: "exit status 3"}, ""},
@@ -683,6 +683,33 @@ func TestSizesNeverRoundToEqual(t *testing.T) {
 		c := diagnose(failureInfo{status: "signal: bus error", parentsB: tc.need, shmFree: tc.have})
 		if !strings.Contains(c, "needs "+n) || !strings.Contains(c, "had "+h+" free") {
 			t.Errorf("cause: %q, want %s against %s", c, n, h)
+		}
+	}
+}
+
+// TestSIGKILLNotBlamedOnMemoryBlindly: a plugin killed by SIGKILL is
+// blamed on the out-of-memory killer only when the kernel counted an OOM
+// kill during the case, or, where it cannot tell, when the numbers point
+// to memory; a small case on a roomy machine is not.
+func TestSIGKILLNotBlamedOnMemoryBlindly(t *testing.T) {
+	dir := buildPlugins(t)
+	run, _ := runConfig(t, dir, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \"sigkill\"\n")
+	c := run.Cases[0]
+	if c.Status != results.StatusFailed || !strings.Contains(c.Cause, "SIGKILL") || strings.Contains(c.Cause, "most likely") {
+		t.Errorf("status %s, cause %q", c.Status, c.Cause)
+	}
+	for _, tc := range []struct {
+		f         failureInfo
+		want, not string
+	}{
+		{failureInfo{status: "signal: killed", estimateB: 1 << 20, availB: 22 << 30, oomKills: 0}, "not by the out-of-memory killer", "most likely"},
+		{failureInfo{status: "signal: killed", estimateB: 1 << 20, availB: 22 << 30, oomKills: 2}, "out-of-memory killer killed 2", ""},
+		{failureInfo{status: "signal: killed", estimateB: 1 << 20, availB: 22 << 30, oomKills: -1}, "does not point to memory", "most likely"},
+		{failureInfo{status: "signal: killed", estimateB: 20 << 30, availB: 22 << 30, oomKills: -1}, "most likely by the kernel's out-of-memory killer", ""},
+	} {
+		got := diagnose(tc.f)
+		if !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
+			t.Errorf("diagnose(%+v) = %q, want %q", tc.f, got, tc.want)
 		}
 	}
 }

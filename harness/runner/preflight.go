@@ -194,8 +194,11 @@ func sizeIn(b, unit float64, decimals int) string {
 // decimals as it takes for two sizes that differ to read differently
 // ("needs 600.0 KiB but 300.0 KiB is free", never "1 MiB but 1 MiB").
 func sizePair(need, have float64) (string, string) {
+	if n, h := gib(need), gib(have); n != h || need == have {
+		return n, h // each in its own unit
+	}
 	unit := sizeUnit(max(need, have))
-	for d := 1; d <= 9; d++ {
+	for d := 2; d <= 9; d++ {
 		n, h := sizeIn(need, unit, d), sizeIn(have, unit, d)
 		if n != h || need == have {
 			return n, h

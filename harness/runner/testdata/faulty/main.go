@@ -32,7 +32,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill"}}},
 	}
 }
 
@@ -82,6 +82,8 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 			m["x"] = 1
 		case "error":
 			return sdk.Search{}, errors.New("deliberate failure")
+		case "sigkill": // as a user's kill -9, or a scheduler's
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	}
 	if v.mode == "garbage" {
