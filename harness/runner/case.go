@@ -5,10 +5,12 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
+	"net/rpc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -325,7 +327,7 @@ func (s *Session) fail(err error) error {
 	}
 	if s.parent.Err() == nil && rc.Status != results.StatusTimeout {
 		g := s.wl.graph
-		fi := failureInfo{stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(g.NVertices),
+		fi := failureInfo{err: err.Error(), stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(g.NVertices),
 			shmFree: s.m.ShmFree, availB: s.m.HostAvail,
 			estimateB: estimate(float64(g.NVertices), float64(len(g.Edges)), s.wl.w.Validate == config.ValidateAll, v, sdk.Info{}).Host()}
 		if s.proc != nil {
@@ -391,12 +393,21 @@ func pluginOutput(s string) string {
 	return strings.Join(keep, "\n")
 }
 
-// exitReason adds "the plugin process exited" to an RPC error when the
-// process is gone, which is what a user needs to know first.
+// exitReason adds how the plugin process ended ("exit status 3",
+// "signal: segmentation fault") to an RPC error when the process is gone,
+// which is what a user needs to know first.
 func exitReason(p *proc, err error) error {
-	time.Sleep(50 * time.Millisecond) // let go-plugin notice the exit
+	var answered rpc.ServerError
+	if errors.As(err, &answered) {
+		return err // the plugin's own error: it is alive
+	}
+	// A call that broke with its connection: the process is exiting, give
+	// go-plugin a moment to reap it.
+	for end := time.Now().Add(time.Second); !p.client.Exited() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if p.client.Exited() {
-		return fmt.Errorf("plugin process exited (crashed?): %w", err)
+		return fmt.Errorf("plugin process exited (%s): %w", p.exitStatus(), err)
 	}
 	return err
 }

@@ -15,6 +15,7 @@ import (
 
 // failureInfo is what diagnose looks at.
 type failureInfo struct {
+	err       string  // the case's error
 	status    string  // how the process ended, "" if unknown or alive
 	stderr    string  // the tail of its stderr
 	ranks     int     // the case's ranks
@@ -55,11 +56,29 @@ func diagnose(f failureInfo) string {
 	if m := mpirunSignal.FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("rank %s died of signal %s (%s)", m[1], m[2], m[3])
 	}
-	if strings.HasPrefix(status, "signal: ") {
+	if m := sdkPanic.FindStringSubmatch(f.err); m != nil {
+		return "the plugin panicked in " + m[1] + ": a bug in the variant (its stack is in the error and the log)"
+	}
+	if m := goCrash.FindStringSubmatch(s); m != nil && strings.HasPrefix(status, "exit status 2") {
+		return "the plugin's Go runtime crashed (exit status 2): " + strings.TrimSpace(m[0])
+	}
+	switch {
+	case strings.Contains(status, "segmentation fault"):
+		return "the plugin died of SIGSEGV (segmentation fault): a bad pointer or a stack overflow in its code or a library's (a CUDA or MPI library, say); its log shows where it was"
+	case strings.HasPrefix(status, "signal: "):
 		return "the plugin died of " + strings.TrimPrefix(f.status, "signal: ")
+	case strings.HasPrefix(status, "exit status "):
+		return "the plugin exited with " + f.status + " in the middle of the case: its own error, if it printed one, is in its stderr above and in its log"
 	}
 	return ""
 }
+
+// sdkPanic is the SDK's message for a panic it recovered in a call.
+var sdkPanic = regexp.MustCompile(`plugin panicked in (\w+: [^\n]*)`)
+
+// goCrash is the first line of a Go runtime's crash (an unrecovered panic
+// or a fatal error) on stderr.
+var goCrash = regexp.MustCompile(`(?m)^(panic|fatal error): .*$`)
 
 // killedCause tells who sent a SIGKILL: the out-of-memory killer when the
 // kernel counted a kill of it during the case, not it when the kernel

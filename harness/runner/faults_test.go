@@ -298,7 +298,8 @@ func TestDiagnose(t *testing.T) {
 		{failureInfo{status: "signal: killed", estimateB: 2 << 30, availB: 1 << 30, oomKills: -1}, "out-of-memory killer (estimated need 2.0 GiB, 1.0 GiB available"},
 		{failureInfo{stderr: "There are not enough slots available in the system", ranks: 8}, "--oversubscribe"},
 		{failureInfo{stderr: "mpirun noticed that process rank 1 with PID 7 on node x exited on signal 11 (Segmentation fault)."}, "rank 1 died of signal 11 (Segmentation fault)"},
-		{failureInfo{status: "exit status 3"}, ""},
+		{failureInfo{status: "exit status 3"}, "exited with exit status 3"},
+		{failureInfo{status: "running"}, ""},
 	} {
 		if got := diagnose(tc.f); !strings.Contains(got, tc.want) || (tc.want == "" && got != "") {
 			t.Errorf("diagnose(%+v) = %q, want %q", tc.f, got, tc.want)
@@ -711,5 +712,28 @@ func TestSIGKILLNotBlamedOnMemoryBlindly(t *testing.T) {
 		if !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
 			t.Errorf("diagnose(%+v) = %q, want %q", tc.f, got, tc.want)
 		}
+	}
+}
+
+// TestPluginExitStatusReported: how a plugin process ended is in the
+// case's error and cause: an exit status (not "Construct: unexpected
+// EOF" alone), a Go panic, a death by SIGSEGV.
+func TestPluginExitStatusReported(t *testing.T) {
+	dir := buildPlugins(t)
+	for _, tc := range []struct {
+		mode, err, cause string
+	}{
+		{"crash-construct", "exit status 3", "exited with exit status 3"},
+		{"crash", "exit status 4", "exited with exit status 4"},
+		{"panic", "panicked in bfs", "panicked in bfs: assignment to entry in nil map"}, // the SDK recovers it: the process lives
+		{"segv", "segmentation fault", "SIGSEGV"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			run, _ := runConfig(t, dir, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \""+tc.mode+"\"\n")
+			c := run.Cases[0]
+			if c.Status != results.StatusFailed || !strings.Contains(c.Error, tc.err) || !strings.Contains(c.Cause, tc.cause) {
+				t.Errorf("status %s\nerror %q\ncause %q\nwant %q in the error, %q in the cause", c.Status, c.Error, c.Cause, tc.err, tc.cause)
+			}
+		})
 	}
 }

@@ -208,10 +208,15 @@ func (p *proc) exitStatus() string {
 	if !p.client.Exited() {
 		return ""
 	}
+	// go-plugin reaps the process in its own goroutine: Exited can be
+	// true a moment before ProcessState is set.
+	for end := time.Now().Add(500 * time.Millisecond); p.cmd.ProcessState == nil && time.Now().Before(end); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if p.cmd.ProcessState != nil {
 		return p.cmd.ProcessState.String()
 	}
-	return "exited"
+	return "exited, status unknown"
 }
 
 // Describe starts the plugin at path, asks for its Info and stops it.

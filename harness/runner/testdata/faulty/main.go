@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
@@ -32,7 +33,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv"}}},
 	}
 }
 
@@ -84,6 +85,8 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 			return sdk.Search{}, errors.New("deliberate failure")
 		case "sigkill": // as a user's kill -9, or a scheduler's
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		case "segv": // as a C library's crash: death by the signal itself
+			segfault()
 		}
 	}
 	if v.mode == "garbage" {
@@ -162,6 +165,16 @@ func outOfMemory() {
 		keep = append(keep, b)
 	}
 	_ = keep
+}
+
+// segfault dies of SIGSEGV as a crash in C code does: the signal's
+// default action restored (Go's runtime would turn it into a panic and
+// exit status 2), then raised.
+func segfault() {
+	var dfl [4]uint64 // struct sigaction, zero: SIG_DFL
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(syscall.SIGSEGV), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+	time.Sleep(time.Second)
 }
 
 // busError touches a shared mapping past the end of its file, which the
