@@ -305,6 +305,11 @@ func (s *Session) search(root int64, check bool) (results.Search, error) {
 func (s *Session) fail(err error) error {
 	rc, v := s.rc, s.v
 	s.err = err
+	if s.proc != nil {
+		// What the plugin wrote to os.Stderr comes over a stream of its
+		// own, a moment behind the call's answer.
+		time.Sleep(50 * time.Millisecond)
+	}
 	rc.Status = errStatus(s.ctx, err)
 	msg := cleanStartError(err.Error())
 	switch {

@@ -737,3 +737,26 @@ func TestPluginExitStatusReported(t *testing.T) {
 		})
 	}
 }
+
+// TestPluginOSStderrKept: what a plugin writes to Go's os.Stderr (which
+// go-plugin carries over its connection, not the process's stderr) is in
+// the case's log and in its error's tail.
+func TestPluginOSStderrKept(t *testing.T) {
+	dir := buildPlugins(t)
+	cfg := parse(t, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \"stderr\"\n")
+	out := filepath.Join(t.TempDir(), "o")
+	run, _ := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard})
+	c := run.Cases[0]
+	if !strings.Contains(c.Error, "the device is on fire") {
+		t.Errorf("error %q lacks the plugin's stderr", c.Error)
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, "logs", "*.log"))
+	var all string
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		all += string(b)
+	}
+	if !strings.Contains(all, "the device is on fire") {
+		t.Errorf("logs %v lack the plugin's stderr", logs)
+	}
+}

@@ -127,8 +127,14 @@ func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolNetRPC},
 		Stderr:           stderr,
-		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
-		StartTimeout:     2 * time.Minute,
+		// After its handshake a Go plugin's os.Stdout and os.Stderr are
+		// pipes go-plugin carries over the connection (the process's own
+		// stderr keeps only crash dumps and go-plugin's log); without
+		// these they are dropped.
+		SyncStdout:   stderr,
+		SyncStderr:   stderr,
+		Logger:       hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
+		StartTimeout: 2 * time.Minute,
 	})
 	p := &proc{client: pc, cmd: cmd, sockDir: sockDir}
 	type dispensed struct {

@@ -9,6 +9,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -33,7 +34,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr"}}},
 	}
 }
 
@@ -82,6 +83,9 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 			var m map[string]int
 			m["x"] = 1
 		case "error":
+			return sdk.Search{}, errors.New("deliberate failure")
+		case "stderr": // its reason on os.Stderr, which go-plugin carries over the connection
+			fmt.Fprintln(os.Stderr, "faulty: the device is on fire")
 			return sdk.Search{}, errors.New("deliberate failure")
 		case "sigkill": // as a user's kill -9, or a scheduler's
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
