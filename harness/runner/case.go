@@ -406,6 +406,12 @@ func exitReason(p *proc, err error) error {
 	if errors.As(err, &answered) {
 		return err // the plugin's own error: it is alive
 	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if p.client.Exited() { // the plugin died, which ended the case
+			return fmt.Errorf("plugin process exited (%s): %w", p.exitStatus(), err)
+		}
+		return err // the harness ended the call: an interrupt or the timeout
+	}
 	// A call that broke with its connection: the process is exiting, give
 	// go-plugin a moment to reap it.
 	for end := time.Now().Add(time.Second); !p.client.Exited() && time.Now().Before(end); {
@@ -414,7 +420,9 @@ func exitReason(p *proc, err error) error {
 	if p.client.Exited() {
 		return fmt.Errorf("plugin process exited (%s): %w", p.exitStatus(), err)
 	}
-	return err
+	// The connection ended under a live process: go-plugin's keepalive
+	// dropped it, or the plugin closed it.
+	return fmt.Errorf("the connection to the plugin was lost while its process still ran (%s): %w", p.state(), err)
 }
 
 // parentsFilePath picks a file for the shared parent array: /dev/shm where

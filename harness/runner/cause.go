@@ -56,6 +56,9 @@ func diagnose(f failureInfo) string {
 	if m := mpirunSignal.FindStringSubmatch(s); m != nil {
 		return fmt.Sprintf("rank %s died of signal %s (%s)", m[1], m[2], m[3])
 	}
+	if strings.Contains(f.err, "connection to the plugin was lost while its process still ran") {
+		return "go-plugin's keepalive ends the connection to a plugin that does not answer its ping (every 30 s) within 10 s: the plugin was frozen (stopped, swapping, starved of CPU, stuck in the kernel) or it closed the connection itself; a \"[ERR] yamux: keepalive failed\" line on bfsbench's stderr says it was the keepalive"
+	}
 	if m := sdkPanic.FindStringSubmatch(f.err); m != nil {
 		return "the plugin panicked in " + m[1] + ": a bug in the variant (its stack is in the error and the log)"
 	}

@@ -760,3 +760,19 @@ func TestPluginOSStderrKept(t *testing.T) {
 		t.Errorf("logs %v lack the plugin's stderr", logs)
 	}
 }
+
+// TestDroppedConnectionNamed: a plugin whose connection ends while its
+// process lives on (what go-plugin's keepalive does to a frozen plugin)
+// is reported as such, not as a bare "unexpected EOF".
+func TestDroppedConnectionNamed(t *testing.T) {
+	dir := buildPlugins(t)
+	start := time.Now()
+	run, _ := runConfig(t, dir, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\ntimeout = \"20s\"\n[variant.params]\nmode = \"drop\"\n")
+	c := run.Cases[0]
+	if c.Status != results.StatusFailed || !strings.Contains(c.Error, "connection to the plugin was lost while its process still ran") || !strings.Contains(c.Cause, "keepalive") {
+		t.Errorf("status %s\nerror %q\ncause %q", c.Status, c.Error, c.Cause)
+	}
+	if el := time.Since(start); el > 15*time.Second {
+		t.Errorf("took %v: the loss must end the case at once", el)
+	}
+}

@@ -5,6 +5,7 @@ package runner
 // case ends.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -223,6 +224,37 @@ func (p *proc) exitStatus() string {
 		return p.cmd.ProcessState.String()
 	}
 	return "exited, status unknown"
+}
+
+// state describes what the running process is doing, from the kernel's
+// /proc/PID/stat: "running", "stopped (SIGSTOP or a debugger)", ...
+func (p *proc) state() string {
+	if p.cmd.Process == nil {
+		return "not started"
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return "state unknown"
+	}
+	// pid (comm) S ...: comm may hold spaces and parentheses.
+	rest := string(b[bytes.LastIndexByte(b, ')')+1:])
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return "state unknown"
+	}
+	switch f[0] {
+	case "R":
+		return "running"
+	case "S":
+		return "sleeping"
+	case "D":
+		return "waiting on I/O, uninterruptible"
+	case "T", "t":
+		return "stopped (SIGSTOP or a debugger)"
+	case "Z":
+		return "exited, not yet reaped"
+	}
+	return "state " + f[0]
 }
 
 // Describe starts the plugin at path, asks for its Info and stops it.

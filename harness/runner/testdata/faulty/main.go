@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -34,7 +35,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr", "drop"}}},
 	}
 }
 
@@ -91,6 +92,9 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		case "segv": // as a C library's crash: death by the signal itself
 			segfault()
+		case "drop": // the connection ends, the process lives on: as go-plugin's keepalive drops a frozen plugin
+			dropConnections()
+			time.Sleep(time.Hour)
 		}
 	}
 	if v.mode == "garbage" {
@@ -179,6 +183,21 @@ func segfault() {
 	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(syscall.SIGSEGV), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
 	syscall.Kill(os.Getpid(), syscall.SIGSEGV)
 	time.Sleep(time.Second)
+}
+
+// dropConnections shuts down every socket of the process: the harness's
+// end of the plugin connection reads EOF while the process still runs.
+func dropConnections() {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if l, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && strings.HasPrefix(l, "socket:") {
+			syscall.Shutdown(fd, syscall.SHUT_RDWR)
+		}
+	}
 }
 
 // busError touches a shared mapping past the end of its file, which the
