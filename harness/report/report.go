@@ -10,6 +10,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -89,6 +90,15 @@ func pruneStalePlots(dir string, current []string) error {
 // paths written. When runs come from different machines and the same case
 // appears on more than one, series are labelled with the machine.
 func Plot(runs []*results.Run, dir string) ([]string, error) {
+	return PlotContext(context.Background(), runs, dir)
+}
+
+// PlotContext is Plot that stops between two figures once ctx ends,
+// returning its error (a figure is written whole or not at all).
+func PlotContext(ctx context.Context, runs []*results.Run, dir string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -98,6 +108,9 @@ func Plot(runs []*results.Run, dir string) ([]string, error) {
 	}
 	var written []string
 	for _, f := range figs {
+		if err := ctx.Err(); err != nil {
+			return written, err
+		}
 		paths, err := f.save(dir)
 		written = append(written, paths...)
 		if err != nil {

@@ -224,8 +224,11 @@ func cmdGenerate(ctx context.Context, args []string, stdout io.Writer) error {
 		defer o.abort() // nothing once committed
 		w = o.f
 	}
-	edges := graph500.Generate(spec.Scale, spec.EdgeFactor, spec.Seed)
-	bw := bufio.NewWriterSize(w, 1<<20)
+	edges, err := generate(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	bw := bufio.NewWriterSize(ctxWriter{ctx, w}, 1<<20)
 	if *format == "text" {
 		err = graphio.WriteEdgesText(bw, edges)
 	} else {
@@ -243,7 +246,69 @@ func cmdGenerate(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdValidate(args []string, stdout io.Writer) error {
+// generateChunk is how many edges generate makes between two looks at
+// its context: a few tens of milliseconds.
+const generateChunk = 1 << 22
+
+// generate is graph500.Generate in chunks, returning ctx's error once ctx
+// ends (an interrupt).
+func generate(ctx context.Context, spec workload.Spec) ([]graph500.Edge, error) {
+	if err := graph500.CheckParams(spec.Scale, spec.EdgeFactor); err != nil {
+		return nil, err
+	}
+	m := graph500.NEdges(spec.Scale, spec.EdgeFactor)
+	edges := make([]graph500.Edge, m)
+	for first := int64(0); first < m; first += generateChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		last := min(first+generateChunk, m)
+		graph500.GenerateRange(spec.Scale, spec.Seed, first, last, edges[first:last])
+	}
+	return edges, ctx.Err()
+}
+
+// ctxWriter fails its writes once ctx ends, so a long write stops at an
+// interrupt.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+// ctxReader fails its reads once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// await runs f aside and returns its error, or ctx's as soon as ctx ends
+// (f, which cannot be stopped, is left to the process's exit).
+func await(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func cmdValidate(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	k := addKronecker(fs)
 	graphFile := fs.String("graph", "", "a graph file (SNAP, Matrix Market or binary) instead of a Kronecker graph")
@@ -263,8 +328,11 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	} else if spec, err = k.spec(); err != nil {
 		return err
 	}
-	g, err := workload.Load(spec)
+	g, err := workload.LoadContext(ctx, spec)
 	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
 		return &exitError{2, err}
 	}
 	f, err := os.Open(*parentsPath)
@@ -272,16 +340,26 @@ func cmdValidate(args []string, stdout io.Writer) error {
 		return &exitError{2, err}
 	}
 	defer f.Close()
-	parents, err := graphio.ReadParents(f, *parentsPath)
+	parents, err := graphio.ReadParents(ctxReader{ctx, f}, *parentsPath)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return &exitError{2, err}
 	}
 	if *root >= g.NVertices {
 		return usageErr("validate: root %d out of range: the graph has %d vertices", *root, g.NVertices)
 	}
-	res, err := graph500.NewValidator(g.Edges, g.NVertices).Validate(*root, parents)
-	if err != nil {
-		return fmt.Errorf("invalid: %w", err)
+	var res graph500.Result
+	var verr error
+	if err := await(ctx, func() error {
+		res, verr = graph500.NewValidator(g.Edges, g.NVertices).Validate(*root, parents)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if verr != nil {
+		return fmt.Errorf("invalid: %w", verr)
 	}
 	fmt.Fprintf(stdout, "valid: root %d, %d vertices reached, %d levels, nedge %d (Graph500 TEPS edge count)\n", *root, res.Reached, res.Levels, res.NEdge)
 	return nil
@@ -330,7 +408,7 @@ func cmdPlugins(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdPlot(args []string, stdout io.Writer) error {
+func cmdPlot(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	out := fs.String("out", "", "folder for the plots (default: beside the first results file)")
 	figConfig := fs.String("figures", "", "draw the [[figure]] tables of this config instead of those of the config stored in the results")
@@ -352,10 +430,13 @@ func cmdPlot(args []string, stdout io.Writer) error {
 	if *out == "" {
 		*out = filepath.Dir(pos[0])
 	}
+	if err := ctx.Err(); err != nil {
+		return err // interrupted while reading: no folder made
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	files, err := report.Plot(runs, *out)
+	files, err := report.PlotContext(ctx, runs, *out)
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
 	}
@@ -372,7 +453,7 @@ func cmdPlot(args []string, stdout io.Writer) error {
 	for _, p := range pos {
 		refDirs = append(refDirs, filepath.Dir(p))
 	}
-	files, err = report.Figures(runs, figs, *out, append(refDirs, *out))
+	files, err = report.FiguresContext(ctx, runs, figs, *out, append(refDirs, *out))
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
 	}

@@ -489,3 +489,57 @@ func TestMissingGraphFileIsSetupError(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptOtherCommands: generate, validate and plot stop on SIGINT
+// or SIGTERM (their context ending) within a second, exit 130 and leave
+// no output behind; before, an interrupted generate ran on, wrote its
+// file and exited 0.
+func TestInterruptOtherCommands(t *testing.T) {
+	dir := t.TempDir()
+	parents := filepath.Join(dir, "parents.txt")
+	os.WriteFile(parents, bytes.Repeat([]byte("-1\n"), 1<<20), 0o644)
+	res := filepath.Join(dir, "r.json")
+	r := &results.Run{Cases: []*results.Case{{Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16},
+		BFS: []results.Search{{Root: 1, TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true}}}}}
+	if err := r.Save(res); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		after time.Duration // the interrupt comes this long after the start
+		left  string        // must not exist after
+	}{
+		{"generate", []string{"generate", "--scale", "21", "--out", filepath.Join(dir, "g.txt")}, 200 * time.Millisecond, filepath.Join(dir, "g.txt")},
+		{"generate at once", []string{"generate", "--scale", "8", "--out", filepath.Join(dir, "g8.txt")}, 0, filepath.Join(dir, "g8.txt")},
+		{"validate", []string{"validate", "--scale", "20", "--root", "1", "--parents", parents}, 200 * time.Millisecond, ""},
+		{"plot", []string{"plot", res, "--out", filepath.Join(dir, "plots")}, 0, filepath.Join(dir, "plots", "teps_cases.png")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var cancelled time.Time
+			if tc.after == 0 {
+				cancel()
+				cancelled = time.Now()
+			} else {
+				time.AfterFunc(tc.after, func() { cancelled = time.Now(); cancel() })
+			}
+			err := dispatch(ctx, tc.args, io.Discard, io.Discard)
+			if code := exitCode(ctx, err); code != 130 {
+				t.Errorf("exit %d (%v), want 130", code, err)
+			}
+			if !cancelled.IsZero() && time.Since(cancelled) > time.Second {
+				t.Errorf("returned %v after the interrupt", time.Since(cancelled))
+			}
+			if tc.left != "" {
+				if _, err := os.Stat(tc.left); err == nil {
+					t.Errorf("%s written by an interrupted command", tc.left)
+				}
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}

@@ -106,11 +106,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "generate":
 		return cmdGenerate(ctx, rest, stdout)
 	case "validate":
-		return cmdValidate(rest, stdout)
+		return cmdValidate(ctx, rest, stdout)
 	case "plugins":
 		return cmdPlugins(ctx, rest, stdout)
 	case "plot":
-		return cmdPlot(rest, stdout)
+		return cmdPlot(ctx, rest, stdout)
 	case "ab":
 		return cmdAB(ctx, rest, stdout, stderr)
 	case "compare":
