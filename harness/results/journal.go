@@ -66,6 +66,13 @@ func (j *Journal) Reset() error {
 	return nil
 }
 
+// Close closes the journal, leaving it on disk (a run whose results.json
+// could not be saved keeps it beside the stale file). It may be called
+// more than once, and after Remove.
+func (j *Journal) Close() {
+	j.f.Close()
+}
+
 // Remove closes and removes the journal, at the end of a run.
 func (j *Journal) Remove() error {
 	name := j.f.Name()

@@ -208,7 +208,9 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	// run killed in the middle of a case keeps them (results.Load merges
 	// it); it is emptied once results.json holds the case.
 	journal, jerr := results.OpenJournal(resultsPath)
-	if jerr != nil {
+	if jerr == nil {
+		defer journal.Close()
+	} else {
 		run.Warnings = append(run.Warnings, "finished searches are not journaled (a run killed mid-case loses that case's): "+jerr.Error())
 		fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", run.Warnings[len(run.Warnings)-1])
 	}
