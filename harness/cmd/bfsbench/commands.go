@@ -40,8 +40,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *maxCases < 1 {
 		return usageErr("run: --max-cases wants a positive number, got %d", *maxCases)
 	}
-	cfg, err := config.LoadMax(pos[0], *maxCases)
-	if err != nil {
+	// A config of millions of keys takes seconds to parse: an interrupt
+	// does not wait for it.
+	var cfg *config.Config
+	if err := await(ctx, func() (err error) { cfg, err = config.LoadMax(pos[0], *maxCases); return err }); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while reading %s: %w", pos[0], err)
+		}
 		return &exitError{2, err}
 	}
 	// A figure's reference CSV is checked before anything runs.

@@ -543,3 +543,23 @@ func TestInterruptOtherCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptWhileParsingConfig: a huge config (600,000 keys, seconds
+// to parse) does not keep an interrupt waiting: run exits 130 at once.
+func TestInterruptWhileParsingConfig(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[workload]\nscale = 6\n[[variant]]\nplugin = \"reference\"\n[variant.params]\n")
+	for i := range 600000 {
+		fmt.Fprintf(&b, "k%07d = %d\n", i, i)
+	}
+	cfg := filepath.Join(t.TempDir(), "big.toml")
+	os.WriteFile(cfg, []byte(b.String()), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelled time.Time
+	time.AfterFunc(300*time.Millisecond, func() { cancelled = time.Now(); cancel() })
+	err := dispatch(ctx, []string{"run", cfg, "--out", filepath.Join(t.TempDir(), "o")}, io.Discard, io.Discard)
+	if code := exitCode(ctx, err); code != 130 || cancelled.IsZero() || time.Since(cancelled) > time.Second {
+		t.Errorf("exit %d (%v), %v after the interrupt; want 130 within a second", code, err, time.Since(cancelled))
+	}
+}
