@@ -17,13 +17,50 @@ import (
 // makes: "bfsbench-run<pid>-".
 func runDirPrefix() string { return fmt.Sprintf("bfsbench-run%d-", os.Getpid()) }
 
-// shmBase is where parents files go: /dev/shm where it exists (memory,
+// shmDir is the shared-memory folder parents files go to when it can
+// take them (tests point it elsewhere).
+var shmDir = "/dev/shm"
+
+// shmBase is where parents files go: shmDir where it takes them (memory,
 // never disk), else the temporary directory.
 func shmBase() string {
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		return "/dev/shm"
+	if shmUsable() == nil {
+		return shmDir
 	}
 	return os.TempDir()
+}
+
+// shmUsable says why shmDir cannot take parents files (missing, not a
+// folder, read-only, full of inodes), nil when it can: a folder is made in
+// it and removed.
+func shmUsable() error {
+	st, err := os.Stat(shmDir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder", shmDir)
+	}
+	d, err := os.MkdirTemp(shmDir, runDirPrefix()+"probe-")
+	if err != nil {
+		return err
+	}
+	os.Remove(d)
+	return nil
+}
+
+// shmWarning is the warning for a shmDir that exists but cannot take the
+// parents files, "" when it can or does not exist (then the temporary
+// folder is the plain choice).
+func shmWarning() string {
+	err := shmUsable()
+	if err == nil {
+		return ""
+	}
+	if _, serr := os.Stat(shmDir); serr != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s cannot take the parents files (%v): they go to %s instead, which may be on disk (a search's transfer of its parents may be slower)", shmDir, err, os.TempDir())
 }
 
 // CleanStale removes the temporary folders of bfsbench runs whose process

@@ -776,3 +776,33 @@ func TestDroppedConnectionNamed(t *testing.T) {
 		t.Errorf("took %v: the loss must end the case at once", el)
 	}
 }
+
+// TestReadOnlyShmFallsBack: a read-only /dev/shm (a container's, say)
+// does not fail every case: parents files go to the temporary folder,
+// and results.json says so.
+func TestReadOnlyShmFallsBack(t *testing.T) {
+	dir := buildPlugins(t)
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a read-only tmpfs needs root")
+	}
+	ro := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", ro).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	defer exec.Command("umount", ro).Run()
+	old := shmDir
+	shmDir = ro
+	defer func() { shmDir = old }()
+	t.Setenv("TMPDIR", t.TempDir())
+	run, err := runConfig(t, dir, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n")
+	if err != nil || run.Cases[0].Status != results.StatusOK {
+		t.Fatalf("err %v; the case: %+v", err, run.Cases[0].Error)
+	}
+	warned := false
+	for _, w := range run.Warnings {
+		warned = warned || strings.Contains(w, ro) && strings.Contains(w, "read-only")
+	}
+	if !warned {
+		t.Errorf("no warning of the read-only folder: %q", run.Warnings)
+	}
+}

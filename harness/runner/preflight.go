@@ -83,9 +83,9 @@ type Machine struct {
 // nvidia-smi.
 func DetectMachine() Machine {
 	m := Machine{HostAvail: hostAvailable()}
-	if shmBase() == "/dev/shm" {
+	if shmBase() == shmDir {
 		var st syscall.Statfs_t
-		if syscall.Statfs("/dev/shm", &st) == nil {
+		if syscall.Statfs(shmDir, &st) == nil {
 			m.ShmFree = float64(st.Bavail) * float64(st.Bsize)
 		}
 	}

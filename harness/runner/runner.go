@@ -151,6 +151,9 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 		machine = *o.Machine
 	}
 	var warnings []string
+	if w := shmWarning(); w != "" {
+		warnings = append(warnings, w)
+	}
 	notes, err := Preflight(cfg, plan, infos, machine)
 	warnings = append(warnings, notes...)
 	if err != nil {
