@@ -8,8 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bfsbench/bfsbench/harness/config"
 	"github.com/bfsbench/bfsbench/harness/report"
@@ -329,5 +332,68 @@ func TestWorkingTreeLabel(t *testing.T) {
 				t.Errorf("loaded: %q, want %q", l.Describe(), d)
 			}
 		})
+	}
+}
+
+// TestInterruptedBuildLeavesNothing: a build interrupted while the
+// compiler runs stops every process it started and leaves no temporary
+// folder (go's work folder) behind.
+func TestInterruptedBuildLeavesNothing(t *testing.T) {
+	for _, tool := range []string{"git", "go", "pgrep"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	repo := t.TempDir()
+	sh := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	os.MkdirAll(filepath.Join(repo, "plugins", "slow"), 0o755)
+	os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module probe\n\ngo 1.21\n"), 0o644)
+	// Enough code for the compiler to take seconds.
+	var src strings.Builder
+	src.WriteString("package main\n\nfunc main() { println(f0(1)) }\n")
+	for i := range 30000 {
+		fmt.Fprintf(&src, "func f%d(x int) int { if x > %d { return x * %d } ; return f%d(x+1) }\n", i, i, i, (i+1)%30000)
+	}
+	os.WriteFile(filepath.Join(repo, "plugins", "slow", "main.go"), []byte(src.String()), 0o644)
+	sh("git", "init", "--quiet")
+	sh("git", "add", ".")
+	sh("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "slow")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	out := t.TempDir()
+	_, err := BuildRevision(ctx, NewLabel, "", BuildOptions{Repo: repo, Dir: filepath.Join(out, "new"), Plugins: []string{"slow"}})
+	if err == nil {
+		t.Skip("the build finished before the interrupt")
+	}
+	time.Sleep(time.Second)
+	// The compiler's arguments name the build's folders.
+	for _, dir := range []string{repo, tmp, out} {
+		ps, _ := exec.Command("pgrep", "-a", "-f", dir).Output()
+		if len(bytes.TrimSpace(ps)) == 0 {
+			continue
+		}
+		t.Errorf("processes left running:\n%s", ps)
+		for _, l := range strings.Split(strings.TrimSpace(string(ps)), "\n") {
+			if pid, err := strconv.Atoi(strings.Fields(l)[0]); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL) // the build's own, found by its folder
+			}
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in TMPDIR: %v", names)
 	}
 }

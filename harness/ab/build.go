@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Build is one side of an A/B measurement: a revision whose plugins are
@@ -178,6 +180,15 @@ func buildPlugins(ctx context.Context, src string, b *Build, o BuildOptions) err
 	}
 	args = append(args, "-o", b.PluginDir+string(filepath.Separator))
 	args = append(args, pkgs...)
+	// The build's temporary files (go's work folder, nvcc's) go under the
+	// build's folder, removed after however the build ends: an
+	// interrupted go command leaves its work folder behind.
+	tmp, err := os.MkdirTemp(filepath.Dir(b.PluginDir), ".tmp-")
+	if err != nil {
+		return fmt.Errorf("%s: %w", b.Label, err)
+	}
+	defer os.RemoveAll(tmp)
+	env = append(env, "GOTMPDIR="+tmp, "TMPDIR="+tmp)
 	if err := runLogged(ctx, o.Log, src, env, "go", args...); err != nil {
 		return fmt.Errorf("%s (%s): building plugins: %w", b.Label, b.Describe(), err)
 	}
@@ -200,7 +211,7 @@ func buildPlugins(ctx context.Context, src string, b *Build, o BuildOptions) err
 	if len(targets) == 3 {
 		return nil
 	}
-	if err := runLogged(ctx, o.Log, src, nil, "make", targets...); err != nil {
+	if err := runLogged(ctx, o.Log, src, append(os.Environ(), "TMPDIR="+tmp), "make", targets...); err != nil {
 		return fmt.Errorf("%s (%s): building CUDA libraries: %w", b.Label, b.Describe(), err)
 	}
 	return nil
@@ -228,8 +239,14 @@ func output(ctx context.Context, dir, name string, args ...string) (string, erro
 	return strings.TrimSpace(string(out)), nil
 }
 
+// buildGrace is how long an interrupted build command has to end (go
+// removes its work folder on SIGINT) before its process group is killed.
+const buildGrace = 5 * time.Second
+
 // runLogged runs a build command in dir, its output going to log; the
-// error carries the output's last lines.
+// error carries the output's last lines. The command runs in a process
+// group of its own: an interrupt (ctx ending) sends the group SIGINT,
+// then SIGKILL, so no compiler it started is left running.
 func runLogged(ctx context.Context, log io.Writer, dir string, env []string, name string, args ...string) error {
 	if log == nil {
 		log = io.Discard
@@ -237,10 +254,19 @@ func runLogged(ctx context.Context, log io.Writer, dir string, env []string, nam
 	fmt.Fprintf(log, "(cd %s && %s %s)\n", dir, name, strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+	cmd.WaitDelay = buildGrace
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(log, &out)
 	cmd.Stderr = cmd.Stdout
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	if cmd.Process != nil {
+		// Whatever of the group outlived its leader (a compiler the go
+		// command started): the group is ours alone.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if err != nil {
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 		if len(lines) > 10 {
 			lines = lines[len(lines)-10:]
