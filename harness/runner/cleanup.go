@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // runDirPrefix starts the name of every temporary folder this process
@@ -65,7 +66,9 @@ func shmWarning() string {
 
 // CleanStale removes the temporary folders of bfsbench runs whose process
 // is gone (killed by SIGKILL, say) from /dev/shm and the temporary
-// directory, and returns what it removed. Folders of live runs are kept.
+// directory, and the shared-memory segments of MPI jobs killed with them
+// (staleMPISegments), and returns what it removed. Folders of live runs,
+// and segments a process maps, are kept.
 func CleanStale() []string {
 	var removed []string
 	for _, base := range []string{shmBase(), os.TempDir()} {
@@ -82,7 +85,76 @@ func CleanStale() []string {
 			}
 		}
 	}
+	for _, m := range staleMPISegments(shmDir) {
+		if os.Remove(m) == nil {
+			removed = append(removed, m)
+		}
+	}
 	return removed
+}
+
+// mpiSegmentPrefixes start the names of the shared-memory segments Open
+// MPI's ranks make in /dev/shm (vader: Open MPI 4; sm: Open MPI 5); its
+// ranks remove them when they end, unless killed by SIGKILL.
+var mpiSegmentPrefixes = []string{"vader_segment.", "sm_segment."}
+
+// mpiSegmentAge is how old a segment must be before it can be stale: a
+// job just starting may have made it and not mapped it yet.
+const mpiSegmentAge = time.Minute
+
+// staleMPISegments lists the MPI segments in dir that this user owns,
+// that are older than mpiSegmentAge and that no process maps: left by a
+// job that was killed.
+func staleMPISegments(dir string) []string {
+	var cands []string
+	for _, pre := range mpiSegmentPrefixes {
+		m, _ := filepath.Glob(filepath.Join(dir, pre+"*"))
+		for _, p := range m {
+			st, err := os.Stat(p)
+			if err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < mpiSegmentAge {
+				continue
+			}
+			if sys, ok := st.Sys().(*syscall.Stat_t); !ok || int(sys.Uid) != os.Getuid() {
+				continue
+			}
+			cands = append(cands, p)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	inUse := mappedFiles()
+	var out []string
+	for _, p := range cands {
+		if !inUse[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// mappedFiles is the set of files the processes this user may inspect
+// have mapped (/proc/PID/maps); the user's own processes are all among
+// them.
+func mappedFiles() map[string]bool {
+	out := map[string]bool{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "maps"))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			// address perms offset dev inode path
+			if f := strings.Fields(l); len(f) >= 6 && strings.HasPrefix(f[5], "/") {
+				out[strings.Join(f[5:], " ")] = true
+			}
+		}
+	}
+	return out
 }
 
 func processAlive(pid int) bool {

@@ -806,3 +806,47 @@ func TestReadOnlyShmFallsBack(t *testing.T) {
 		t.Errorf("no warning of the read-only folder: %q", run.Warnings)
 	}
 }
+
+// TestCleanStaleRemovesMPISegments: Open MPI's shared-memory segments
+// that an mpirun case killed by SIGKILL left in /dev/shm are removed by
+// the next run; one a live process maps, or one just made, is kept.
+func TestCleanStaleRemovesMPISegments(t *testing.T) {
+	dir := t.TempDir()
+	old := shmDir
+	shmDir = dir
+	defer func() { shmDir = old }()
+	long := time.Now().Add(-time.Hour)
+	mk := func(name string, age time.Time) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, 4096), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, age, age)
+		return p
+	}
+	stale := mk("vader_segment.host.1a2b0001.0", long)
+	stale5 := mk("sm_segment.host.0.1a2b0002.1", long)
+	fresh := mk("vader_segment.host.1a2b0003.0", time.Now())
+	other := mk("not_mpi_segment", long)
+	mapped := mk("vader_segment.host.1a2b0004.1", long)
+	f, err := os.OpenFile(mapped, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := syscall.Mmap(int(f.Fd()), 0, 4096, syscall.PROT_READ, syscall.MAP_SHARED)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	CleanStale()
+	for _, tc := range []struct {
+		path string
+		gone bool
+	}{{stale, true}, {stale5, true}, {fresh, false}, {other, false}, {mapped, false}} {
+		_, err := os.Stat(tc.path)
+		if gone := errors.Is(err, os.ErrNotExist); gone != tc.gone {
+			t.Errorf("%s: removed %v, want %v", filepath.Base(tc.path), gone, tc.gone)
+		}
+	}
+}
