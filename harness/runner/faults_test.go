@@ -850,3 +850,43 @@ func TestCleanStaleRemovesMPISegments(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginChildDiesWithHarness: a process a plugin started does not
+// outlive a harness killed by SIGKILL (the plugin itself dies of its
+// parent-death signal; its children had nothing telling them).
+func TestPluginChildDiesWithHarness(t *testing.T) {
+	bin := buildHarness(t)
+	dir := buildPlugins(t)
+	work := t.TempDir()
+	cfgPath := filepath.Join(work, "c.toml")
+	os.WriteFile(cfgPath, []byte("[workload]\nscale = 7\nnbfs = 3\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \"child\"\n"), 0o644)
+	pidFile := filepath.Join(work, "child.pid")
+	cmd := exec.Command(bin, "run", cfgPath, "--plugins", dir, "--out", filepath.Join(work, "o"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "FAULTY_CHILD_PID_FILE="+pidFile)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var child int
+	if !waitFor(30*time.Second, func() bool { b, _ := os.ReadFile(pidFile); child = atoi(string(b)); return child > 0 }) {
+		t.Fatal("the plugin's child never started")
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if waitFor(5*time.Second, func() bool { return !processAlive(child) || zombie(child) }) {
+		return
+	}
+	syscall.Kill(child, syscall.SIGKILL)
+	t.Errorf("the plugin's child %d outlived the harness", child)
+}
+
+// zombie says whether pid has exited and awaits its parent.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] == "Z"
+}

@@ -89,6 +89,8 @@ type proc struct {
 	sockDir string
 	// status is how the process ended, read once it has (see exitStatus).
 	status string
+	// watched says the reaper knows the process group (reaperWatch).
+	watched bool
 }
 
 // startPlugin launches path as a plugin for variant v (directly, or under
@@ -149,6 +151,12 @@ func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.
 	}()
 	select {
 	case d := <-ch:
+		if cmd.Process != nil {
+			// Should the harness die, the reaper ends what the plugin
+			// started (the plugin itself dies of its parent-death signal).
+			reaperWatch(cmd.Process.Pid)
+			p.watched = true
+		}
 		if d.err != nil {
 			p.kill()
 			return p, fmt.Errorf("starting plugin %s: %w", path, d.err)
@@ -206,6 +214,10 @@ func (p *proc) end() {
 	}
 	if !p.client.Exited() {
 		p.client.Kill()
+	}
+	if p.watched {
+		p.watched = false
+		reaperDone(p.cmd.Process.Pid)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,6 +23,10 @@ import (
 )
 
 func main() {
+	if os.Getenv("FAULTY_CHILD") == "1" {
+		time.Sleep(time.Hour) // the child of mode child
+		return
+	}
 	if d, err := time.ParseDuration(os.Getenv("FAULTY_START_DELAY")); err == nil {
 		time.Sleep(d)
 	}
@@ -35,7 +40,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr", "drop"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr", "drop", "child"}}},
 	}
 }
 
@@ -60,6 +65,8 @@ func (v *variant) Construct(w *sdk.Workload) error {
 		busError()
 	case "slow-construct":
 		time.Sleep(time.Hour)
+	case "child": // a helper process of its own, as mpirun's ranks or a server are
+		startChild()
 	}
 	v.adj = make([][]int64, w.NVertices)
 	for _, e := range w.Edges {
@@ -78,7 +85,7 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 		switch v.mode {
 		case "crash":
 			os.Exit(4)
-		case "hang":
+		case "hang", "child":
 			time.Sleep(time.Hour)
 		case "panic":
 			var m map[string]int
@@ -173,6 +180,24 @@ func outOfMemory() {
 		keep = append(keep, b)
 	}
 	_ = keep
+}
+
+// startChild starts a copy of this binary that sleeps, in the plugin's
+// process group, and writes its pid to $FAULTY_CHILD_PID_FILE; the
+// plugin then hangs in its searches (mode child hangs like hang).
+func startChild() {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "FAULTY_CHILD=1")
+	if cmd.Start() != nil {
+		return
+	}
+	if f := os.Getenv("FAULTY_CHILD_PID_FILE"); f != "" {
+		os.WriteFile(f, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+	}
 }
 
 // segfault dies of SIGSEGV as a crash in C code does: the signal's
