@@ -13,7 +13,6 @@ import (
 	"net/rpc"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -436,7 +435,22 @@ func parentsFilePath() (string, func(), error) {
 	return filepath.Join(dir, "parents"), func() { os.RemoveAll(dir) }, nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+// fileNameEscape writes each byte a file name should not hold (anything
+// but letters, digits and . _ = -) as %XX, so that two names differing
+// only there (a/b and a:b) stay apart: the escape is one-to-one.
+func fileNameEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == '=', c == '-':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
 
 func caseFileName(c *results.Case) string {
 	keys := make([]string, 0, len(c.Params))
@@ -448,7 +462,7 @@ func caseFileName(c *results.Case) string {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, c.Params[k]))
 	}
-	name := unsafeName.ReplaceAllString(strings.Join(parts, "_"), "-")
+	name := fileNameEscape(strings.Join(parts, "_"))
 	if len(name) <= maxCaseFileName {
 		return name
 	}
