@@ -23,8 +23,17 @@ const (
 	StatusSkipped = "skipped" // not run (e.g. interrupted before it began)
 )
 
+// FormatVersion is the version of the results.json format this package
+// writes and the newest it reads. Raise it when a change would make an
+// older bfsbench misread a file (a field whose meaning changes, not one
+// added).
+const FormatVersion = 1
+
 // Run is the whole results.json file.
 type Run struct {
+	// Format is the file's FormatVersion; 0 in files from before it was
+	// recorded, which read as version 1.
+	Format      int    `json:"format_version"`
 	Config      string `json:"config"`       // the config file's text
 	ConfigPath  string `json:"config_path"`  // as given on the command line
 	CommandLine string `json:"command_line"` // os.Args joined
@@ -278,6 +287,9 @@ func Load(path string) (*Run, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if r.Format > FormatVersion {
+		return nil, fmt.Errorf("%s: results format %d, newer than the %d this bfsbench reads: use a newer bfsbench", path, r.Format, FormatVersion)
+	}
 	if r.Finished == "" {
 		// A run that did not finish: its case in progress may have
 		// finished searches in the journal.
@@ -304,8 +316,10 @@ func Load(path string) (*Run, error) {
 }
 
 // Save writes r to path atomically (temporary file, fsync, rename), so a
-// reader or an interrupted run never sees a half-written file.
+// reader or an interrupted run never sees a half-written file; it sets
+// r.Format to FormatVersion.
 func (r *Run) Save(path string) error {
+	r.Format = FormatVersion
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err

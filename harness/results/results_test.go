@@ -191,3 +191,31 @@ func BenchmarkRewritePerSearch(b *testing.B) {
 		}
 	}
 }
+
+// TestFormatVersion: results.json says which format it is in; a file of a
+// newer format than this bfsbench reads is refused with that said, and
+// one from before versions loads as it did.
+func TestFormatVersion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.json")
+	if err := (&Run{Finished: "x"}).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), `"format_version": 1`) {
+		t.Errorf("no format version in\n%s", b)
+	}
+	for _, tc := range []struct {
+		text, err string
+	}{
+		{`{"format_version": 99, "cases": []}`, "format 99"},
+		{`{"cases": []}`, ""},
+		{`{"format_version": 1, "cases": []}`, ""},
+	} {
+		os.WriteFile(path, []byte(tc.text), 0o644)
+		_, err := Load(path)
+		if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: err %v, want %q", tc.text, err, tc.err)
+		}
+	}
+}
