@@ -890,3 +890,23 @@ func zombie(pid int) bool {
 	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 	return len(f) > 0 && f[0] == "Z"
 }
+
+func TestHasHandshake(t *testing.T) {
+	cookie := sdk.Handshake.MagicCookieValue
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"none", bytes.Repeat([]byte("x"), 3<<20), false},
+		{"start", []byte(cookie + "rest"), true},
+		{"across two reads", append(bytes.Repeat([]byte("x"), 1<<20-5), cookie...), true},
+		{"cut short", []byte(cookie[:len(cookie)-1]), false},
+	} {
+		p := filepath.Join(t.TempDir(), "bin")
+		os.WriteFile(p, tc.data, 0o755)
+		if got, err := hasHandshake(p); got != tc.want || err != nil {
+			t.Errorf("%s: %v %v, want %v", tc.name, got, err, tc.want)
+		}
+	}
+}

@@ -99,6 +99,19 @@ type proc struct {
 // to start, the killed proc comes back with the error, for its exit
 // status.
 func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.Writer) (*proc, error) {
+	return startPluginWithin(ctx, path, v, stderr, pluginStartTimeout)
+}
+
+// pluginStartTimeout bounds a case's plugin start (mpirun and CUDA
+// start-up included); describeStartTimeout bounds that of Describe, which
+// starts the binary alone.
+const (
+	pluginStartTimeout   = 2 * time.Minute
+	describeStartTimeout = 20 * time.Second
+)
+
+// startPluginWithin is startPlugin with a bound on the start.
+func startPluginWithin(ctx context.Context, path string, v *config.Variant, stderr io.Writer, startTimeout time.Duration) (*proc, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -137,7 +150,7 @@ func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.
 		SyncStdout:   stderr,
 		SyncStderr:   stderr,
 		Logger:       hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
-		StartTimeout: 2 * time.Minute,
+		StartTimeout: startTimeout,
 	})
 	p := &proc{client: pc, cmd: cmd, sockDir: sockDir}
 	type dispensed struct {
@@ -238,6 +251,33 @@ func (p *proc) exitStatus() string {
 	return "exited, status unknown"
 }
 
+// hasHandshake says whether the file at path holds the plugin
+// handshake's magic cookie, as every binary built with the SDK does.
+func hasHandshake(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	cookie := []byte(sdk.Handshake.MagicCookieValue)
+	buf := make([]byte, 1<<20+len(cookie))
+	keep := 0 // bytes carried over from the last read: a cookie across two reads
+	for {
+		n, err := io.ReadFull(f, buf[keep:])
+		if bytes.Contains(buf[:keep+n], cookie) {
+			return true, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		keep = len(cookie) - 1
+		copy(buf, buf[len(buf)-keep:])
+	}
+}
+
 // state describes what the running process is doing, from the kernel's
 // /proc/PID/stat: "running", "stopped (SIGSTOP or a debugger)", ...
 func (p *proc) state() string {
@@ -269,9 +309,18 @@ func (p *proc) state() string {
 	return "state " + f[0]
 }
 
-// Describe starts the plugin at path, asks for its Info and stops it.
+// Describe starts the plugin at path, asks for its Info and stops it. A
+// binary without the plugin handshake in it (a script, another program)
+// is refused without being run.
 func Describe(ctx context.Context, path string) (sdk.Info, error) {
-	p, err := startPlugin(ctx, path, nil, io.Discard)
+	ok, err := hasHandshake(path)
+	if err != nil {
+		return sdk.Info{}, err
+	}
+	if !ok {
+		return sdk.Info{}, fmt.Errorf("%s holds no bfsbench plugin handshake (not built with harness/sdk): not run", path)
+	}
+	p, err := startPluginWithin(ctx, path, nil, io.Discard, describeStartTimeout)
 	if err != nil {
 		return sdk.Info{}, errors.New(cleanStartError(err.Error()))
 	}

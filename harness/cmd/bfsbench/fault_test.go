@@ -563,3 +563,35 @@ func TestInterruptWhileParsingConfig(t *testing.T) {
 		t.Errorf("exit %d (%v), %v after the interrupt; want 130 within a second", code, err, time.Since(cancelled))
 	}
 }
+
+// TestPluginsListingSkipsStrangers: `bfsbench plugins` does not run an
+// executable in a plugin folder that is not a bfsbench plugin (a script
+// that never answers kept it waiting 2 minutes), and lists the plugins.
+func TestPluginsListingSkipsStrangers(t *testing.T) {
+	built := plugins(t)
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(built, "faulty"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "faulty"), b, 0o755)
+	marker := filepath.Join(dir, "ran")
+	os.WriteFile(filepath.Join(dir, "stranger"), []byte("#!/bin/sh\ntouch "+marker+"\nsleep 600\n"), 0o755)
+	done := make(chan string, 1)
+	go func() {
+		var out bytes.Buffer
+		dispatch(context.Background(), []string{"plugins", "--plugins", dir}, &out, io.Discard)
+		done <- out.String()
+	}()
+	select {
+	case out := <-done:
+		if !strings.Contains(out, "faulty  (") || !strings.Contains(out, "stranger: not a bfsbench plugin") {
+			t.Errorf("listing:\n%s", out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("bfsbench plugins still waiting after 20 s")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the stranger was run")
+	}
+}
