@@ -111,7 +111,7 @@ func (o Options) startCase(parent context.Context, p Planned, wl *Prepared, rc *
 		return s, err
 	}
 	s.closers = append(s.closers, func() { logFile.Close() })
-	stderr := io.MultiWriter(logFile, s.head, s.tail)
+	stderr := io.MultiWriter(&cappedWriter{w: logFile, max: maxLogBytes}, s.head, s.tail)
 
 	parentsPath, cleanup, err := parentsFilePath()
 	if err != nil {
@@ -472,6 +472,37 @@ func caseFileName(c *results.Case) string {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return fmt.Sprintf("%s~%016x", name[:maxCaseFileName-17], h.Sum64())
+}
+
+// maxLogBytes caps a case's log file in logs/.
+var maxLogBytes int64 = 64 << 20
+
+// cappedWriter writes at most max bytes to w, then a note that it cut
+// there, and drops the rest. It reports every write whole, so that the
+// copy feeding it (and the head and tail beside it) goes on.
+type cappedWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	max  int64
+	n    int64
+	full bool
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.full {
+		return len(p), nil
+	}
+	if room := c.max - c.n; int64(len(p)) > room {
+		_, _ = c.w.Write(p[:max(room, 0)])
+		_, _ = fmt.Fprintf(c.w, "\n[bfsbench: log cut at %s; what followed is dropped, the case's error keeps its last lines]\n", gib(float64(c.max)))
+		c.full = true
+		return len(p), nil
+	}
+	k, _ := c.w.Write(p) // a failed log write (a full disk) must not stop the copy feeding the error's tail
+	c.n += int64(k)
+	return len(p), nil
 }
 
 // maxCaseFileName is the longest case file name stem caseFileName returns,

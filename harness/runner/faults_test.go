@@ -910,3 +910,27 @@ func TestHasHandshake(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginLogCapped: a plugin that floods its stderr cannot fill the
+// disk through its log: the log stops at its cap with a note saying so,
+// and the case goes on.
+func TestPluginLogCapped(t *testing.T) {
+	dir := buildPlugins(t)
+	old := maxLogBytes
+	maxLogBytes = 256 << 10
+	defer func() { maxLogBytes = old }()
+	out := filepath.Join(t.TempDir(), "o")
+	cfg := parse(t, "[workload]\nscale = 7\nnbfs = 2\n[[variant]]\nplugin = \"faulty\"\n[variant.params]\nmode = \"spam\"\n")
+	run, err := Run(context.Background(), Options{Config: cfg, OutDir: out, PluginDirs: []string{dir}, Log: io.Discard})
+	if err != nil || run.Cases[0].Status != results.StatusOK {
+		t.Fatalf("err %v", err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, "logs", "*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("logs %v", logs)
+	}
+	b, _ := os.ReadFile(logs[0])
+	if int64(len(b)) > maxLogBytes+1024 || !strings.Contains(string(b), "log cut at") {
+		t.Errorf("log of %d bytes (cap %d), note %v", len(b), maxLogBytes, strings.Contains(string(b), "log cut at"))
+	}
+}

@@ -40,7 +40,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr", "drop", "child"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr", "drop", "child", "spam"}}},
 	}
 }
 
@@ -67,6 +67,11 @@ func (v *variant) Construct(w *sdk.Workload) error {
 		time.Sleep(time.Hour)
 	case "child": // a helper process of its own, as mpirun's ranks or a server are
 		startChild()
+	case "spam": // 8 MiB of stderr, then a correct case
+		line := strings.Repeat("x", 1023) + "\n"
+		for range 8 << 10 {
+			os.Stderr.WriteString(line)
+		}
 	}
 	v.adj = make([][]int64, w.NVertices)
 	for _, e := range w.Edges {
