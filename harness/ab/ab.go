@@ -139,8 +139,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, d := range runner.CleanStale() {
 		fmt.Fprintf(logFile, "removed %s, left by a run that died\n", d)
 	}
-	lockWarnings, unlock := runner.LockMachine(cfg, machine)
-	defer unlock()
+	lockWarnings, lock := runner.LockMachine(cfg, machine)
+	defer lock.Release()
 	warnings = append(warnings, lockWarnings...)
 	for _, w := range warnings {
 		fmt.Fprintf(o.Log, "ab: warning: %s\n", w)
@@ -179,6 +179,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					u.runs[si] = append(u.runs[si], cs[si])
 				}
 				fmt.Fprintf(o.Log, "[%d/%d] %s  round %d/%d  base %s  new %s\n", done, total, u.name, r+1, o.Rounds, caseLine(cs[0]), caseLine(cs[1]))
+				for _, w := range lock.Check() { // a run that started during the round
+					fmt.Fprintf(o.Log, "ab: warning: %s\n", w)
+					res.Run.Warnings = append(res.Run.Warnings, w)
+				}
 				if err := save(); err != nil {
 					wl.Release()
 					return res, err

@@ -8,8 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bfsbench/bfsbench/harness/config"
 	"github.com/bfsbench/bfsbench/harness/report"
@@ -260,5 +263,140 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if _, err := BuildRevision(ctx, BaseLabel, "no-such-rev", opt); err == nil || !strings.Contains(err.Error(), `no revision "no-such-rev"`) {
 		t.Errorf("missing revision: %v", err)
+	}
+}
+
+// TestWorkingTreeLabel: the working tree's side says what it builds
+// beyond HEAD: uncommitted changes to tracked files, and untracked files
+// (go build compiles a new file in a plugin's folder), named; a clean
+// tree says neither.
+func TestWorkingTreeLabel(t *testing.T) {
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		desc      string
+		edit      func(repo string)
+		want, not []string
+	}{
+		{"clean", func(string) {}, nil, []string{"uncommitted", "untracked"}},
+		{"untracked file", func(repo string) {
+			os.WriteFile(filepath.Join(repo, "plugins", "p", "extra.go"), []byte("package main\n\nvar extra = 1\n"), 0o644)
+		}, []string{"1 untracked file", "plugins/p/extra.go"}, []string{"uncommitted"}},
+		{"both", func(repo string) {
+			os.WriteFile(filepath.Join(repo, "plugins", "p", "main.go"), []byte("package main\n\nfunc main() { println() }\n"), 0o644)
+			for _, n := range []string{"a.go", "b.go", "c.go", "d.go"} {
+				os.WriteFile(filepath.Join(repo, "plugins", "p", n), []byte("package main\n"), 0o644)
+			}
+		}, []string{"uncommitted changes", "4 untracked files", "plugins/p/a.go", "..."}, nil},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			repo := t.TempDir()
+			sh := func(args ...string) {
+				t.Helper()
+				cmd := exec.Command(args[0], args[1:]...)
+				cmd.Dir = repo
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+				}
+			}
+			os.MkdirAll(filepath.Join(repo, "plugins", "p"), 0o755)
+			os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module probe\n\ngo 1.21\n"), 0o644)
+			os.WriteFile(filepath.Join(repo, "plugins", "p", "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+			sh("git", "init", "--quiet")
+			sh("git", "add", ".")
+			sh("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "p")
+			tc.edit(repo)
+			b, err := BuildRevision(ctx, NewLabel, "", BuildOptions{Repo: repo, Dir: t.TempDir(), Plugins: []string{"p"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := b.Describe()
+			for _, w := range tc.want {
+				if !strings.Contains(d, w) {
+					t.Errorf("%q does not say %q", d, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(d, w) {
+					t.Errorf("%q says %q", d, w)
+				}
+			}
+			// A saved build says it too.
+			if err := b.Save(); err != nil {
+				t.Fatal(err)
+			}
+			if l, err := LoadBuild(filepath.Dir(b.PluginDir), NewLabel); err != nil {
+				t.Error(err)
+			} else if l.Describe() != d {
+				t.Errorf("loaded: %q, want %q", l.Describe(), d)
+			}
+		})
+	}
+}
+
+// TestInterruptedBuildLeavesNothing: a build interrupted while the
+// compiler runs stops every process it started and leaves no temporary
+// folder (go's work folder) behind.
+func TestInterruptedBuildLeavesNothing(t *testing.T) {
+	for _, tool := range []string{"git", "go", "pgrep"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip("no " + tool)
+		}
+	}
+	repo := t.TempDir()
+	sh := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	os.MkdirAll(filepath.Join(repo, "plugins", "slow"), 0o755)
+	os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module probe\n\ngo 1.21\n"), 0o644)
+	// Enough code for the compiler to take seconds.
+	var src strings.Builder
+	src.WriteString("package main\n\nfunc main() { println(f0(1)) }\n")
+	for i := range 30000 {
+		fmt.Fprintf(&src, "func f%d(x int) int { if x > %d { return x * %d } ; return f%d(x+1) }\n", i, i, i, (i+1)%30000)
+	}
+	os.WriteFile(filepath.Join(repo, "plugins", "slow", "main.go"), []byte(src.String()), 0o644)
+	sh("git", "init", "--quiet")
+	sh("git", "add", ".")
+	sh("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "slow")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	out := t.TempDir()
+	_, err := BuildRevision(ctx, NewLabel, "", BuildOptions{Repo: repo, Dir: filepath.Join(out, "new"), Plugins: []string{"slow"}})
+	if err == nil {
+		t.Skip("the build finished before the interrupt")
+	}
+	time.Sleep(time.Second)
+	// The compiler's arguments name the build's folders.
+	for _, dir := range []string{repo, tmp, out} {
+		ps, _ := exec.Command("pgrep", "-a", "-f", dir).Output()
+		if len(bytes.TrimSpace(ps)) == 0 {
+			continue
+		}
+		t.Errorf("processes left running:\n%s", ps)
+		for _, l := range strings.Split(strings.TrimSpace(string(ps)), "\n") {
+			if pid, err := strconv.Atoi(strings.Fields(l)[0]); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL) // the build's own, found by its folder
+			}
+		}
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in TMPDIR: %v", names)
 	}
 }

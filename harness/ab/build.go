@@ -14,21 +14,28 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Build is one side of an A/B measurement: a revision whose plugins are
 // built into PluginDir (and its CUDA libraries into PluginDir/../lib, where
 // a plugin looks for them).
 type Build struct {
-	Label     string // "base" or "new"
-	Rev       string // as given; "" for the working tree
-	Commit    string // the full hash of Rev (of HEAD for the working tree)
-	Dirty     bool   // the working tree, with uncommitted changes to tracked files
+	Label  string // "base" or "new"
+	Rev    string // as given; "" for the working tree
+	Commit string // the full hash of Rev (of HEAD for the working tree)
+	Dirty  bool   // the working tree, with uncommitted changes to tracked files
+	// Untracked are the working tree's untracked files (not ignored), by
+	// path in the repository: go build compiles a new file in a plugin's
+	// folder as it does a committed one.
+	Untracked []string
 	PluginDir string
 }
 
 // Describe names the revision in one line, e.g. "HEAD~1 = 1a2b3c4d5e6f" or
-// "the working tree (HEAD 1a2b3c4d5e6f + uncommitted changes)".
+// "the working tree (HEAD 1a2b3c4d5e6f + uncommitted changes + 1
+// untracked file: plugins/x/new.go)".
 func (b *Build) Describe() string {
 	short := b.Commit
 	if len(short) > 12 {
@@ -38,6 +45,13 @@ func (b *Build) Describe() string {
 		s := "the working tree (HEAD " + short
 		if b.Dirty {
 			s += " + uncommitted changes"
+		}
+		if n := len(b.Untracked); n > 0 {
+			names := b.Untracked[:min(n, 3)]
+			s += fmt.Sprintf(" + %d untracked %s: %s", n, plural(n, "file", "files"), strings.Join(names, ", "))
+			if n > len(names) {
+				s += ", ..."
+			}
 		}
 		return s + ")"
 	}
@@ -79,11 +93,9 @@ func BuildRevision(ctx context.Context, label, rev string, o BuildOptions) (*Bui
 		if b.Commit, err = git(ctx, top, "rev-parse", "--verify", "HEAD"); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
-		st, err := git(ctx, top, "status", "--porcelain", "--untracked-files=no")
-		if err != nil {
+		if b.Dirty, b.Untracked, err = workingTreeState(ctx, top); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
-		b.Dirty = st != ""
 	} else {
 		if b.Commit, err = git(ctx, top, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}"); err != nil {
 			return nil, fmt.Errorf("%s: no revision %q in %s: %w", label, rev, top, err)
@@ -98,6 +110,37 @@ func BuildRevision(ctx context.Context, label, rev string, o BuildOptions) (*Bui
 		return nil, err
 	}
 	return b, nil
+}
+
+// workingTreeState says whether the working tree at top has uncommitted
+// changes to tracked files, and lists its untracked files (not ignored).
+func workingTreeState(ctx context.Context, top string) (dirty bool, untracked []string, err error) {
+	// Not through output, which trims: the first entry may start with a
+	// space (" M path").
+	cmd := exec.CommandContext(ctx, "git", "-C", top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	st, err := cmd.Output()
+	if err != nil {
+		return false, nil, fmt.Errorf("git status: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	for _, e := range strings.Split(string(st), "\x00") {
+		switch {
+		case len(e) < 4:
+		case strings.HasPrefix(e, "?? "):
+			untracked = append(untracked, e[3:])
+		default:
+			dirty = true
+		}
+	}
+	return dirty, untracked, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // removeWorktree removes a worktree made by BuildRevision, even after an
@@ -137,6 +180,15 @@ func buildPlugins(ctx context.Context, src string, b *Build, o BuildOptions) err
 	}
 	args = append(args, "-o", b.PluginDir+string(filepath.Separator))
 	args = append(args, pkgs...)
+	// The build's temporary files (go's work folder, nvcc's) go under the
+	// build's folder, removed after however the build ends: an
+	// interrupted go command leaves its work folder behind.
+	tmp, err := os.MkdirTemp(filepath.Dir(b.PluginDir), ".tmp-")
+	if err != nil {
+		return fmt.Errorf("%s: %w", b.Label, err)
+	}
+	defer os.RemoveAll(tmp)
+	env = append(env, "GOTMPDIR="+tmp, "TMPDIR="+tmp)
 	if err := runLogged(ctx, o.Log, src, env, "go", args...); err != nil {
 		return fmt.Errorf("%s (%s): building plugins: %w", b.Label, b.Describe(), err)
 	}
@@ -159,7 +211,7 @@ func buildPlugins(ctx context.Context, src string, b *Build, o BuildOptions) err
 	if len(targets) == 3 {
 		return nil
 	}
-	if err := runLogged(ctx, o.Log, src, nil, "make", targets...); err != nil {
+	if err := runLogged(ctx, o.Log, src, append(os.Environ(), "TMPDIR="+tmp), "make", targets...); err != nil {
 		return fmt.Errorf("%s (%s): building CUDA libraries: %w", b.Label, b.Describe(), err)
 	}
 	return nil
@@ -187,8 +239,14 @@ func output(ctx context.Context, dir, name string, args ...string) (string, erro
 	return strings.TrimSpace(string(out)), nil
 }
 
+// buildGrace is how long an interrupted build command has to end (go
+// removes its work folder on SIGINT) before its process group is killed.
+const buildGrace = 5 * time.Second
+
 // runLogged runs a build command in dir, its output going to log; the
-// error carries the output's last lines.
+// error carries the output's last lines. The command runs in a process
+// group of its own: an interrupt (ctx ending) sends the group SIGINT,
+// then SIGKILL, so no compiler it started is left running.
 func runLogged(ctx context.Context, log io.Writer, dir string, env []string, name string, args ...string) error {
 	if log == nil {
 		log = io.Discard
@@ -196,10 +254,19 @@ func runLogged(ctx context.Context, log io.Writer, dir string, env []string, nam
 	fmt.Fprintf(log, "(cd %s && %s %s)\n", dir, name, strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+	cmd.WaitDelay = buildGrace
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(log, &out)
 	cmd.Stderr = cmd.Stdout
-	if err := cmd.Run(); err != nil {
+	err := cmd.Run()
+	if cmd.Process != nil {
+		// Whatever of the group outlived its leader (a compiler the go
+		// command started): the group is ours alone.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if err != nil {
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 		if len(lines) > 10 {
 			lines = lines[len(lines)-10:]

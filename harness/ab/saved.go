@@ -23,12 +23,14 @@ type savedBuild struct {
 	Rev    string `json:"rev"`
 	Commit string `json:"commit"`
 	Dirty  bool   `json:"dirty"`
+	// Untracked lists the working tree's untracked files built in.
+	Untracked []string `json:"untracked,omitempty"`
 }
 
 // Save writes b's BuildFile beside its PluginDir, so that LoadBuild can
 // take the build up elsewhere.
 func (b *Build) Save() error {
-	data, err := json.MarshalIndent(savedBuild{Label: b.Label, Rev: b.Rev, Commit: b.Commit, Dirty: b.Dirty}, "", "  ")
+	data, err := json.MarshalIndent(savedBuild{Label: b.Label, Rev: b.Rev, Commit: b.Commit, Dirty: b.Dirty, Untracked: b.Untracked}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -65,5 +67,5 @@ func LoadBuild(dir, label string) (*Build, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("%s: %s has no bin/ of plugins beside it", label, path)
 	}
-	return &Build{Label: s.Label, Rev: s.Rev, Commit: s.Commit, Dirty: s.Dirty, PluginDir: abs}, nil
+	return &Build{Label: s.Label, Rev: s.Rev, Commit: s.Commit, Dirty: s.Dirty, Untracked: s.Untracked, PluginDir: abs}, nil
 }

@@ -35,6 +35,7 @@ package config
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,6 +85,8 @@ type Config struct {
 	// MaxCases is the limit the config was checked against (see
 	// ParseMax); the runner checks the variants' sweeps against it too.
 	MaxCases int
+
+	lines *lineIndex // for errors found after parsing (CheckFiles)
 }
 
 // Workload is one point of the [workload] table.
@@ -182,7 +185,7 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 		return nil, &Error{File: name, Msg: err.Error()}
 	}
 	p := &parser{file: name, lines: indexLines(text), maxCases: maxCases}
-	c := &Config{Path: name, Text: text, MaxCases: maxCases}
+	c := &Config{Path: name, Text: text, MaxCases: maxCases, lines: p.lines}
 	for _, k := range sortedKeys(raw) {
 		switch k {
 		case "workload", "variant", "figure":
@@ -307,6 +310,19 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 	if count > p.maxCases {
 		return nil, p.errf("workload", "the lists expand to %s workloads, more than the limit of %d cases (raise it with --max-cases)", countString(count), p.maxCases)
 	}
+	// A value listed twice would run each of its cases twice, into one
+	// record.
+	for _, l := range []struct {
+		key  string
+		vals []string
+	}{
+		{"scale", fmtAll(scales)}, {"edgefactor", fmtAll(efs)}, {"nbfs", fmtAll(nbfss)}, {"seed", fmtAll(seeds)},
+		{"file", cleanAll(files)}, {"format", formats},
+	} {
+		if v, ok := repeated(l.vals); ok {
+			return nil, p.errf("workload."+l.key, "%s is listed twice: each case would run twice into one record", v)
+		}
+	}
 	validate, err := p.validate(m)
 	if err != nil {
 		return nil, err
@@ -341,6 +357,36 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 		}
 	}
 	return out, nil
+}
+
+// fmtAll formats each of xs.
+func fmtAll[T any](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
+}
+
+// cleanAll is the paths in xs, cleaned: "./g.txt" is "g.txt".
+func cleanAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = filepath.Clean(x)
+	}
+	return out
+}
+
+// repeated returns the first value xs holds twice.
+func repeated(xs []string) (string, bool) {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if seen[x] {
+			return x, true
+		}
+		seen[x] = true
+	}
+	return "", false
 }
 
 // validate accepts validate = "all" (the default) or a number of searches
@@ -700,6 +746,50 @@ func (p *parser) checkScales(c *Config) error {
 				return p.errf(v.path+".scales", "scale %d is not one of the [workload] scales", s)
 			}
 		}
+	}
+	return nil
+}
+
+// CheckFiles refuses a workload's graph file that cannot be read (missing,
+// a folder, no permission), naming the config's line, so that a run
+// stops before any work instead of failing every case of the workload.
+func (c *Config) CheckFiles() error {
+	seen := map[string]bool{}
+	for _, w := range c.Workloads {
+		f := w.Spec.File
+		if f == "" || seen[f] {
+			continue
+		}
+		seen[f] = true
+		err := readable(f)
+		if err == nil {
+			continue
+		}
+		e := &Error{File: c.Path, Key: "workload.file", Msg: fmt.Sprintf("graph file: %v", err)}
+		if c.lines != nil {
+			e.Line = c.lines.line("workload.file")
+		}
+		return e
+	}
+	return nil
+}
+
+// readable opens path as a regular file and reads a byte of it.
+func readable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	if _, err := f.Read(make([]byte, 1)); err != nil && err != io.EOF {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

@@ -291,3 +291,30 @@ func TestNameParams(t *testing.T) {
 		t.Errorf("without presets: %v %v, want [k]", names, err)
 	}
 }
+
+// TestWorkloadValueListedTwice: a value repeated in a [workload] list
+// would run each of its cases twice into one record; it is an error naming
+// the key and the line.
+func TestWorkloadValueListedTwice(t *testing.T) {
+	v := "[[variant]]\nplugin = \"reference\"\n"
+	for _, tc := range []struct {
+		text, key string
+	}{
+		{"[workload]\nscale = [10, 10]\n" + v, "workload.scale"},
+		{"[workload]\nscale = [10, 11, 10]\n" + v, "workload.scale"},
+		{"[workload]\nscale = 10\nedgefactor = [16, 8, 16]\n" + v, "workload.edgefactor"},
+		{"[workload]\nscale = 10\nnbfs = [4, 4]\n" + v, "workload.nbfs"},
+		{"[workload]\nscale = 10\nseed = [[1, 2], [1, 2]]\n" + v, "workload.seed"},
+		{"[workload]\nfile = [\"g.txt\", \"./g.txt\"]\n" + v, "workload.file"},
+		{"[workload]\nfile = \"g.txt\"\nformat = [\"snap\", \"snap\"]\n" + v, "workload.format"},
+	} {
+		_, err := Parse("t.toml", tc.text)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != tc.key || ce.Line < 2 || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("%q: err %v, want an error at %s saying a value is listed twice", tc.text, err, tc.key)
+		}
+	}
+	if _, err := Parse("t.toml", "[workload]\nscale = [10, 11]\nseed = [[1, 2], [2, 1]]\n"+v); err != nil {
+		t.Errorf("distinct values refused: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +43,26 @@ func TestLimitsBeforeExpanding(t *testing.T) {
 	}
 	if _, err := ParseMax("c.toml", "[workload]\nscale = 10\n[[variant]]\nplugin = \"p\"\n[variant.params]\na = [1, 2, 3, 4]\n", 3); err == nil {
 		t.Errorf("4 cases under a limit of 3 accepted")
+	}
+}
+
+// TestManyKeysParseInLinearTime: a config of 20,000 keys parses in well
+// under a second (the keys' file order was an insertion sort: 8 s).
+func TestManyKeysParseInLinearTime(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[workload]\nscale = 10\n[[variant]]\nplugin = \"p\"\n[variant.params]\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "k%05d = %d\n", 19999-i, i)
+	}
+	start := time.Now()
+	c, err := Parse("c.toml", b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("20,000 keys took %v", el)
+	}
+	if o := c.Variants[0].ParamOrder; len(o) != 20000 || o[0] != "k19999" || o[19999] != "k00000" {
+		t.Errorf("param order: %d keys, first %q", len(o), o[0])
 	}
 }

@@ -7,6 +7,7 @@ package config
 // and bare keys).
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -115,11 +116,9 @@ func (x *lineIndex) order(prefix string, keys []string) []string {
 		}
 		return 1 << 30
 	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && pos(out[j]) < pos(out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	// A stable sort: O(n log n), where an insertion sort took 8 s for
+	// 20,000 keys.
+	sort.SliceStable(out, func(i, j int) bool { return pos(out[i]) < pos(out[j]) })
 	return out
 }
 

@@ -45,9 +45,10 @@ type CompareOptions struct {
 	// The confidence interval's level is 1 - Alpha.
 	Alpha float64
 	// MinSearches is the fewest valid searches each side of a pair needs
-	// for a verdict; a pair with fewer fails. 0 sets no minimum beyond the
-	// test's own (with fewer than 4 searches a side, it never finds a
-	// significant change).
+	// for a verdict; a pair with fewer fails. Whatever it is, a pair fails
+	// when it has too few valid searches for any outcome of the U test to
+	// reach p <= Alpha (at 0.05: 4 a side, or 8 against 3), since "no
+	// significant change" would then be a pass the data cannot support.
 	MinSearches int
 	// Strict refuses to compare runs from different machines (CPU model,
 	// GPU models, driver); otherwise the first line of the output warns.
@@ -141,11 +142,13 @@ func CompareRuns(w io.Writer, base, new *results.Run, opts CompareOptions) (Comp
 	}
 	newByKey := map[string]*results.Case{}
 	unmatchedBySlot := map[string][]*results.Case{} // new cases no base case has, for "parameters changed"
+	unmatchedByName := map[string][]*results.Case{} // and for "a different graph of the same name"
 	for _, c := range new.Cases {
 		if c != nil && newByKey[c.Key()] == nil {
 			newByKey[c.Key()] = c
 			if !baseKeys[c.Key()] {
 				unmatchedBySlot[c.SlotKey()] = append(unmatchedBySlot[c.SlotKey()], c)
+				unmatchedByName[c.NameKey()] = append(unmatchedByName[c.NameKey()], c)
 			}
 		}
 	}
@@ -161,6 +164,8 @@ func CompareRuns(w io.Writer, base, new *results.Run, opts CompareOptions) (Comp
 		if p.New == nil {
 			if same := unmatchedBySlot[b.SlotKey()]; len(same) == 1 {
 				p.Note = "parameters changed (" + ParamDiff(b.Params, same[0].Params) + "): refresh the baseline"
+			} else if same := unmatchedByName[b.NameKey()]; len(same) == 1 {
+				p.Note = fmt.Sprintf("new ran on a different graph of the same name %s (%s): not comparable", b.Graph.Label(), graphDiff(b.Graph, same[0].Graph))
 			}
 		}
 		pairs = append(pairs, p)
@@ -269,6 +274,10 @@ func compareCase(p Pair, opts CompareOptions) compareRow {
 		row.new = gteps(validTEPS(n))
 		row.verdict, row.fail = "FAIL: new status "+n.Status, true
 		return row
+	case b.Graph.Differs(n.Graph) != "":
+		row.new = gteps(validTEPS(n))
+		row.verdict, row.fail = "FAIL: a different graph ("+b.Graph.Differs(n.Graph)+"): not comparable", true
+		return row
 	case b.Status != results.StatusOK || len(bt) == 0:
 		row.new = gteps(validTEPS(n))
 		row.verdict = "no baseline (base status " + b.Status + ")"
@@ -282,6 +291,13 @@ func compareCase(p Pair, opts CompareOptions) compareRow {
 		return row
 	case len(bt) < opts.MinSearches || len(nt) < opts.MinSearches:
 		row.verdict, row.fail = fmt.Sprintf("FAIL: too few valid searches (n=%d+%d, at least %d a side wanted)", len(bt), len(nt), opts.MinSearches), true
+		return row
+	case minUPValue(len(bt), len(nt)) > opts.Alpha:
+		// No outcome of the test could be significant: "no significant
+		// change" would be a pass the data cannot support.
+		row.change = fmt.Sprintf("%+.2f%% (n=%d+%d)", (median(nt)/median(bt)-1)*100, len(bt), len(nt))
+		row.verdict, row.fail = fmt.Sprintf("FAIL: too few valid searches to tell (n=%d+%d: no outcome of the U test reaches p <= %.3g; %d a side would)%s",
+			len(bt), len(nt), opts.Alpha, minSearchesFor(opts.Alpha), validatedNote(b, n)), true
 		return row
 	}
 	mb, mn := median(bt), median(nt)
@@ -314,6 +330,63 @@ func compareCase(p Pair, opts CompareOptions) compareRow {
 		}
 	}
 	return row
+}
+
+// graphDiff says how two graphs of one name differ: Graph.Differs, or
+// their IDs when it finds nothing (a field one of them did not record).
+func graphDiff(a, b results.Graph) string {
+	if d := a.Differs(b); d != "" {
+		return d
+	}
+	return a.ID() + " vs " + b.ID()
+}
+
+// minUPValue is the smallest two-sided p-value the Mann-Whitney U test
+// can give for samples of n and m values: 2 / C(n+m, n), reached when
+// they do not overlap (ties only raise it).
+func minUPValue(n, m int) float64 {
+	if n == 0 || m == 0 {
+		return 1
+	}
+	p := 2.0
+	for i := 1; i <= min(n, m) && p > 1e-300; i++ {
+		p *= float64(i) / float64(max(n, m)+i) // 1 / C(n+m, min(n, m)), a factor at a time
+	}
+	return min(1, p)
+}
+
+// minSearchesFor is the fewest valid searches a side with which the U test
+// can reach p <= alpha.
+func minSearchesFor(alpha float64) int {
+	n := 1
+	for minUPValue(n, n) > alpha && n < 1<<20 {
+		n++
+	}
+	return n
+}
+
+// validatedNote says which side of a pair validated only some of its
+// searches (config validate = N), "" when both validated all.
+func validatedNote(b, n *results.Case) string {
+	var parts []string
+	for _, x := range []struct {
+		side string
+		c    *results.Case
+	}{{"base", b}, {"new", n}} {
+		v := 0
+		for _, s := range x.c.BFS {
+			if s.Validated {
+				v++
+			}
+		}
+		if v < len(x.c.BFS) {
+			parts = append(parts, fmt.Sprintf("%s: %d of %d searches validated", x.side, v, len(x.c.BFS)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ")
 }
 
 // sampleRounds are the valid TEPS of a pair, by round: [round][0] of the

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,7 +109,6 @@ func TestCompareOptions(t *testing.T) {
 		{"too few searches", CompareOptions{Threshold: 0.05, MinSearches: 8}, func(r *results.Run) { r.Cases[2].BFS = r.Cases[2].BFS[:6] }, 1, []string{benchName(base.Cases[2]), "FAIL: too few valid searches (n=8+6, at least 8 a side wanted)"}},
 		{"10% slower, threshold 5%", CompareOptions{Threshold: 0.05}, func(r *results.Run) { scaleCase(r, 3, 1.1) }, 1, []string{benchName(base.Cases[3]), "-9.09% (p=", "FAIL: slower"}},
 		{"10% slower, threshold 20%", CompareOptions{Threshold: 0.2}, func(r *results.Run) { scaleCase(r, 3, 1.1) }, 0, []string{"slower, within threshold"}},
-		{"strict alpha", CompareOptions{Threshold: 0.05, Alpha: 1e-9}, func(r *results.Run) { scaleCase(r, 3, 2) }, 0, []string{benchName(base.Cases[3]), "~ (p=0.000 n=8)", "~ no significant change: need > 10 samples"}},
 		{"geomean", CompareOptions{Threshold: 0.05}, func(r *results.Run) {}, 0, []string{"geomean of the median ratios over 6 cases: +0.00%"}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -228,5 +228,85 @@ func TestCompareDisturbedRound(t *testing.T) {
 	lo8, hi8 := bootstrapRatio(byRound, 0.95)
 	if hi8-lo8 <= hi1-lo1 {
 		t.Errorf("by rounds [%v, %v] not wider than flat [%v, %v]", lo8, hi8, lo1, hi1)
+	}
+}
+
+// fileRun is a run of one case on the graph file path, the graph's size
+// and fingerprint as given, with nbfs valid searches of about gteps.
+func fileRun(path string, nv, ne int64, fp string, gteps float64, nbfs int) *results.Run {
+	rng := rand.New(rand.NewSource(int64(nv)))
+	c := synthCase(rng, "reference", "cpu", map[string]any{"alpha": 15}, 0, gteps, nbfs, 4)
+	c.Graph = results.Graph{File: path, NVertices: nv, NEdges: ne, Fingerprint: fp}
+	return &results.Run{ConfigPath: "c.toml", Env: results.Env{CPUModel: "Test CPU", CPUs: 2}, Cases: []*results.Case{c}}
+}
+
+// TestCompareDifferentGraphs: two cases on different graphs are never
+// compared as one, whether the graphs are files of one name (scale 10
+// against 13, both graph.txt) or one Kronecker spec whose edge lists
+// differ; the output says why.
+func TestCompareDifferentGraphs(t *testing.T) {
+	kron := func(fp string) *results.Run {
+		r := fileRun("", 1<<10, 16<<10, fp, 1, 16)
+		r.Cases[0].Graph.Scale, r.Cases[0].Graph.EdgeFactor, r.Cases[0].Graph.Seed = 10, 16, [2]uint64{2, 3}
+		return r
+	}
+	for _, tc := range []struct {
+		desc      string
+		base, new *results.Run
+		want      string
+	}{
+		{"files of one name", fileRun("a/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), fileRun("b/graph.txt", 1<<13, 16<<13, "bbbb", 2.06, 16), "different graph"},
+		{"one spec, other edges", kron("aaaa"), kron("bbbb"), "different graph"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var out bytes.Buffer
+			res, err := CompareRuns(&out, tc.base, tc.new, CompareOptions{Threshold: 0.05})
+			if res.Compared != 0 || res.Failed == 0 || strings.Contains(out.String(), "PASS") || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("compared %d, failed %d, err %v; want no comparison, a failure naming %q:\n%s", res.Compared, res.Failed, err, tc.want, out.String())
+			}
+		})
+	}
+	// The same file, loaded twice, still compares.
+	var out bytes.Buffer
+	res, err := CompareRuns(&out, fileRun("a/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), fileRun("b/graph.txt", 1<<10, 16<<10, "aaaa", 1, 16), CompareOptions{Threshold: 0.05})
+	if err != nil || res.Compared != 1 || res.Failed != 0 {
+		t.Errorf("one graph under two folders: compared %d, failed %d, err %v\n%s", res.Compared, res.Failed, err, out.String())
+	}
+}
+
+// TestCompareCannotTell: a pair with too few valid searches for the U test
+// to ever find a change at the level asked fails, saying so, instead of
+// reading "no significant change" and passing; a partly validated case
+// says how many of its searches were validated.
+func TestCompareCannotTell(t *testing.T) {
+	base := synthRun()
+	base.Cases = base.Cases[:1] // 8 valid searches
+	for _, tc := range []struct {
+		desc    string
+		edit    func(c *results.Case)
+		alpha   float64
+		failed  int
+		mention []string
+	}{
+		{"1 of 8 validated, 42% slower", func(c *results.Case) {
+			for i := range c.BFS {
+				c.BFS[i].TEPS *= 0.58
+				c.BFS[i].Validated, c.BFS[i].Valid = i == 0, i == 0
+			}
+		}, 0, 1, []string{"FAIL: too few valid searches to tell", "n=8+1", "1 of 8 searches validated"}},
+		{"2 valid in new at alpha 0.01", func(c *results.Case) { c.BFS = c.BFS[:2] }, 0.01, 1, []string{"FAIL: too few valid searches to tell", "n=8+2", "5 a side would"}},
+		{"2 valid in new: enough at 0.05 (8 against 2 can separate)", func(c *results.Case) { c.BFS = c.BFS[:2] }, 0, 0, []string{"no significant change"}},
+		{"3 valid in new: enough at 0.05", func(c *results.Case) { c.BFS = c.BFS[:3] }, 0, 0, []string{"no significant change"}},
+		{"8+8 at alpha 1e-9", func(c *results.Case) {}, 1e-9, 1, []string{"FAIL: too few valid searches to tell", "p <= 1e-09"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			n := copyRun(t, base)
+			tc.edit(n.Cases[0])
+			var out bytes.Buffer
+			res, _ := CompareRuns(&out, base, n, CompareOptions{Threshold: 0.05, Alpha: tc.alpha})
+			if res.Failed != tc.failed || !hasLineWith(out.String(), tc.mention) {
+				t.Errorf("failed %d, want %d, and a line with %q:\n%s", res.Failed, tc.failed, tc.mention, out.String())
+			}
+		})
 	}
 }

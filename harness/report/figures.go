@@ -21,6 +21,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -45,6 +46,15 @@ import (
 // folder redraws on its own. A figure that cannot be drawn does not stop
 // the others: the errors are joined.
 func Figures(runs []*results.Run, figs []*config.Figure, dir string, refDirs []string) ([]string, error) {
+	return FiguresContext(context.Background(), runs, figs, dir, refDirs)
+}
+
+// FiguresContext is Figures that stops between two figures once ctx
+// ends, returning its error.
+func FiguresContext(ctx context.Context, runs []*results.Run, figs []*config.Figure, dir string, refDirs []string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if len(figs) == 0 {
 		return nil, nil
 	}
@@ -60,6 +70,9 @@ func Figures(runs []*results.Run, figs []*config.Figure, dir string, refDirs []s
 	var written []string
 	var errs []error
 	for _, cf := range figs {
+		if err := ctx.Err(); err != nil {
+			return written, err
+		}
 		var ref *Reference
 		if cf.Reference != "" {
 			var path string
@@ -145,7 +158,7 @@ func dimValue(p point, d string) string {
 		}
 		return strconv.Itoa(c.Graph.EdgeFactor)
 	case "graph":
-		return filepath.Base(c.Graph.File)
+		return p.graph
 	case "ranks":
 		return strconv.Itoa(c.Ranks)
 	case "gpus":

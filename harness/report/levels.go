@@ -25,6 +25,9 @@ import (
 func LevelTables(w io.Writer, run *results.Run, all bool) error {
 	for i := range run.Cases {
 		c := run.Cases[i]
+		if c == nil {
+			continue
+		}
 		searches := validSearches(c)
 		which := "valid"
 		if all && c.Status == results.StatusOK {

@@ -323,8 +323,12 @@ func leftOut(pts []point) string {
 
 // workloadKey names the workload of c: levels of different graphs do not
 // compare.
-func workloadKey(c *results.Case) string {
-	return fmt.Sprintf("%s seed %d,%d", c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+func workloadKey(p point) string {
+	name := p.c.Graph.Label()
+	if p.graph != "" {
+		name = p.graph // two graph files of one name apart
+	}
+	return fmt.Sprintf("%s seed %d,%d", name, p.c.Graph.Seed[0], p.c.Graph.Seed[1])
 }
 
 // levelTimeFigures draws [Krajecki] Fig. 2: the time of each BFS level, one
@@ -334,7 +338,7 @@ func workloadKey(c *results.Case) string {
 func levelTimeFigures(pts, without []point, profiles map[*results.Case]levelProfile) ([]*figure, error) {
 	groups, order := map[string][]point{}, []string(nil)
 	for _, p := range pts {
-		k := workloadKey(p.c)
+		k := workloadKey(p)
 		if groups[k] == nil {
 			order = append(order, k)
 		}
@@ -342,7 +346,7 @@ func levelTimeFigures(pts, without []point, profiles map[*results.Case]levelProf
 	}
 	missing := map[string][]point{}
 	for _, p := range without {
-		k := workloadKey(p.c)
+		k := workloadKey(p)
 		missing[k] = append(missing[k], p)
 	}
 	var figs []*figure

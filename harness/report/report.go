@@ -10,6 +10,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -90,6 +91,15 @@ func pruneStalePlots(dir string, current []string) error {
 // paths written. When runs come from different machines and the same case
 // appears on more than one, series are labelled with the machine.
 func Plot(runs []*results.Run, dir string) ([]string, error) {
+	return PlotContext(context.Background(), runs, dir)
+}
+
+// PlotContext is Plot that stops between two figures once ctx ends,
+// returning its error (a figure is written whole or not at all).
+func PlotContext(ctx context.Context, runs []*results.Run, dir string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -99,6 +109,9 @@ func Plot(runs []*results.Run, dir string) ([]string, error) {
 	}
 	var written []string
 	for _, f := range figs {
+		if err := ctx.Err(); err != nil {
+			return written, err
+		}
 		paths, err := f.save(dir)
 		written = append(written, paths...)
 		if err != nil {
@@ -115,6 +128,10 @@ type point struct {
 	run     int    // index of its run among those merged
 	machine string // host and GPU (or CPU) model of its run
 	started string // its run's start time
+	// graph names a graph file: its base name, with the fingerprint's
+	// start when another point's file of that name is a different graph;
+	// "" for a Kronecker graph.
+	graph string
 }
 
 // collect flattens the cases of runs into points.
@@ -128,6 +145,31 @@ func collect(runs []*results.Run) []point {
 			if c != nil {
 				pts = append(pts, point{c: c, idx: j, run: i, machine: machineName(r.Env), started: r.Started})
 			}
+		}
+	}
+	// Graph files of one base name that are different graphs are told
+	// apart by their contents.
+	ids := map[string]map[string]bool{} // base name → graph IDs
+	for _, p := range pts {
+		if g := p.c.Graph; g.File != "" {
+			if ids[g.Label()] == nil {
+				ids[g.Label()] = map[string]bool{}
+			}
+			ids[g.Label()][g.ID()] = true
+		}
+	}
+	for i := range pts {
+		g := pts[i].c.Graph
+		if g.File == "" {
+			continue
+		}
+		pts[i].graph = g.Label()
+		if len(ids[g.Label()]) > 1 {
+			fp := g.Fingerprint
+			if len(fp) > 8 {
+				fp = fp[:8]
+			}
+			pts[i].graph += fmt.Sprintf(" [%d vertices, %d edges, %s]", g.NVertices, g.NEdges, fp)
 		}
 	}
 	return pts
@@ -288,12 +330,7 @@ func dimensions(pts []point) []dimension {
 			}
 			return fmt.Sprint(p.c.Graph.EdgeFactor)
 		}},
-		dimension{name: "graph", value: func(p point) string {
-			if p.c.Graph.File == "" {
-				return ""
-			}
-			return filepath.Base(p.c.Graph.File)
-		}},
+		dimension{name: "graph", value: func(p point) string { return p.graph }},
 		dimension{name: "seed", value: func(p point) string {
 			return fmt.Sprintf("%d,%d", p.c.Graph.Seed[0], p.c.Graph.Seed[1])
 		}},
@@ -411,7 +448,7 @@ func (l labeller) common(pts []point) string {
 	var parts []string
 	switch {
 	case p.c.Graph.File != "" && !l.vary["graph"]:
-		parts = append(parts, "graph "+filepath.Base(p.c.Graph.File))
+		parts = append(parts, "graph "+p.graph)
 	case p.c.Graph.File == "" && !l.vary["scale"] && !l.vary["ef"]:
 		parts = append(parts, fmt.Sprintf("scale %d ef %d", p.c.Graph.Scale, p.c.Graph.EdgeFactor))
 	case p.c.Graph.File == "" && !l.vary["scale"]:

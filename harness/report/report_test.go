@@ -647,3 +647,20 @@ func TestLevelPlotsNameCasesWithoutPhases(t *testing.T) {
 		t.Errorf("%d of levels_time and phases_by_case drawn, want 2", seen)
 	}
 }
+
+// TestLabelsTellGraphsOfOneNameApart: plotted together, two different
+// graphs that are both graph.txt get different labels naming the graph,
+// never one series.
+func TestLabelsTellGraphsOfOneNameApart(t *testing.T) {
+	a := synthRun()
+	a.Cases = a.Cases[:1]
+	b := copyRun(t, a)
+	a.Cases[0].Graph = results.Graph{File: "x/graph.txt", NVertices: 1 << 10, NEdges: 16 << 10, Fingerprint: "aaaa1111"}
+	b.Cases[0].Graph = results.Graph{File: "y/graph.txt", NVertices: 1 << 13, NEdges: 16 << 13, Fingerprint: "bbbb2222"}
+	pts := collect([]*results.Run{a, b})
+	l := newLabeller(pts)
+	la, lb := l.label(pts[0]), l.label(pts[1])
+	if la == lb || !l.vary["graph"] || !strings.Contains(la, "graph.txt") || !strings.Contains(lb, "graph.txt") {
+		t.Errorf("labels %q and %q: want the two graphs named apart", la, lb)
+	}
+}

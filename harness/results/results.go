@@ -25,8 +25,17 @@ const (
 	StatusSkipped = "skipped" // not run (e.g. interrupted before it began)
 )
 
+// FormatVersion is the version of the results.json format this package
+// writes and the newest it reads. Raise it when a change would make an
+// older bfsbench misread a file (a field whose meaning changes, not one
+// added).
+const FormatVersion = 1
+
 // Run is the whole results.json file.
 type Run struct {
+	// Format is the file's FormatVersion; 0 in files from before it was
+	// recorded, which read as version 1.
+	Format      int    `json:"format_version"`
 	Config      string `json:"config"`       // the config file's text
 	ConfigPath  string `json:"config_path"`  // as given on the command line
 	CommandLine string `json:"command_line"` // os.Args joined
@@ -84,6 +93,37 @@ func (g Graph) Label() string {
 		return filepath.Base(g.File)
 	}
 	return fmt.Sprintf("scale %d ef %d", g.Scale, g.EdgeFactor)
+}
+
+// ID identifies the graph itself: a Kronecker graph by its scale, edge
+// factor and seed, which fix its edges; a graph file by its base name and
+// by the vertices, edges and fingerprint of what was read from it, since
+// two files of one name (scale 10 and scale 13, both graph.txt) are
+// different graphs.
+func (g Graph) ID() string {
+	id := fmt.Sprintf("%s/seed=%d,%d", g.Label(), g.Seed[0], g.Seed[1])
+	if g.File != "" {
+		id += fmt.Sprintf("/n=%d/m=%d/%s", g.NVertices, g.NEdges, g.Fingerprint)
+	}
+	return id
+}
+
+// Differs says how the edge lists of g and o differ (fingerprint, vertex
+// or edge count), "" when they are the same graph as far as both record
+// it: a field either one left empty (files from before it) is not
+// compared.
+func (g Graph) Differs(o Graph) string {
+	var d []string
+	if g.Fingerprint != "" && o.Fingerprint != "" && g.Fingerprint != o.Fingerprint {
+		d = append(d, fmt.Sprintf("fingerprint %s vs %s", g.Fingerprint, o.Fingerprint))
+	}
+	if g.NVertices > 0 && o.NVertices > 0 && g.NVertices != o.NVertices {
+		d = append(d, fmt.Sprintf("%d vs %d vertices", g.NVertices, o.NVertices))
+	}
+	if g.NEdges > 0 && o.NEdges > 0 && g.NEdges != o.NEdges {
+		d = append(d, fmt.Sprintf("%d vs %d edges", g.NEdges, o.NEdges))
+	}
+	return strings.Join(d, ", ")
 }
 
 // Case is one variant at one sweep point on one workload.
@@ -206,19 +246,29 @@ func (c *Case) NamedParams() []string {
 }
 
 // Key identifies a case across runs: variant, backend, parameters, ranks
-// and workload. compare matches cases by it.
+// and graph (Graph.ID: a graph file by its contents as well as its name).
+// compare matches cases by it.
 func (c *Case) Key() string {
 	p, _ := json.Marshal(c.Params) // map keys are sorted by encoding/json
-	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
-		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s",
+		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.ID())
 }
 
 // SlotKey is Key without the parameters: the same variant, backend, ranks,
 // grid, launcher and graph. Two runs' cases with one SlotKey but different
 // Keys are the same case measured with changed parameters.
 func (c *Case) SlotKey() string {
-	return fmt.Sprintf("%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
-		c.Variant, c.Backend, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
+	return fmt.Sprintf("%s/%s/ranks=%d/grid=%dx%d/%s/%s",
+		c.Variant, c.Backend, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.ID())
+}
+
+// NameKey is Key with the graph named only as Graph.Label does (a file by
+// its base name): two runs' cases with one NameKey but different Keys ran
+// on different graphs of one name.
+func (c *Case) NameKey() string {
+	p, _ := json.Marshal(c.Params)
+	return fmt.Sprintf("%s/%s/%s/ranks=%d/grid=%dx%d/%s/%s/seed=%d,%d",
+		c.Variant, c.Backend, p, c.Ranks, c.Grid[0], c.Grid[1], c.Launcher, c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1])
 }
 
 // PercentOfBound is the share of the memory-bandwidth bound that the valid
@@ -247,7 +297,8 @@ func PercentOfBound(searches []Search, bwGBs float64, devices int) float64 {
 	return 100 * bytes / (bwGBs * 1e9 * float64(max(1, devices))) / secs
 }
 
-// Load reads a results.json file.
+// Load reads a results.json file; for a run that did not finish (it was
+// killed), the searches its journal holds (JournalPath) are merged in.
 func Load(path string) (*Run, error) {
 	b, err := readMaybeGzip(path)
 	if err != nil {
@@ -256,6 +307,16 @@ func Load(path string) (*Run, error) {
 	var r Run
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.Format > FormatVersion {
+		return nil, fmt.Errorf("%s: results format %d, newer than the %d this bfsbench reads: use a newer bfsbench", path, r.Format, FormatVersion)
+	}
+	if r.Finished == "" {
+		// A run that did not finish: its case in progress may have
+		// finished searches in the journal.
+		if err := mergeJournal(&r, path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	for _, c := range r.Cases {
 		if c == nil {
@@ -276,8 +337,10 @@ func Load(path string) (*Run, error) {
 }
 
 // Save writes r to path atomically (temporary file, fsync, rename), so a
-// reader or an interrupted run never sees a half-written file.
+// reader or an interrupted run never sees a half-written file; it sets
+// r.Format to FormatVersion.
 func (r *Run) Save(path string) error {
+	r.Format = FormatVersion
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err

@@ -5,13 +5,14 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
+	"net/rpc"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -48,7 +49,9 @@ type Session struct {
 	proc     *proc
 	parents  []int64
 	bar      *bar
-	closers  []func() // run by Close, last first
+	record   func(results.Search) // called with each search recorded, when set
+	closers  []func()             // run by Close, last first
+	oomStart int64                // the kernel's OOM kill count at the start (oomKillCount)
 	warm     results.Search
 	invalid  int   // validated searches found invalid, warm-up included
 	err      error // the failure that ended the case
@@ -72,10 +75,12 @@ func StartCase(ctx context.Context, o Options, p Planned, wl *Prepared, outDir s
 	return o.startCase(ctx, p, wl, newCase(p, wl.w), outDir, "", m)
 }
 
-// runCase runs one case to its end, filling rc.
-func (o Options) runCase(ctx context.Context, p Planned, wl *Prepared, rc *results.Case, outDir, tag string, m Machine) {
+// runCase runs one case to its end, filling rc; record, when not nil, is
+// called with each search as it is recorded.
+func (o Options) runCase(ctx context.Context, p Planned, wl *Prepared, rc *results.Case, outDir, tag string, m Machine, record func(results.Search)) {
 	s, err := o.startCase(ctx, p, wl, rc, outDir, tag, m)
 	defer s.Close()
+	s.record = record
 	if err != nil || s.WarmUp() != nil {
 		return
 	}
@@ -93,7 +98,7 @@ func (o Options) startCase(parent context.Context, p Planned, wl *Prepared, rc *
 	rc.Graph = wl.graph.Info
 	rc.GenerationTimeS = wl.genTimeS
 	ctx, cancel := context.WithTimeout(parent, v.Timeout)
-	s := &Session{parent: parent, ctx: ctx, cancel: cancel, v: v, wl: wl, rc: rc, m: m,
+	s := &Session{parent: parent, ctx: ctx, cancel: cancel, v: v, wl: wl, rc: rc, m: m, oomStart: oomKillCount(),
 		head: &headBuffer{max: 4096}, tail: &tailBuffer{max: 4096}, closers: []func(){cancel}}
 
 	logDir := filepath.Join(outDir, "logs")
@@ -106,7 +111,7 @@ func (o Options) startCase(parent context.Context, p Planned, wl *Prepared, rc *
 		return s, err
 	}
 	s.closers = append(s.closers, func() { logFile.Close() })
-	stderr := io.MultiWriter(logFile, s.head, s.tail)
+	stderr := io.MultiWriter(&cappedWriter{w: logFile, max: maxLogBytes}, s.head, s.tail)
 
 	parentsPath, cleanup, err := parentsFilePath()
 	if err != nil {
@@ -218,6 +223,9 @@ func (s *Session) Search(i int) (results.Search, error) {
 		}
 	}
 	s.rc.BFS = append(s.rc.BFS, r)
+	if s.record != nil {
+		s.record(r)
+	}
 	return r, nil
 }
 
@@ -266,11 +274,16 @@ func (s *Session) Close() {
 // component count, never from the variant's output.
 func (s *Session) search(root int64, check bool) (results.Search, error) {
 	stage("search")
+	t0 := time.Now()
 	r, err := s.proc.rpc.BFS(s.ctx, root)
+	wall := time.Since(t0).Seconds()
 	if err != nil {
 		return results.Search{}, exitReason(s.proc, err)
 	}
 	if err := checkReply(r); err != nil {
+		return results.Search{}, err
+	}
+	if err := checkSearchTime(r.TimeS, wall); err != nil {
 		return results.Search{}, err
 	}
 	out := results.Search{Root: root, TimeS: r.TimeS, TransferTimeS: r.TransferTimeS, Levels: r.Levels, Phases: r.Phases, BoundBytes: r.BoundBytes}
@@ -283,9 +296,9 @@ func (s *Session) search(root int64, check bool) (results.Search, error) {
 	}
 	out.Validated = true
 	stage("validate")
-	t0 := time.Now()
+	t1 := time.Now()
 	res, verr := s.wl.validator.Validate(root, s.parents)
-	out.ValidateTimeS = time.Since(t0).Seconds()
+	out.ValidateTimeS = time.Since(t1).Seconds()
 	out.NEdge = res.NEdge
 	if verr != nil {
 		out.Error = verr.Error()
@@ -304,6 +317,11 @@ func (s *Session) search(root int64, check bool) (results.Search, error) {
 func (s *Session) fail(err error) error {
 	rc, v := s.rc, s.v
 	s.err = err
+	if s.proc != nil {
+		// What the plugin wrote to os.Stderr comes over a stream of its
+		// own, a moment behind the call's answer.
+		time.Sleep(50 * time.Millisecond)
+	}
 	rc.Status = errStatus(s.ctx, err)
 	msg := cleanStartError(err.Error())
 	switch {
@@ -326,11 +344,15 @@ func (s *Session) fail(err error) error {
 	}
 	if s.parent.Err() == nil && rc.Status != results.StatusTimeout {
 		g := s.wl.graph
-		fi := failureInfo{stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(g.NVertices),
+		fi := failureInfo{err: err.Error(), stderr: h + "\n" + t, ranks: v.Ranks, parentsB: parentsBytesPerVertex * float64(g.NVertices),
 			shmFree: s.m.ShmFree, availB: s.m.HostAvail,
 			estimateB: estimate(float64(g.NVertices), float64(len(g.Edges)), s.wl.w.Validate == config.ValidateAll, v, sdk.Info{}).Host()}
 		if s.proc != nil {
 			fi.status = s.proc.exitStatus()
+		}
+		fi.oomKills = -1
+		if now := oomKillCount(); now >= 0 && s.oomStart >= 0 {
+			fi.oomKills = now - s.oomStart
 		}
 		rc.Cause = diagnose(fi)
 	}
@@ -388,14 +410,31 @@ func pluginOutput(s string) string {
 	return strings.Join(keep, "\n")
 }
 
-// exitReason adds "the plugin process exited" to an RPC error when the
-// process is gone, which is what a user needs to know first.
+// exitReason adds how the plugin process ended ("exit status 3",
+// "signal: segmentation fault") to an RPC error when the process is gone,
+// which is what a user needs to know first.
 func exitReason(p *proc, err error) error {
-	time.Sleep(50 * time.Millisecond) // let go-plugin notice the exit
-	if p.client.Exited() {
-		return fmt.Errorf("plugin process exited (crashed?): %w", err)
+	var answered rpc.ServerError
+	if errors.As(err, &answered) {
+		return err // the plugin's own error: it is alive
 	}
-	return err
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		if p.client.Exited() { // the plugin died, which ended the case
+			return fmt.Errorf("plugin process exited (%s): %w", p.exitStatus(), err)
+		}
+		return err // the harness ended the call: an interrupt or the timeout
+	}
+	// A call that broke with its connection: the process is exiting, give
+	// go-plugin a moment to reap it.
+	for end := time.Now().Add(time.Second); !p.client.Exited() && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if p.client.Exited() {
+		return fmt.Errorf("plugin process exited (%s): %w", p.exitStatus(), err)
+	}
+	// The connection ended under a live process: go-plugin's keepalive
+	// dropped it, or the plugin closed it.
+	return fmt.Errorf("the connection to the plugin was lost while its process still ran (%s): %w", p.state(), err)
 }
 
 // parentsFilePath picks a file for the shared parent array: /dev/shm where
@@ -409,7 +448,22 @@ func parentsFilePath() (string, func(), error) {
 	return filepath.Join(dir, "parents"), func() { os.RemoveAll(dir) }, nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+// fileNameEscape writes each byte a file name should not hold (anything
+// but letters, digits and . _ = -) as %XX, so that two names differing
+// only there (a/b and a:b) stay apart: the escape is one-to-one.
+func fileNameEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == '=', c == '-':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
 
 func caseFileName(c *results.Case) string {
 	keys := make([]string, 0, len(c.Params))
@@ -421,7 +475,7 @@ func caseFileName(c *results.Case) string {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s=%v", k, c.Params[k]))
 	}
-	name := unsafeName.ReplaceAllString(strings.Join(parts, "_"), "-")
+	name := fileNameEscape(strings.Join(parts, "_"))
 	if len(name) <= maxCaseFileName {
 		return name
 	}
@@ -431,6 +485,37 @@ func caseFileName(c *results.Case) string {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return fmt.Sprintf("%s~%016x", name[:maxCaseFileName-17], h.Sum64())
+}
+
+// maxLogBytes caps a case's log file in logs/.
+var maxLogBytes int64 = 64 << 20
+
+// cappedWriter writes at most max bytes to w, then a note that it cut
+// there, and drops the rest. It reports every write whole, so that the
+// copy feeding it (and the head and tail beside it) goes on.
+type cappedWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	max  int64
+	n    int64
+	full bool
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.full {
+		return len(p), nil
+	}
+	if room := c.max - c.n; int64(len(p)) > room {
+		_, _ = c.w.Write(p[:max(room, 0)])
+		_, _ = fmt.Fprintf(c.w, "\n[bfsbench: log cut at %s; what followed is dropped, the case's error keeps its last lines]\n", gib(float64(c.max)))
+		c.full = true
+		return len(p), nil
+	}
+	k, _ := c.w.Write(p) // a failed log write (a full disk) must not stop the copy feeding the error's tail
+	c.n += int64(k)
+	return len(p), nil
 }
 
 // maxCaseFileName is the longest case file name stem caseFileName returns,
@@ -532,6 +617,30 @@ func checkReply(r sdk.BFSReply) error {
 				return fmt.Errorf("the plugin reported phase %q of level %d as %v", k, ph.Level, x)
 			}
 		}
+	}
+	return nil
+}
+
+// The harness's clock bounds a search's reported time: the search runs
+// inside the call, so it cannot take longer than the call's wall time
+// (plus slack for a second clock, a GPU's events say), nor less than a
+// millionth of it; the call's overhead (RPC, copying the parents) is
+// microseconds to seconds, never a million times the search. Outside the
+// bounds the time is a unit error or garbage, and its TEPS would be too.
+const (
+	wallSlackS      = 1e-3
+	wallSlackFrac   = 0.01
+	minWallFraction = 1e-6
+)
+
+// checkSearchTime refuses a reported search time of timeS seconds that
+// the call's wall time, as the harness measured it, contradicts.
+func checkSearchTime(timeS, wallS float64) error {
+	switch {
+	case timeS > wallS*(1+wallSlackFrac)+wallSlackS:
+		return fmt.Errorf("the plugin reported a search time of %.6g s, longer than the %.6g s wall time the harness measured for the whole call", timeS, wallS)
+	case timeS < wallS*minWallFraction:
+		return fmt.Errorf("the plugin reported a search time of %.6g s, less than a millionth of the %.6g s wall time the harness measured for the call: not a time a search can take", timeS, wallS)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 func TestCaseFileName(t *testing.T) {
 	short := &results.Case{Variant: "edgescan", Backend: "cuda", Graph: results.Graph{Scale: 20, EdgeFactor: 16},
 		Params: map[string]any{"b": int64(2), "a": "x y"}}
-	if got, want := caseFileName(short), "edgescan_cuda_scale20ef16_a=x-y_b=2"; got != want {
+	if got, want := caseFileName(short), "edgescan_cuda_scale20ef16_a=x%20y_b=2"; got != want {
 		t.Errorf("short name %q, want %q", got, want)
 	}
 	// Many parameters: the name must still be a valid file name, and two
@@ -31,5 +31,25 @@ func TestCaseFileName(t *testing.T) {
 	}
 	if err := os.WriteFile(filepath.Join(t.TempDir(), a+".log"), nil, 0o644); err != nil {
 		t.Errorf("the long name is not a usable file name: %v", err)
+	}
+}
+
+// TestCaseFileNamesDistinct: two cases whose names differ only in
+// characters a file name cannot hold (/ and :, say) get log files of
+// their own.
+func TestCaseFileNamesDistinct(t *testing.T) {
+	mk := func(variant string, params map[string]any) *results.Case {
+		return &results.Case{Variant: variant, Backend: "cpu", Graph: results.Graph{Scale: 10, EdgeFactor: 16}, Params: params}
+	}
+	for _, pair := range [][2]*results.Case{
+		{mk("a/b", nil), mk("a:b", nil)},
+		{mk("a b", nil), mk("a-b", nil)},
+		{mk("v", map[string]any{"x": "1/2"}), mk("v", map[string]any{"x": "1:2"})},
+		{mk("a%2Fb", nil), mk("a/b", nil)},
+	} {
+		a, b := caseFileName(pair[0]), caseFileName(pair[1])
+		if a == b || strings.ContainsAny(a, "/: ") {
+			t.Errorf("%q and %q: file names %q and %q", pair[0].Variant, pair[1].Variant, a, b)
+		}
 	}
 }

@@ -5,6 +5,7 @@ package runner
 // case ends.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -94,6 +95,8 @@ type proc struct {
 	sockDir string
 	// status is how the process ended, read once it has (see exitStatus).
 	status string
+	// watched says the reaper knows the process group (reaperWatch).
+	watched bool
 }
 
 // startPlugin launches path as a plugin for variant v (directly, or under
@@ -102,6 +105,19 @@ type proc struct {
 // to start, the killed proc comes back with the error, for its exit
 // status.
 func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.Writer) (*proc, error) {
+	return startPluginWithin(ctx, path, v, stderr, pluginStartTimeout)
+}
+
+// pluginStartTimeout bounds a case's plugin start (mpirun and CUDA
+// start-up included); describeStartTimeout bounds that of Describe, which
+// starts the binary alone.
+const (
+	pluginStartTimeout   = 2 * time.Minute
+	describeStartTimeout = 20 * time.Second
+)
+
+// startPluginWithin is startPlugin with a bound on the start.
+func startPluginWithin(ctx context.Context, path string, v *config.Variant, stderr io.Writer, startTimeout time.Duration) (*proc, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -133,8 +149,14 @@ func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolNetRPC},
 		Stderr:           stderr,
-		Logger:           hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
-		StartTimeout:     2 * time.Minute,
+		// After its handshake a Go plugin's os.Stdout and os.Stderr are
+		// pipes go-plugin carries over the connection (the process's own
+		// stderr keeps only crash dumps and go-plugin's log); without
+		// these they are dropped.
+		SyncStdout:   stderr,
+		SyncStderr:   stderr,
+		Logger:       hclog.New(&hclog.LoggerOptions{Output: io.Discard, Level: hclog.Off}),
+		StartTimeout: startTimeout,
 	})
 	p := &proc{client: pc, cmd: cmd, sockDir: sockDir}
 	type dispensed struct {
@@ -148,6 +170,12 @@ func startPlugin(ctx context.Context, path string, v *config.Variant, stderr io.
 	}()
 	select {
 	case d := <-ch:
+		if cmd.Process != nil {
+			// Should the harness die, the reaper ends what the plugin
+			// started (the plugin itself dies of its parent-death signal).
+			reaperWatch(cmd.Process.Pid)
+			p.watched = true
+		}
 		if d.err != nil {
 			p.kill()
 			return p, fmt.Errorf("starting plugin %s: %w", path, d.err)
@@ -206,6 +234,10 @@ func (p *proc) end() {
 	if !p.client.Exited() {
 		p.client.Kill()
 	}
+	if p.watched {
+		p.watched = false
+		reaperDone(p.cmd.Process.Pid)
+	}
 }
 
 // exitStatus describes how the process ended ("exit status 3", "signal:
@@ -214,15 +246,87 @@ func (p *proc) exitStatus() string {
 	if !p.client.Exited() {
 		return ""
 	}
+	// go-plugin reaps the process in its own goroutine: Exited can be
+	// true a moment before ProcessState is set.
+	for end := time.Now().Add(500 * time.Millisecond); p.cmd.ProcessState == nil && time.Now().Before(end); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if p.cmd.ProcessState != nil {
 		return p.cmd.ProcessState.String()
 	}
-	return "exited"
+	return "exited, status unknown"
 }
 
-// Describe starts the plugin at path, asks for its Info and stops it.
+// hasHandshake says whether the file at path holds the plugin
+// handshake's magic cookie, as every binary built with the SDK does.
+func hasHandshake(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	cookie := []byte(sdk.Handshake.MagicCookieValue)
+	buf := make([]byte, 1<<20+len(cookie))
+	keep := 0 // bytes carried over from the last read: a cookie across two reads
+	for {
+		n, err := io.ReadFull(f, buf[keep:])
+		if bytes.Contains(buf[:keep+n], cookie) {
+			return true, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		keep = len(cookie) - 1
+		copy(buf, buf[len(buf)-keep:])
+	}
+}
+
+// state describes what the running process is doing, from the kernel's
+// /proc/PID/stat: "running", "stopped (SIGSTOP or a debugger)", ...
+func (p *proc) state() string {
+	if p.cmd.Process == nil {
+		return "not started"
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return "state unknown"
+	}
+	// pid (comm) S ...: comm may hold spaces and parentheses.
+	rest := string(b[bytes.LastIndexByte(b, ')')+1:])
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return "state unknown"
+	}
+	switch f[0] {
+	case "R":
+		return "running"
+	case "S":
+		return "sleeping"
+	case "D":
+		return "waiting on I/O, uninterruptible"
+	case "T", "t":
+		return "stopped (SIGSTOP or a debugger)"
+	case "Z":
+		return "exited, not yet reaped"
+	}
+	return "state " + f[0]
+}
+
+// Describe starts the plugin at path, asks for its Info and stops it. A
+// binary without the plugin handshake in it (a script, another program)
+// is refused without being run.
 func Describe(ctx context.Context, path string) (sdk.Info, error) {
-	p, err := startPlugin(ctx, path, nil, io.Discard)
+	ok, err := hasHandshake(path)
+	if err != nil {
+		return sdk.Info{}, err
+	}
+	if !ok {
+		return sdk.Info{}, fmt.Errorf("%s holds no bfsbench plugin handshake (not built with harness/sdk): not run", path)
+	}
+	p, err := startPluginWithin(ctx, path, nil, io.Discard, describeStartTimeout)
 	if err != nil {
 		return sdk.Info{}, errors.New(cleanStartError(err.Error()))
 	}

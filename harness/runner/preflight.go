@@ -83,9 +83,9 @@ type Machine struct {
 // nvidia-smi.
 func DetectMachine() Machine {
 	m := Machine{HostAvail: hostAvailable()}
-	if shmBase() == "/dev/shm" {
+	if shmBase() == shmDir {
 		var st syscall.Statfs_t
-		if syscall.Statfs("/dev/shm", &st) == nil {
+		if syscall.Statfs(shmDir, &st) == nil {
 			m.ShmFree = float64(st.Bavail) * float64(st.Bsize)
 		}
 	}
@@ -138,12 +138,14 @@ func readNumber(path string) float64 {
 func (m Machine) check(e Estimate, backend string, ranks int) error {
 	var why []string
 	if m.HostAvail > 0 && e.Host() > m.HostAvail {
+		need, avail := sizePair(e.Host(), m.HostAvail)
 		why = append(why, fmt.Sprintf("it needs about %s of memory (harness %s, plugin %s, parents file %s) but %s is available",
-			gib(e.Host()), gib(e.Harness), gib(e.Plugin), gib(e.Shm), gib(m.HostAvail)))
+			need, gib(e.Harness), gib(e.Plugin), gib(e.Shm), avail))
 	}
 	if m.ShmFree > 0 && e.Shm > m.ShmFree {
+		need, free := sizePair(e.Shm, m.ShmFree)
 		why = append(why, fmt.Sprintf("its parents file needs %s in /dev/shm but %s is free there (enlarge it: docker run --shm-size=%dg, or mount -o remount,size=...)",
-			gib(e.Shm), gib(m.ShmFree), int(math.Ceil(e.Shm/(1<<30)))+1))
+			need, free, int(math.Ceil(e.Shm/(1<<30)))+1))
 	}
 	if backend == sdk.BackendCUDA && e.Device > 0 && m.GPUProbed {
 		free := append([]float64(nil), m.GPUFree...)
@@ -155,7 +157,8 @@ func (m Machine) check(e Estimate, backend string, ranks int) error {
 			if n > 0 {
 				have = free[n-1]
 			}
-			why = append(why, fmt.Sprintf("it needs about %s of GPU memory on each of %d GPUs but %s is free", gib(per), n, gib(have)))
+			need, free := sizePair(per, have)
+			why = append(why, fmt.Sprintf("it needs about %s of GPU memory on each of %d GPUs but %s is free", need, n, free))
 		}
 	}
 	if len(why) == 0 {
@@ -164,15 +167,44 @@ func (m Machine) check(e Estimate, backend string, ranks int) error {
 	return fmt.Errorf("%s", strings.Join(why, "; "))
 }
 
-func gib(b float64) string {
-	switch {
-	case b >= 1<<40:
-		return fmt.Sprintf("%.1f TiB", b/(1<<40))
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", b/(1<<30))
-	default:
-		return fmt.Sprintf("%.0f MiB", math.Ceil(b/(1<<20)))
+// gib formats a size in bytes in the largest binary unit it reaches
+// (TiB, GiB, MiB, KiB, bytes), with one decimal.
+func gib(b float64) string { return sizeIn(b, sizeUnit(b), 1) }
+
+// sizeUnit is the largest binary unit b reaches, in bytes.
+func sizeUnit(b float64) float64 {
+	for _, u := range []float64{1 << 40, 1 << 30, 1 << 20, 1 << 10} {
+		if b >= u {
+			return u
+		}
 	}
+	return 1
+}
+
+// sizeIn formats b in unit with the given decimals (bytes are whole).
+func sizeIn(b, unit float64, decimals int) string {
+	name := map[float64]string{1 << 40: "TiB", 1 << 30: "GiB", 1 << 20: "MiB", 1 << 10: "KiB", 1: "bytes"}[unit]
+	if unit == 1 {
+		return fmt.Sprintf("%.0f bytes", b)
+	}
+	return fmt.Sprintf("%.*f %s", decimals, b/unit, name)
+}
+
+// sizePair formats a need and what was free in one unit, with as many
+// decimals as it takes for two sizes that differ to read differently
+// ("needs 600.0 KiB but 300.0 KiB is free", never "1 MiB but 1 MiB").
+func sizePair(need, have float64) (string, string) {
+	if n, h := gib(need), gib(have); n != h || need == have {
+		return n, h // each in its own unit
+	}
+	unit := sizeUnit(max(need, have))
+	for d := 2; d <= 9; d++ {
+		n, h := sizeIn(need, unit, d), sizeIn(have, unit, d)
+		if n != h || need == have {
+			return n, h
+		}
+	}
+	return sizeIn(need, 1, 0), sizeIn(have, 1, 0)
 }
 
 // PreflightError lists the cases that cannot fit on this machine.
@@ -257,8 +289,9 @@ func GenerateNeed(scale, edgefactor int) float64 {
 func CheckGenerate(scale, edgefactor int) error {
 	need, avail := GenerateNeed(scale, edgefactor), hostAvailable()
 	if avail > 0 && need > avail {
+		needS, availS := sizePair(need, avail)
 		return fmt.Errorf("scale %d edgefactor %d: the edge list needs %s of memory but %s is available",
-			scale, edgefactor, gib(need), gib(avail))
+			scale, edgefactor, needS, availS)
 	}
 	return nil
 }

@@ -43,7 +43,8 @@ type Options struct {
 	// Reports is called once when the run ends, finished or not (after an
 	// interrupt, or when results.json could not be saved), to write the
 	// summary and plots; its error is logged and kept in the run's
-	// warnings, not fatal. results.json itself is saved after every case.
+	// warnings (results.json is saved again), and Run returns it when no
+	// case failed. results.json itself is saved after every case.
 	Reports func(run *results.Run) error
 	// Machine, when set, replaces the detected machine in the preflight
 	// (tests).
@@ -85,13 +86,17 @@ func (p Planned) Params() map[string]any { return p.params }
 func (p Planned) NameParams() []string { return p.named }
 
 // Plan resolves every variant's plugin and parameter sweep before anything
-// runs, so a config error costs nothing. The sweep's size is checked
+// runs, so a config error costs nothing; the workloads' graph files are
+// checked to be readable (config.Config.CheckFiles). The sweep's size is checked
 // (config.Config.CheckCases) before it is expanded, and every limit a
 // plugin declares (ranks, parameter bounds) is checked here, not at
 // Construct.
 func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, map[string]sdk.Info, error) {
 	stage("plan")
 	if err := cfg.CheckCases(); err != nil {
+		return nil, nil, err
+	}
+	if err := cfg.CheckFiles(); err != nil {
 		return nil, nil, err
 	}
 	infos := map[string]sdk.Info{}
@@ -143,7 +148,8 @@ func Plan(ctx context.Context, cfg *config.Config, dirs []string) ([]Planned, ma
 // Run executes the config and returns the run record; results.json in
 // OutDir is rewritten after every case. The error is nil when every case
 // validated, a *FailedError naming the failed cases, a *SaveError when
-// results.json could not be written (the run stops there), or, with a nil
+// results.json could not be written (the run stops there), the error of
+// Options.Reports when only the summary or plots failed, or, with a nil
 // run, the reason the run could not start (a config error, a
 // *PreflightError, a missing plugin, an existing folder).
 func Run(ctx context.Context, o Options) (*results.Run, error) {
@@ -160,6 +166,9 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 		machine = *o.Machine
 	}
 	var warnings []string
+	if w := shmWarning(); w != "" {
+		warnings = append(warnings, w)
+	}
 	notes, err := Preflight(cfg, plan, infos, machine)
 	warnings = append(warnings, notes...)
 	if err != nil {
@@ -179,8 +188,8 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	for _, d := range CleanStale() {
 		fmt.Fprintf(o.Log, "bfsbench: removed %s, left by a run that died\n", d)
 	}
-	lockWarnings, unlock := LockMachine(cfg, machine)
-	defer unlock()
+	lockWarnings, lock := LockMachine(cfg, machine)
+	defer lock.Release()
 	warnings = append(warnings, lockWarnings...)
 	for _, w := range warnings {
 		fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", w)
@@ -194,23 +203,34 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	// Every case is listed from the start as skipped, so an interrupted
 	// run still shows what it did not reach.
 	type slot struct {
-		w  config.Workload
-		p  Planned
-		rc *results.Case
+		wi  int // the workload's index: two workloads may be equal
+		p   Planned
+		rc  *results.Case
+		idx int // in run.Cases
 	}
 	var slots []slot
-	for _, w := range cfg.Workloads {
+	for wi, w := range cfg.Workloads {
 		for _, p := range plan {
 			if !p.variant.RunsAt(w) {
 				continue
 			}
 			c := newCase(p, w)
-			slots = append(slots, slot{w, p, c})
+			slots = append(slots, slot{wi, p, c, len(run.Cases)})
 			run.Cases = append(run.Cases, c)
 		}
 	}
 	if err := saveFile(run, resultsPath); err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", resultsPath, err)
+	}
+	// Between two saves, each finished search goes to the journal, so a
+	// run killed in the middle of a case keeps them (results.Load merges
+	// it); it is emptied once results.json holds the case.
+	journal, jerr := results.OpenJournal(resultsPath)
+	if jerr == nil {
+		defer journal.Close()
+	} else {
+		run.Warnings = append(run.Warnings, "finished searches are not journaled (a run killed mid-case loses that case's): "+jerr.Error())
+		fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", run.Warnings[len(run.Warnings)-1])
 	}
 	total := len(slots)
 	done := 0
@@ -225,18 +245,29 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 			err = checkLoaded(wl.graph.NVertices, int64(len(wl.graph.Edges)), w, plan, infos, DetectMachine())
 		}
 		for _, s := range slots {
-			if s.w != w || ctx.Err() != nil || saveErr != nil {
+			if s.wi != wi || ctx.Err() != nil || saveErr != nil {
 				continue
 			}
 			done++
 			if err != nil {
 				s.rc.Status, s.rc.Error = results.StatusFailed, "workload: "+err.Error()
 			} else {
-				o.runCase(ctx, s.p, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine)
+				o.runCase(ctx, s.p, wl, s.rc, outDir, fmt.Sprintf("[%d/%d]", done, total), machine, journalFunc(journal, run, s.idx, o.Log))
 			}
 			printCase(o.Log, s.rc)
+			// Another run that started during the case: this run's
+			// results say so too, not only the other's.
+			for _, w := range lock.Check() {
+				fmt.Fprintf(o.Log, "bfsbench: warning: %s\n", w)
+				run.Warnings = append(run.Warnings, w)
+			}
 			if err := saveFile(run, resultsPath); err != nil {
 				saveErr = err
+			} else if journal != nil {
+				if err := journal.Reset(); err != nil {
+					journalWarning(run, o.Log, err)
+					journal = nil
+				}
 			}
 		}
 		wl.Release()
@@ -256,17 +287,29 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	if saveErr == nil {
 		saveErr = saveFile(run, resultsPath)
 	}
+	if saveErr == nil && journal != nil {
+		// results.json holds every search and says the run finished.
+		if err := journal.Remove(); err != nil {
+			fmt.Fprintf(o.Log, "bfsbench: %v\n", err)
+		}
+	}
 	if saveErr != nil {
 		se := &SaveError{Path: resultsPath, Err: saveErr}
 		run.Warnings = append(run.Warnings, "results.json could not be saved: "+saveErr.Error())
+		o.reports(run)
 		se.Fallback = filepath.Join(os.TempDir(), fmt.Sprintf("bfsbench-results-%s.json", time.Now().Format("20060102-150405.000000000")))
 		if err := saveFile(run, se.Fallback); err != nil {
 			se.Fallback, se.FallbackErr = "", err
 		}
-		o.reports(run)
 		return run, se
 	}
-	o.reports(run)
+	reportErr := o.reports(run)
+	if reportErr != nil {
+		// results.json says so too.
+		if err := saveFile(run, resultsPath); err != nil {
+			return run, errors.Join(reportErr, fmt.Errorf("saving %s again: %w", resultsPath, err))
+		}
+	}
 	var failed []string
 	for _, c := range run.Cases {
 		if c.Status != results.StatusOK {
@@ -279,17 +322,49 @@ func Run(ctx context.Context, o Options) (*results.Run, error) {
 	if len(failed) > 0 {
 		return run, &FailedError{Cases: failed, Total: len(run.Cases)}
 	}
-	return run, nil
+	return run, reportErr
 }
 
-// reports calls Options.Reports, logging its error.
-func (o Options) reports(run *results.Run) {
+// journalFunc is what a case calls with each search it records: the
+// search appended to the journal as case i of run; nil without a
+// journal. A journal that fails is dropped with a warning.
+func journalFunc(j *results.Journal, run *results.Run, i int, log io.Writer) func(results.Search) {
+	if j == nil {
+		return nil
+	}
+	variant := run.Cases[i].Variant
+	failed := false
+	return func(s results.Search) {
+		if failed {
+			return
+		}
+		if err := j.Append(i, variant, s); err != nil {
+			failed = true
+			journalWarning(run, log, err)
+		}
+	}
+}
+
+// journalWarning records that the journal failed.
+func journalWarning(run *results.Run, log io.Writer, err error) {
+	w := "finished searches are no longer journaled (a run killed mid-case loses that case's): " + err.Error()
+	run.Warnings = append(run.Warnings, w)
+	fmt.Fprintf(log, "bfsbench: warning: %s\n", w)
+}
+
+// reports calls Options.Reports; its error is logged, kept in the run's
+// warnings and returned.
+func (o Options) reports(run *results.Run) error {
 	if o.Reports == nil {
-		return
+		return nil
 	}
-	if err := o.Reports(run); err != nil {
-		fmt.Fprintf(o.Log, "bfsbench: reports: %v\n", err)
+	err := o.Reports(run)
+	if err != nil {
+		err = fmt.Errorf("writing the summary and plots: %w", err)
+		fmt.Fprintf(o.Log, "bfsbench: %v\n", err)
+		run.Warnings = append(run.Warnings, err.Error())
 	}
+	return err
 }
 
 // makeOutDir creates dir (which must not exist), or with auto the first
@@ -312,9 +387,10 @@ func makeOutDir(dir string, auto bool) (string, error) {
 
 // LockMachine takes the locks a run of cfg holds while it measures (the
 // host's, and every GPU's when a case runs on CUDA), so that two bfsbench
-// runs on one machine do not measure each other; it returns warnings (a lock
-// another run holds) and the function releasing them.
-func LockMachine(cfg *config.Config, m Machine) (warnings []string, release func()) {
+// runs on one machine know of each other; it returns warnings (a lock
+// another run holds) and the locks, whose Check tells of runs that start
+// later and whose Release drops them.
+func LockMachine(cfg *config.Config, m Machine) (warnings []string, lock *MachineLock) {
 	return machineLocks(gpuLockNames(cfg, m))
 }
 

@@ -96,8 +96,11 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case *minSearches < 0:
 		return usageErr("ab: --min-searches wants a count, got %d", *minSearches)
 	}
-	cfg, err := config.Load(cfgPath)
-	if err != nil {
+	var cfg *config.Config
+	if err := await(ctx, func() (err error) { cfg, err = config.Load(cfgPath); return err }); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while reading %s: %w", cfgPath, err)
+		}
 		return &exitError{2, err}
 	}
 	for _, w := range cfg.Workloads {

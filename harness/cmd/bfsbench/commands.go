@@ -40,8 +40,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *maxCases < 1 {
 		return usageErr("run: --max-cases wants a positive number, got %d", *maxCases)
 	}
-	cfg, err := config.LoadMax(pos[0], *maxCases)
-	if err != nil {
+	// A config of millions of keys takes seconds to parse: an interrupt
+	// does not wait for it.
+	var cfg *config.Config
+	if err := await(ctx, func() (err error) { cfg, err = config.LoadMax(pos[0], *maxCases); return err }); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while reading %s: %w", pos[0], err)
+		}
 		return &exitError{2, err}
 	}
 	// A figure's reference CSV is checked before anything runs.
@@ -104,6 +109,9 @@ func printTable(w io.Writer, run *results.Run) {
 	varying := varyingParams(run)
 	fmt.Fprintln(tw, "variant\tbackend\tparams\tworkload\tstatus\tvalid/validated\tharmonic GTEPS\tmedian time (s)\t% of bound\t% of floor")
 	for _, c := range run.Cases {
+		if c == nil { // a hand-edited file: nothing to show
+			continue
+		}
 		gteps, med := "-", "-"
 		if c.Stats != nil && c.Stats.N > 0 {
 			gteps = fmt.Sprintf("%.4g", c.Stats.HarmonicMeanTEPS/1e9)
@@ -139,6 +147,9 @@ func printTable(w io.Writer, run *results.Run) {
 func varyingParams(run *results.Run) map[string][]string {
 	seen := map[string]map[string]map[string]bool{} // variant -> param -> values
 	for _, c := range run.Cases {
+		if c == nil {
+			continue
+		}
 		if seen[c.Variant] == nil {
 			seen[c.Variant] = map[string]map[string]bool{}
 		}
@@ -190,7 +201,7 @@ func (k kroneckerFlags) spec() (workload.Spec, error) {
 	return s, nil
 }
 
-func cmdGenerate(args []string, stdout io.Writer) error {
+func cmdGenerate(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	k := addKronecker(fs)
 	format := fs.String("format", "text", "text (one \"v0 v1\" per line) or binary")
@@ -215,20 +226,19 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 		return &exitError{2, fmt.Errorf("generate: %w", err)}
 	}
 	var w io.Writer = stdout
-	var f *os.File
+	var o *output
 	if *out != "-" {
-		// A temporary file beside --out, renamed over it once complete.
-		if f, err = os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp*"); err != nil {
-			return &exitError{2, fmt.Errorf("generate: %w", err)}
+		if o, err = createOutput(ctx, *out); err != nil {
+			return err
 		}
-		defer func() {
-			f.Close()
-			os.Remove(f.Name()) // gone already after a successful rename
-		}()
-		w = f
+		defer o.abort() // nothing once committed
+		w = o.f
 	}
-	edges := graph500.Generate(spec.Scale, spec.EdgeFactor, spec.Seed)
-	bw := bufio.NewWriterSize(w, 1<<20)
+	edges, err := generate(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	bw := bufio.NewWriterSize(ctxWriter{ctx, w}, 1<<20)
 	if *format == "text" {
 		err = graphio.WriteEdgesText(bw, edges)
 	} else {
@@ -237,12 +247,8 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 	if err == nil {
 		err = bw.Flush()
 	}
-	if err == nil && f != nil {
-		if err = f.Chmod(0o644); err == nil {
-			if err = f.Close(); err == nil {
-				err = os.Rename(f.Name(), *out)
-			}
-		}
+	if err == nil && o != nil {
+		err = o.commit()
 	}
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
@@ -250,7 +256,69 @@ func cmdGenerate(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdValidate(args []string, stdout io.Writer) error {
+// generateChunk is how many edges generate makes between two looks at
+// its context: a few tens of milliseconds.
+const generateChunk = 1 << 22
+
+// generate is graph500.Generate in chunks, returning ctx's error once ctx
+// ends (an interrupt).
+func generate(ctx context.Context, spec workload.Spec) ([]graph500.Edge, error) {
+	if err := graph500.CheckParams(spec.Scale, spec.EdgeFactor); err != nil {
+		return nil, err
+	}
+	m := graph500.NEdges(spec.Scale, spec.EdgeFactor)
+	edges := make([]graph500.Edge, m)
+	for first := int64(0); first < m; first += generateChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		last := min(first+generateChunk, m)
+		graph500.GenerateRange(spec.Scale, spec.Seed, first, last, edges[first:last])
+	}
+	return edges, ctx.Err()
+}
+
+// ctxWriter fails its writes once ctx ends, so a long write stops at an
+// interrupt.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+// ctxReader fails its reads once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// await runs f aside and returns its error, or ctx's as soon as ctx ends
+// (f, which cannot be stopped, is left to the process's exit).
+func await(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func cmdValidate(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	k := addKronecker(fs)
 	graphFile := fs.String("graph", "", "a graph file (SNAP, Matrix Market or binary) instead of a Kronecker graph")
@@ -270,8 +338,11 @@ func cmdValidate(args []string, stdout io.Writer) error {
 	} else if spec, err = k.spec(); err != nil {
 		return err
 	}
-	g, err := workload.Load(spec)
+	g, err := workload.LoadContext(ctx, spec)
 	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
 		return &exitError{2, err}
 	}
 	f, err := os.Open(*parentsPath)
@@ -279,16 +350,26 @@ func cmdValidate(args []string, stdout io.Writer) error {
 		return &exitError{2, err}
 	}
 	defer f.Close()
-	parents, err := graphio.ReadParents(f, *parentsPath)
+	parents, err := graphio.ReadParents(ctxReader{ctx, f}, *parentsPath)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return &exitError{2, err}
 	}
 	if *root >= g.NVertices {
 		return usageErr("validate: root %d out of range: the graph has %d vertices", *root, g.NVertices)
 	}
-	res, err := graph500.NewValidator(g.Edges, g.NVertices).Validate(*root, parents)
-	if err != nil {
-		return fmt.Errorf("invalid: %w", err)
+	var res graph500.Result
+	var verr error
+	if err := await(ctx, func() error {
+		res, verr = graph500.NewValidator(g.Edges, g.NVertices).Validate(*root, parents)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if verr != nil {
+		return fmt.Errorf("invalid: %w", verr)
 	}
 	fmt.Fprintf(stdout, "valid: root %d, %d vertices reached, %d levels, nedge %d (Graph500 TEPS edge count)\n", *root, res.Reached, res.Levels, res.NEdge)
 	return nil
@@ -337,7 +418,7 @@ func cmdPlugins(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdPlot(args []string, stdout io.Writer) error {
+func cmdPlot(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	out := fs.String("out", "", "folder for the plots (default: beside the first results file)")
 	figConfig := fs.String("figures", "", "draw the [[figure]] tables of this config instead of those of the config stored in the results")
@@ -359,10 +440,13 @@ func cmdPlot(args []string, stdout io.Writer) error {
 	if *out == "" {
 		*out = filepath.Dir(pos[0])
 	}
+	if err := ctx.Err(); err != nil {
+		return err // interrupted while reading: no folder made
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	files, err := report.Plot(runs, *out)
+	files, err := report.PlotContext(ctx, runs, *out)
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
 	}
@@ -379,7 +463,7 @@ func cmdPlot(args []string, stdout io.Writer) error {
 	for _, p := range pos {
 		refDirs = append(refDirs, filepath.Dir(p))
 	}
-	files, err = report.Figures(runs, figs, *out, append(refDirs, *out))
+	files, err = report.FiguresContext(ctx, runs, figs, *out, append(refDirs, *out))
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
 	}
@@ -422,12 +506,16 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	th := fs.String("threshold", "5%", "slow-down that fails the comparison, e.g. 5% or 0.05")
 	strict := fs.Bool("strict", false, "refuse runs from different machines (CPU model, GPU model, driver) instead of warning")
+	minSearches := fs.Int("min-searches", 0, "valid searches each side of a case needs, or it fails (0: as few as the U test can judge, 4 a side at p <= 0.05)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 2 {
 		return usageErr("compare needs BASE.json and NEW.json")
+	}
+	if *minSearches < 0 {
+		return usageErr("compare: --min-searches wants a number >= 0, got %d", *minSearches)
 	}
 	threshold, err := parseThreshold(*th)
 	if err != nil {
@@ -441,7 +529,7 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
-	res, err := report.CompareRuns(stdout, base, cur, report.CompareOptions{Threshold: threshold, Strict: *strict})
+	res, err := report.CompareRuns(stdout, base, cur, report.CompareOptions{Threshold: threshold, Strict: *strict, MinSearches: *minSearches})
 	if err != nil {
 		return &exitError{2, err} // nothing comparable, or --strict refused: no verdict
 	}

@@ -10,6 +10,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -265,4 +267,331 @@ func TestExitStatuses(t *testing.T) {
 		}
 	}
 	_ = syscall.Getpid
+}
+
+// TestGenerateWritesThroughLinksAndSpecialFiles: --out naming a symlink
+// writes the file it points to and leaves the link; a FIFO's reader gets
+// the edge list; a device node stays a device node; a socket or a
+// directory is refused (exit 2).
+func TestGenerateWritesThroughLinksAndSpecialFiles(t *testing.T) {
+	want, err := run(t, "generate", "--scale", "6", "--out", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string) (out string, check func(t *testing.T))
+		code  int
+	}{
+		{"symlink", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			target := filepath.Join(dir, "target.txt")
+			os.WriteFile(target, []byte("old\n"), 0o600)
+			link := filepath.Join(dir, "link.txt")
+			os.Symlink("target.txt", link)
+			return link, func(t *testing.T) {
+				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("the link was replaced: %v %v", st.Mode(), err)
+				}
+				if b, _ := os.ReadFile(target); string(b) != want {
+					t.Errorf("the link's target holds %d bytes, want the %d generated", len(b), len(want))
+				}
+				if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+					t.Errorf("the target's mode became %v", st.Mode().Perm())
+				}
+			}
+		}, 0},
+		{"dangling symlink", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			link := filepath.Join(dir, "link.txt")
+			os.Symlink("new.txt", link)
+			return link, func(t *testing.T) {
+				if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("the link was replaced: %v", err)
+				}
+				if b, _ := os.ReadFile(filepath.Join(dir, "new.txt")); string(b) != want {
+					t.Errorf("the link's target holds %d bytes", len(b))
+				}
+			}
+		}, 0},
+		{"fifo", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			fifo := filepath.Join(dir, "fifo")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			// Opened read-write, the FIFO never blocks the test, and its
+			// reader sees what generate writes into it.
+			r, err := os.OpenFile(fifo, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			return fifo, func(t *testing.T) {
+				if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+					t.Errorf("the FIFO was replaced: %v", err)
+				}
+				r.SetReadDeadline(time.Now().Add(5 * time.Second))
+				got := make([]byte, len(want))
+				n, err := io.ReadFull(r, got)
+				if err != nil || string(got[:n]) != want {
+					t.Errorf("the FIFO's reader got %d of %d bytes: %v", n, len(want), err)
+				}
+			}
+		}, 0},
+		{"device", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			dev := filepath.Join(dir, "null")
+			if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3 /* major 1, minor 3: the null device */); err != nil {
+				t.Skipf("mknod (needs root): %v", err)
+			}
+			return dev, func(t *testing.T) {
+				if st, err := os.Lstat(dev); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+					t.Errorf("the device node became %v (%v)", st.Mode(), err)
+				}
+			}
+		}, 0},
+		{"socket", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			sock := filepath.Join(dir, "s")
+			l, err := net.Listen("unix", sock)
+			if err != nil {
+				t.Skipf("unix socket: %v", err)
+			}
+			t.Cleanup(func() { l.Close() })
+			return sock, func(t *testing.T) {
+				if st, err := os.Lstat(sock); err != nil || st.Mode()&os.ModeSocket == 0 {
+					t.Errorf("the socket was replaced: %v", err)
+				}
+			}
+		}, 2},
+		{"directory", func(t *testing.T, dir string) (string, func(*testing.T)) {
+			d := filepath.Join(dir, "d")
+			os.Mkdir(d, 0o755)
+			return d, func(t *testing.T) {
+				if st, err := os.Lstat(d); err != nil || !st.IsDir() {
+					t.Errorf("the directory was replaced: %v", err)
+				}
+			}
+		}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, check := tc.setup(t, dir)
+			done := make(chan error, 1)
+			go func() {
+				_, err := run(t, "generate", "--scale", "6", "--out", out)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if code := exitCode(context.Background(), err); code != tc.code {
+					t.Errorf("exit %d (%v), want %d", code, err, tc.code)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("generate did not return")
+			}
+			check(t)
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// TestCompareTooFewSearches: compare never passes a case it cannot
+// judge: a new run that validated 1 of 8 searches, 42% slower, fails
+// (it passed as "no significant change"), and --min-searches sets a
+// floor of its own.
+func TestCompareTooFewSearches(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name string, n, validated int, teps float64) string {
+		c := &results.Case{Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16}}
+		for i := range n {
+			v := i < validated
+			c.BFS = append(c.BFS, results.Search{Root: int64(i), TimeS: 1e9 / teps, TEPS: teps * (1 + 0.01*float64(i)), NEdge: 1e9, Validated: v, Valid: v})
+		}
+		p := filepath.Join(dir, name)
+		if err := (&results.Run{Env: results.Env{CPUModel: "cpu", CPUs: 2}, Cases: []*results.Case{c}}).Save(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := save("base.json", 8, 8, 1e9)
+	for _, tc := range []struct {
+		desc string
+		new  string
+		args []string
+		code int
+		want string
+	}{
+		{"1 of 8 validated", save("one.json", 8, 1, 0.58e9), nil, 2, "too few valid searches to tell"},
+		{"6 under --min-searches 8", save("six.json", 6, 6, 1e9), []string{"--min-searches", "8"}, 2, "at least 8 a side"},
+		{"8 under --min-searches 8", save("eight.json", 8, 8, 1e9), []string{"--min-searches", "8"}, 0, "PASS"},
+		{"--min-searches -1", base, []string{"--min-searches", "-1"}, 2, "min-searches"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var out bytes.Buffer
+			err := dispatch(context.Background(), append([]string{"compare", base, tc.new}, tc.args...), &out, io.Discard)
+			if code := exitCode(context.Background(), err); code != tc.code || !strings.Contains(out.String()+fmt.Sprint(err), tc.want) {
+				t.Errorf("exit %d (%v), want %d and %q in:\n%s", code, err, tc.code, tc.want, out.String())
+			}
+		})
+	}
+}
+
+// TestNullCasesDoNotPanic: a results file whose cases hold null (hand
+// edited, or cut by another tool) is read like one without them: no
+// command panics (Go's panic status 2 read as a usage error).
+func TestNullCasesDoNotPanic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	os.WriteFile(path, []byte(`{"cases": [null, {"variant": "v", "backend": "cpu", "status": "ok", "params": {"a": 1}, "bfs": [{"root": 1, "time_s": 1, "teps": 1e9, "nedge": 1000000000, "validated": true, "valid": true, "phases": [{"level": 0, "times": {"x": 0.5}}]}]}, null]}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"table", path}, 0},
+		{[]string{"levels", path}, 0},
+		{[]string{"levels", "--all", path}, 0},
+		{[]string{"plot", path, "--out", filepath.Join(dir, "plots")}, 0},
+		{[]string{"compare", path, path}, 2}, // one search a side: nothing to judge
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("%v panicked: %v", tc.args, r)
+				}
+			}()
+			_, err := run(t, tc.args...)
+			if code := exitCode(context.Background(), err); code != tc.code {
+				t.Errorf("%v: exit %d (%v), want %d", tc.args, code, err, tc.code)
+			}
+		})
+	}
+}
+
+// TestMissingGraphFileIsSetupError: a graph file that is missing or
+// unreadable is a setup error (exit 2) naming the config's line, found
+// before any work: no results folder is made.
+func TestMissingGraphFileIsSetupError(t *testing.T) {
+	dir := plugins(t)
+	work := t.TempDir()
+	unreadable := filepath.Join(work, "dir.txt")
+	os.Mkdir(unreadable, 0o755)
+	for _, file := range []string{"missing.txt", "dir.txt"} {
+		t.Run(file, func(t *testing.T) {
+			cfg := filepath.Join(work, "c.toml")
+			os.WriteFile(cfg, []byte("[workload]\nfile = \""+file+"\"\nnbfs = 1\n"+variant("x", "ok")), 0o644)
+			out := filepath.Join(work, "out-"+file)
+			_, err := run(t, "run", cfg, "--plugins", dir, "--out", out)
+			if code := exitCode(context.Background(), err); code != 2 || !strings.Contains(fmt.Sprint(err), "c.toml:2") || !strings.Contains(fmt.Sprint(err), file) {
+				t.Errorf("exit %d (%v), want 2 naming c.toml:2 and the file", code, err)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("results folder made for a run that could not start")
+			}
+		})
+	}
+}
+
+// TestInterruptOtherCommands: generate, validate and plot stop on SIGINT
+// or SIGTERM (their context ending) within a second, exit 130 and leave
+// no output behind; before, an interrupted generate ran on, wrote its
+// file and exited 0.
+func TestInterruptOtherCommands(t *testing.T) {
+	dir := t.TempDir()
+	parents := filepath.Join(dir, "parents.txt")
+	os.WriteFile(parents, bytes.Repeat([]byte("-1\n"), 1<<20), 0o644)
+	res := filepath.Join(dir, "r.json")
+	r := &results.Run{Cases: []*results.Case{{Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16},
+		BFS: []results.Search{{Root: 1, TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true}}}}}
+	if err := r.Save(res); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		after time.Duration // the interrupt comes this long after the start
+		left  string        // must not exist after
+	}{
+		{"generate", []string{"generate", "--scale", "21", "--out", filepath.Join(dir, "g.txt")}, 200 * time.Millisecond, filepath.Join(dir, "g.txt")},
+		{"generate at once", []string{"generate", "--scale", "8", "--out", filepath.Join(dir, "g8.txt")}, 0, filepath.Join(dir, "g8.txt")},
+		{"validate", []string{"validate", "--scale", "20", "--root", "1", "--parents", parents}, 200 * time.Millisecond, ""},
+		{"plot", []string{"plot", res, "--out", filepath.Join(dir, "plots")}, 0, filepath.Join(dir, "plots", "teps_cases.png")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var cancelled time.Time
+			if tc.after == 0 {
+				cancel()
+				cancelled = time.Now()
+			} else {
+				time.AfterFunc(tc.after, func() { cancelled = time.Now(); cancel() })
+			}
+			err := dispatch(ctx, tc.args, io.Discard, io.Discard)
+			if code := exitCode(ctx, err); code != 130 {
+				t.Errorf("exit %d (%v), want 130", code, err)
+			}
+			if !cancelled.IsZero() && time.Since(cancelled) > time.Second {
+				t.Errorf("returned %v after the interrupt", time.Since(cancelled))
+			}
+			if tc.left != "" {
+				if _, err := os.Stat(tc.left); err == nil {
+					t.Errorf("%s written by an interrupted command", tc.left)
+				}
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// TestInterruptWhileParsingConfig: a huge config (600,000 keys, seconds
+// to parse) does not keep an interrupt waiting: run exits 130 at once.
+func TestInterruptWhileParsingConfig(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[workload]\nscale = 6\n[[variant]]\nplugin = \"reference\"\n[variant.params]\n")
+	for i := range 600000 {
+		fmt.Fprintf(&b, "k%07d = %d\n", i, i)
+	}
+	cfg := filepath.Join(t.TempDir(), "big.toml")
+	os.WriteFile(cfg, []byte(b.String()), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelled time.Time
+	time.AfterFunc(300*time.Millisecond, func() { cancelled = time.Now(); cancel() })
+	err := dispatch(ctx, []string{"run", cfg, "--out", filepath.Join(t.TempDir(), "o")}, io.Discard, io.Discard)
+	if code := exitCode(ctx, err); code != 130 || cancelled.IsZero() || time.Since(cancelled) > time.Second {
+		t.Errorf("exit %d (%v), %v after the interrupt; want 130 within a second", code, err, time.Since(cancelled))
+	}
+}
+
+// TestPluginsListingSkipsStrangers: `bfsbench plugins` does not run an
+// executable in a plugin folder that is not a bfsbench plugin (a script
+// that never answers kept it waiting 2 minutes), and lists the plugins.
+func TestPluginsListingSkipsStrangers(t *testing.T) {
+	built := plugins(t)
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(built, "faulty"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "faulty"), b, 0o755)
+	marker := filepath.Join(dir, "ran")
+	os.WriteFile(filepath.Join(dir, "stranger"), []byte("#!/bin/sh\ntouch "+marker+"\nsleep 600\n"), 0o755)
+	done := make(chan string, 1)
+	go func() {
+		var out bytes.Buffer
+		dispatch(context.Background(), []string{"plugins", "--plugins", dir}, &out, io.Discard)
+		done <- out.String()
+	}()
+	select {
+	case out := <-done:
+		if !strings.Contains(out, "faulty  (") || !strings.Contains(out, "stranger: not a bfsbench plugin") {
+			t.Errorf("listing:\n%s", out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("bfsbench plugins still waiting after 20 s")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the stranger was run")
+	}
 }

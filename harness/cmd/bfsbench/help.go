@@ -37,7 +37,7 @@ var commands = map[string]command{
 		synopsis: "generate --scale S [--edgefactor E] [--seed A,B] [--format text|binary] --out FILE|-",
 		summary:  "Writes the Graph500 Kronecker edge list of a scale and edge factor (the reference generator's, bit for bit).",
 		example:  "bfsbench generate --scale 16 --out g16.bin --format binary",
-		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdGenerate(a, o) },
+		run:      func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdGenerate(ctx, a, o) },
 	},
 	"validate": {
 		synopsis: "validate --scale S [--edgefactor E] [--seed A,B] --root R --parents FILE\n" +
@@ -45,7 +45,7 @@ var commands = map[string]command{
 		summary: "Checks a parent array against a graph with the harness's Graph500 validator (the reference " +
 			"rules, and no cycle anywhere) and prints its TEPS edge count.",
 		example: "bfsbench validate --scale 10 --root 5 --parents parents.bin",
-		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdValidate(a, o) },
+		run:     func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdValidate(ctx, a, o) },
 	},
 	"plugins": {
 		synopsis: "plugins [--plugins DIRS]",
@@ -57,7 +57,7 @@ var commands = map[string]command{
 		synopsis: "plot RESULTS.json [MORE.json...] [--out DIR]",
 		summary:  "Redraws the plots and figures of one or more results files.",
 		example:  "bfsbench plot results/quick/results.json --out /tmp/plots",
-		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdPlot(a, o) },
+		run:      func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdPlot(ctx, a, o) },
 	},
 	"compare": {
 		synopsis: "compare BASE.json NEW.json [--threshold 5%] [--strict]",

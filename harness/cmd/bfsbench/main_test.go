@@ -120,9 +120,10 @@ func TestCompareStrict(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(name, cpu string) string {
 		r := &results.Run{Env: results.Env{CPUModel: cpu, CPUs: 2}, Cases: []*results.Case{{
-			Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16},
-			BFS: []results.Search{{Root: 1, TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true},
-				{Root: 2, TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true}}}}}
+			Variant: "v", Backend: "cpu", Status: results.StatusOK, Graph: results.Graph{Scale: 10, EdgeFactor: 16}}}}
+		for i := range 8 { // enough for the U test to tell
+			r.Cases[0].BFS = append(r.Cases[0].BFS, results.Search{Root: int64(i), TimeS: 1, TEPS: 1e9, NEdge: 1e9, Validated: true, Valid: true})
+		}
 		p := filepath.Join(dir, name)
 		if err := r.Save(p); err != nil {
 			t.Fatal(err)

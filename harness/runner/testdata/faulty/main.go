@@ -2,22 +2,31 @@
 // "mode" parameter, so the runner's tests can check that a crash, a hang,
 // a panic, wrong parents, garbage numbers, running out of memory or a bus
 // error cost one case only and are reported with their cause. Its correct
-// mode is a plain serial BFS. FAULTY_START_DELAY (a duration) delays its
+// mode is a plain serial BFS; tiny-time and long-time search correctly but
+// report a time the harness's own clock contradicts. FAULTY_START_DELAY (a duration) delays its
 // start, for tests of an interrupt while a plugin starts.
 package main
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
 func main() {
+	if os.Getenv("FAULTY_CHILD") == "1" {
+		time.Sleep(time.Hour) // the child of mode child
+		return
+	}
 	if d, err := time.ParseDuration(os.Getenv("FAULTY_START_DELAY")); err == nil {
 		time.Sleep(d)
 	}
@@ -31,7 +40,7 @@ func (plugin) Info() sdk.Info {
 		Name: "faulty", Summary: "test plugin", Backends: []string{sdk.BackendCPU},
 		Params: []sdk.Param{{Name: "mode", Type: sdk.TypeString, Default: "ok",
 			Choices: []string{"ok", "crash", "hang", "panic", "error", "invalid", "crash-construct",
-				"garbage", "oom", "sigbus", "slow-construct"}}},
+				"garbage", "oom", "sigbus", "slow-construct", "tiny-time", "long-time", "sigkill", "segv", "stderr", "drop", "child", "spam"}}},
 	}
 }
 
@@ -56,6 +65,13 @@ func (v *variant) Construct(w *sdk.Workload) error {
 		busError()
 	case "slow-construct":
 		time.Sleep(time.Hour)
+	case "child": // a helper process of its own, as mpirun's ranks or a server are
+		startChild()
+	case "spam": // 8 MiB of stderr, then a correct case
+		line := strings.Repeat("x", 1023) + "\n"
+		for range 8 << 10 {
+			os.Stderr.WriteString(line)
+		}
 	}
 	v.adj = make([][]int64, w.NVertices)
 	for _, e := range w.Edges {
@@ -74,13 +90,23 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 		switch v.mode {
 		case "crash":
 			os.Exit(4)
-		case "hang":
+		case "hang", "child":
 			time.Sleep(time.Hour)
 		case "panic":
 			var m map[string]int
 			m["x"] = 1
 		case "error":
 			return sdk.Search{}, errors.New("deliberate failure")
+		case "stderr": // its reason on os.Stderr, which go-plugin carries over the connection
+			fmt.Fprintln(os.Stderr, "faulty: the device is on fire")
+			return sdk.Search{}, errors.New("deliberate failure")
+		case "sigkill": // as a user's kill -9, or a scheduler's
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		case "segv": // as a C library's crash: death by the signal itself
+			segfault()
+		case "drop": // the connection ends, the process lives on: as go-plugin's keepalive drops a frozen plugin
+			dropConnections()
+			time.Sleep(time.Hour)
 		}
 	}
 	if v.mode == "garbage" {
@@ -100,6 +126,12 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 				q = append(q, w)
 			}
 		}
+	}
+	switch v.mode {
+	case "tiny-time": // a unit error: a time no search can take
+		return sdk.Search{TimeS: 1e-300}, nil
+	case "long-time": // more than the call took
+		return sdk.Search{TimeS: 1e6}, nil
 	}
 	if v.mode == "invalid" && v.n == 3 {
 		for i, p := range v.parents {
@@ -153,6 +185,49 @@ func outOfMemory() {
 		keep = append(keep, b)
 	}
 	_ = keep
+}
+
+// startChild starts a copy of this binary that sleeps, in the plugin's
+// process group, and writes its pid to $FAULTY_CHILD_PID_FILE; the
+// plugin then hangs in its searches (mode child hangs like hang).
+func startChild() {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "FAULTY_CHILD=1")
+	if cmd.Start() != nil {
+		return
+	}
+	if f := os.Getenv("FAULTY_CHILD_PID_FILE"); f != "" {
+		os.WriteFile(f, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+	}
+}
+
+// segfault dies of SIGSEGV as a crash in C code does: the signal's
+// default action restored (Go's runtime would turn it into a panic and
+// exit status 2), then raised.
+func segfault() {
+	var dfl [4]uint64 // struct sigaction, zero: SIG_DFL
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(syscall.SIGSEGV), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+	time.Sleep(time.Second)
+}
+
+// dropConnections shuts down every socket of the process: the harness's
+// end of the plugin connection reads EOF while the process still runs.
+func dropConnections() {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range fds {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if l, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && strings.HasPrefix(l, "socket:") {
+			syscall.Shutdown(fd, syscall.SHUT_RDWR)
+		}
+	}
 }
 
 // busError touches a shared mapping past the end of its file, which the
