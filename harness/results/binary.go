@@ -17,10 +17,10 @@ import (
 type Binary struct {
 	Path      string `json:"path"`
 	SHA256    string `json:"sha256"`
-	Module    string `json:"module,omitempty"`    // the main module's path
-	Version   string `json:"version,omitempty"`   // its version ("(devel)" for a local build)
-	Revision  string `json:"revision,omitempty"`  // vcs.revision
-	Modified  bool   `json:"modified,omitempty"`  // vcs.modified
+	Module    string `json:"module,omitempty"`   // the main module's path
+	Version   string `json:"version,omitempty"`  // its version ("(devel)" for a local build)
+	Revision  string `json:"revision,omitempty"` // vcs.revision
+	Modified  bool   `json:"modified,omitempty"` // vcs.modified
 	GoVersion string `json:"go_version,omitempty"`
 }
 
