@@ -664,3 +664,20 @@ func TestLabelsTellGraphsOfOneNameApart(t *testing.T) {
 		t.Errorf("labels %q and %q: want the two graphs named apart", la, lb)
 	}
 }
+
+// TestSummaryErrorLinesReadable: a failed case's header carries the first
+// line of its error, and the whole error (a panic's stack) follows it one
+// line a line, not as one escaped string.
+func TestSummaryErrorLinesReadable(t *testing.T) {
+	c := &results.Case{Variant: "mine", Backend: "cpu", Status: results.StatusFailed,
+		Error: "plugin panicked in bfs: boom\nexample.com/mine.(*v).BFS\n\t/src/mine/bfs.go:42\n"}
+	h := caseHeader(c)
+	if !strings.Contains(h, `error="plugin panicked in bfs: boom"`) || strings.Contains(h, `\n`) {
+		t.Errorf("header %q", h)
+	}
+	var b strings.Builder
+	writeError(&b, c)
+	if want := "  | plugin panicked in bfs: boom\n  | example.com/mine.(*v).BFS\n  | \t/src/mine/bfs.go:42\n"; b.String() != want {
+		t.Errorf("error block %q, want %q", b.String(), want)
+	}
+}

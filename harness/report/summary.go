@@ -81,9 +81,22 @@ func caseHeader(c *results.Case) string {
 	fmt.Fprintf(&b, " workload=%q seed=%d,%d nvertices=%d nedges=%d status=%s",
 		c.Graph.Label(), c.Graph.Seed[0], c.Graph.Seed[1], c.Graph.NVertices, c.Graph.NEdges, c.Status)
 	if c.Error != "" {
-		fmt.Fprintf(&b, " error=%q", c.Error)
+		first, _, _ := strings.Cut(c.Error, "\n")
+		fmt.Fprintf(&b, " error=%q", first)
 	}
 	return b.String()
+}
+
+// writeError writes a case's whole error, its stack included, one line of
+// it a line, indented under the case's header (whose error= holds its
+// first line only).
+func writeError(w io.Writer, c *results.Case) {
+	if !strings.Contains(c.Error, "\n") {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(c.Error, "\n"), "\n") {
+		fmt.Fprintf(w, "  | %s\n", l)
+	}
 }
 
 // paramList formats parameters keys of c as "k=v" joined by sep.
@@ -99,6 +112,7 @@ func paramList(c *results.Case, keys []string, sep string) string {
 // Graph500 block (which says "No results printed for invalid run." when no
 // search was valid).
 func writeCaseBlock(w io.Writer, c *results.Case) error {
+	writeError(w, c)
 	for _, s := range c.BFS {
 		if s.Validated && !s.Valid {
 			fmt.Fprintf(w, "invalid search from root %d: %s\n", s.Root, s.Error)

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"net/rpc"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,6 +94,37 @@ func (s *rpcServer) Close(_ Empty, _ *Empty) error {
 	return s.srv.guard("close", s.srv.close)
 }
 
+// PanicStack is the stack of the goroutine that is panicking, called from
+// a deferred recover: the frames from the one that panicked outwards, as
+// "function\n\tfile:line" lines, without the runtime's and the recovering
+// function's frames above it, so that the first frame shown is the
+// variant's own.
+func PanicStack() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	var b strings.Builder
+	seenPanic := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case !seenPanic:
+			seenPanic = f.Function == "runtime.gopanic" || f.Function == "runtime.panicmem" ||
+				strings.HasPrefix(f.Function, "runtime.panic") || f.Function == "runtime.sigpanic"
+		case strings.HasPrefix(f.Function, "runtime."):
+		default:
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	if b.Len() == 0 { // not called while panicking: the whole stack
+		return string(debug.Stack())
+	}
+	return b.String()
+}
+
 // New makes p's variant for one case the way Serve does: cfg's parameters
 // resolved first (Info.CheckParams: the config's values, else the
 // preset's, else the defaults), then p.New. Tests that make a variant
@@ -137,7 +170,7 @@ func (s *server) guard(call string, f func() error) (err error) {
 	defer s.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("plugin panicked in %s: %v\n%s", call, r, debug.Stack())
+			err = fmt.Errorf("plugin panicked in %s: %v\n%s", call, r, PanicStack())
 		}
 	}()
 	return f()

@@ -20,7 +20,6 @@ package mpirun
 
 import (
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/results"
@@ -71,7 +70,7 @@ type outcome struct {
 func protect(what string, f func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("panic in %s: %v\n%s", what, p, debug.Stack())
+			err = fmt.Errorf("panic in %s: %v\n%s", what, p, sdk.PanicStack())
 		}
 	}()
 	return f()
