@@ -28,7 +28,8 @@ type Point struct{ X, Y float64 }
 // LineChart is a figure of lines over a numeric x axis.
 type LineChart struct {
 	Name           string // file name without extension
-	Title          string
+	Title          string // at most two lines (an error otherwise)
+	Caption        string // one line under the plot: the setup
 	XLabel, YLabel string
 	// LogX and LogY put an axis on a log scale (its values must be
 	// positive).
@@ -46,7 +47,8 @@ type LineChart struct {
 // the plot for its tick labels as if they sat at the range's arithmetic
 // middle, which leaves wide empty margins when both axes are logarithmic.
 func (c LineChart) Save(dir string) ([]string, error) {
-	f := newFigure(c.Name, c.Title, "")
+	f := newFigure(c.Name, c.Title, c.Caption)
+	f.strict = true
 	f.p.X.Label.Text, f.p.Y.Label.Text = c.XLabel, c.YLabel
 	f.p.Add(plotter.NewGrid())
 	fx, fy := axisMap(c.LogX), axisMap(c.LogY)
@@ -103,10 +105,10 @@ func axisMap(log bool) func(float64) float64 {
 	return func(v float64) float64 { return v }
 }
 
-// log10Axis sets a linear axis over log10 of [min, max] (with logAxis's
+// log10Axis sets a linear axis over log10 of [min, max] (with logRange's
 // margin) and ticks125's ticks, labelled by value.
 func log10Axis(a *plot.Axis, min, max float64) {
-	lo, hi := min/1.3, max*1.3
+	lo, hi := logRange(min, max)
 	a.Min, a.Max = math.Log10(lo), math.Log10(hi)
 	var ts plot.ConstantTicks
 	for _, t := range ticks125(lo, hi) {

@@ -181,7 +181,7 @@ func addStack(f *figure, phases []string, colour map[string]int, width vg.Length
 			b.StackOn(bars[len(bars)-1])
 		}
 		bars = append(bars, b)
-		f.p.Add(b)
+		f.add(b)
 	}
 	return bars, nil
 }
