@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures clean
+.PHONY: all build demo test test-go test-fuzz deps bench-ci bench-ci-baseline figures stale clean
 
 all: build
 
@@ -38,9 +38,17 @@ demo: deps
 	@$(MAKE) --no-print-directory build
 	$(BIN)/bfsbench run configs/quick.toml
 
-## test: everything CI runs: build, CUDA compile check, unit and MPI tests
+## test: everything CI runs: build, CUDA compile check, unit and MPI tests;
+## then the list of stale figures (make stale), which never fails the test
 test: deps
 	@$(MAKE) --no-print-directory build cuda-check test-go
+	@$(MAKE) --no-print-directory stale
+
+## stale: list the figure folders (results/figures) whose results predate a
+## change to the plugins they use (bfsbench stale; for reading: exit 0)
+stale:
+	@test -x $(BIN)/bfsbench || $(MAKE) --no-print-directory build
+	@$(BIN)/bfsbench stale results/figures || true
 
 test-go:
 	$(GO) vet $(GOTAGS) ./...

@@ -39,6 +39,9 @@ type LineChart struct {
 	Series  []LineSeries
 }
 
+// maxGlyphs is the most points of a series drawn with a glyph each.
+const maxGlyphs = 64
+
 // Save writes dir/Name.png and dir/Name.svg and returns their paths. A
 // series without points is left out; a chart with none is an error.
 //
@@ -74,8 +77,13 @@ func (c LineChart) Save(dir string) ([]string, error) {
 		col, g, dash := seriesStyle(n)
 		lp.Color, lp.Dashes, sp.Color, sp.Shape = col, dash, col, g
 		lp.Width = vg.Points(1.5)
-		f.p.Add(lp, sp)
-		f.legend.Add(s.Name, lp, sp)
+		if len(xy) > maxGlyphs { // a dense series reads as a line; glyphs would blot it
+			f.add(lp)
+			f.legend.Add(s.Name, lp)
+		} else {
+			f.add(lp, sp)
+			f.legend.Add(s.Name, lp, sp)
+		}
 		n++
 	}
 	if n == 0 {

@@ -36,6 +36,9 @@ Usage:
   bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
+  bfsbench verdicts [--check] [FIGURE_DIR...]   (default results/figures)
+  bfsbench stale [--strict] [FIGURE_DIR...]
+  bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]
 
 Before anything runs, run checks the config (a sweep may expand to at most
 --max-cases cases, 1000 by default; nbfs is at most 64, ranks at most 4096)
@@ -119,6 +122,12 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdLevels(rest, stdout)
 	case "table":
 		return cmdTable(rest, stdout)
+	case "verdicts":
+		return cmdVerdicts(rest, stdout)
+	case "stale":
+		return cmdStale(rest, stdout)
+	case "degrees":
+		return cmdDegrees(rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
