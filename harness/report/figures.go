@@ -752,7 +752,12 @@ func yScale(f *config.Figure, q quantity, a axis, maxY float64) (mul float64, la
 	if len(q.items) == 1 && q.items[0].Label == "edges_examined" {
 		mul, unit := countUnit(maxY)
 		what := "edges examined per search"
-		if perLevel {
+		switch {
+		case q.perRank && perLevel:
+			what = "edges examined per rank and level"
+		case q.perRank:
+			what = "edges examined per rank and search"
+		case perLevel:
 			what = "edges examined per level"
 		}
 		return mul, what + " (" + unit + ")"
