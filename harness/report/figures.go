@@ -1036,6 +1036,26 @@ func addMarks(fig *figure, a axis, ms []mark, offset vg.Length) {
 	fig.legend.Add("no value (case failed or invalid)", g)
 }
 
+// addZeros marks values a log axis cannot show (0 bytes on one rank, say)
+// at the bottom of their x, with one legend entry for them.
+func addZeros(fig *figure, a axis, zs []mark) {
+	if len(zs) == 0 {
+		return
+	}
+	g := newGlyphs(draw.GlyphStyle{Color: rgb(0x555555), Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}, vg.Points(7))
+	seen := map[float64]bool{}
+	for _, m := range zs {
+		x := a.at(m.x)
+		if seen[x] {
+			continue // one mark a place
+		}
+		seen[x] = true
+		g.xs, g.ys, g.texts = append(g.xs, x), append(g.ys, math.NaN()), append(g.texts, "")
+	}
+	fig.add(g)
+	fig.legend.Add("0 (under the log axis)", g)
+}
+
 func drawLines(fig *figure, f *config.Figure, q quantity, ss []sample, order []string, labels map[string]string, a axis, ref *Reference, ms []mark) error {
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range ss {
@@ -1215,7 +1235,8 @@ func drawLines(fig *figure, f *config.Figure, q quantity, ss []sample, order []s
 		return fmt.Errorf("no data: no value of y = %q can be drawn on a log axis (every one is 0 or less)", f.Y)
 	}
 	ym.set(fig, ylo, yhi)
-	addMarks(fig, a, append(ms, below...), 0)
+	addMarks(fig, a, ms, 0)
+	addZeros(fig, a, below)
 	return nil
 }
 
@@ -1348,7 +1369,8 @@ func drawBars(fig *figure, f *config.Figure, q quantity, ss []sample, order []st
 		ylo = math.Min(0, ylo)
 	}
 	ym.set(fig, ylo, yhi)
-	addMarks(fig, a, append(ms, below...), 0)
+	addMarks(fig, a, ms, 0)
+	addZeros(fig, a, below)
 	return nil
 }
 

@@ -18,7 +18,10 @@
 //	x = "edges_per_thread"            # argmin, argmax: over this dimension (or "level")
 //	at = "scale=21"                   # the cases: dimension=value pairs (level=N: that level)
 //	over = "edges_per_thread=1"       # ratio, change: the denominator's cases
+//	over_y = "phase:a+b"              # ratio, change: the denominator's y (default y)
+//	percent = true                    # ratio: written as a percentage (a share)
 //	each = ["grid=1x2", "grid=2x1"]   # one value per entry, added to at and over
+//	                                  # where they do not name its dimension
 //	holds = [4, 4]                    # ours in this range: holds
 //	partly = [3, 6]                   # else in this one: partly; else differs
 //	verdict = "holds"                 # the verdict the reason is written for
@@ -73,6 +76,8 @@ type Claim struct {
 	Paper      string    `toml:"paper"`
 	Ours       string    `toml:"ours"`
 	Y          string    `toml:"y"`
+	OverY      string    `toml:"over_y"`
+	Percent    bool      `toml:"percent"`
 	PerRank    bool      `toml:"per_rank"`
 	X          string    `toml:"x"`
 	At         string    `toml:"at"`
@@ -144,8 +149,8 @@ func (c Claim) check() error {
 	switch c.Ours {
 	case "value", "spread":
 	case "ratio", "change":
-		if c.Over == "" {
-			return fmt.Errorf("ours = %s needs over", c.Ours)
+		if c.Over == "" && c.OverY == "" && len(c.Each) == 0 {
+			return fmt.Errorf("ours = %s needs over, over_y or each", c.Ours)
 		}
 	case "argmin", "argmax":
 		if c.X == "" {
@@ -249,7 +254,11 @@ func claimValues(c Claim, pts []point) ([]float64, error) {
 		sels = []string{""}
 	}
 	q := newQuantity(c.Y, c.PerRank)
-	if q.multi() {
+	qo := q
+	if c.OverY != "" {
+		qo = newQuantity(c.OverY, c.PerRank)
+	}
+	if q.multi() || qo.multi() {
 		return nil, fmt.Errorf("y %q: one quantity (a sum with '+', not a list)", c.Y)
 	}
 	var out []float64
@@ -267,7 +276,7 @@ func claimValues(c Claim, pts []point) ([]float64, error) {
 			if num, err = selectedValue(q, at, pts); err == nil {
 				var over selector
 				if over, err = selection(c.Over, e); err == nil {
-					den, err = selectedValue(q, over, pts)
+					den, err = selectedValue(qo, over, pts)
 				}
 			}
 			v = num / den
@@ -292,10 +301,13 @@ type selector struct {
 	level int
 }
 
-// selection parses "a=1,b=2" and an each entry into one selector.
+// selection parses "a=1,b=2" and an each entry into one selector; a
+// later part does not replace a dimension an earlier one names.
 func selection(parts ...string) (selector, error) {
 	s := selector{dims: map[string]string{}, level: -1}
+	named := map[string]bool{}
 	for _, part := range parts {
+		here := map[string]bool{}
 		for _, kv := range strings.Split(part, ",") {
 			kv = strings.TrimSpace(kv)
 			if kv == "" {
@@ -306,6 +318,10 @@ func selection(parts ...string) (selector, error) {
 			if !ok || k == "" || v == "" {
 				return s, fmt.Errorf("selection %q: want dimension=value pairs", part)
 			}
+			if named[k] {
+				continue
+			}
+			here[k] = true
 			if k == "level" {
 				n, err := strconv.Atoi(v)
 				if err != nil {
@@ -315,6 +331,9 @@ func selection(parts ...string) (selector, error) {
 				continue
 			}
 			s.dims[k] = v
+		}
+		for k := range here {
+			named[k] = true
 		}
 	}
 	return s, nil
@@ -483,6 +502,9 @@ func formatValues(c Claim, vs []float64) string {
 
 // formatValue writes one value of ours in the claim's unit.
 func formatValue(c Claim, v float64) string {
+	if c.Percent && c.Ours == "ratio" {
+		return fmt.Sprintf("%.1f %%", v*100)
+	}
 	switch c.Ours {
 	case "ratio", "each":
 		if c.CSV != "" && c.OverColumn == "" {

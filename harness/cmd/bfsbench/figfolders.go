@@ -4,6 +4,7 @@
 //	bfsbench verdicts [--check] [DIR...]   write each folder's verdict table into its README
 //	bfsbench stale [--strict] [DIR...]     list the folders whose results predate a change to their plugins
 //	bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR   a Kronecker graph's degree distribution
+//	bfsbench summary RESULTS.json [--out FILE]   the summary.txt run writes, from results
 
 package main
 
@@ -324,4 +325,32 @@ func cmdDegrees(args []string, stdout io.Writer) error {
 		fmt.Fprintln(stdout, p)
 	}
 	return nil
+}
+
+// cmdSummary writes the summary.txt bfsbench run writes beside
+// results.json (the Graph500 statistics of every case), from a results
+// file, for a folder that lacks it.
+func cmdSummary(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("summary", flag.ContinueOnError)
+	out := fs.String("out", "", "write to FILE instead of standard output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErr("summary: give one results.json")
+	}
+	run, err := results.Load(pos[0])
+	if err != nil {
+		return &exitError{2, err}
+	}
+	b, err := report.Summary(run)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = stdout.Write(b)
+		return err
+	}
+	return os.WriteFile(*out, b, 0o644)
 }

@@ -107,3 +107,16 @@ func TestDegrees(t *testing.T) {
 		t.Errorf("no figure: %v", err)
 	}
 }
+
+// TestSummary: summary writes run's summary.txt from a results file.
+func TestSummary(t *testing.T) {
+	dir := t.TempDir()
+	writeRun(t, dir, "abc", "foo")
+	var out bytes.Buffer
+	if err := dispatch(t.Context(), []string{"summary", filepath.Join(dir, "results.json")}, &out, &out); err != nil {
+		t.Fatalf("summary: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "foo") {
+		t.Errorf("summary names no case:\n%s", out.String())
+	}
+}

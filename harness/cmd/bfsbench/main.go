@@ -39,6 +39,7 @@ Usage:
   bfsbench verdicts [--check] [FIGURE_DIR...]   (default results/figures)
   bfsbench stale [--strict] [FIGURE_DIR...]
   bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]
+  bfsbench summary RESULTS.json [--out FILE]
 
 Before anything runs, run checks the config (a sweep may expand to at most
 --max-cases cases, 1000 by default; nbfs is at most 64, ranks at most 4096)
@@ -128,6 +129,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdStale(rest, stdout)
 	case "degrees":
 		return cmdDegrees(rest, stdout)
+	case "summary":
+		return cmdSummary(rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
