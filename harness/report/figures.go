@@ -1006,7 +1006,7 @@ func linearTicks(min, max float64) []plot.Tick {
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
-		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+		ts = append(ts, plot.Tick{Value: v, Label: tickLabel(v)})
 		// Unlabelled ticks halfway.
 		if h := v + step/2; h <= max {
 			ts = append(ts, plot.Tick{Value: h})

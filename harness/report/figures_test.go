@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -142,7 +141,7 @@ func checkLogTicks(t *testing.T, name string, a plot.Axis, mapped bool) {
 				continue
 			}
 			n++
-			if l := strconv.FormatFloat(v, 'g', 3, 64); !got[l] {
+			if l := tickLabel(v); !got[l] {
 				t.Errorf("%s: log axis [%g, %g]: no labelled tick at %s (labels %v)", name, min, max, l, got)
 			}
 		}

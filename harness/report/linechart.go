@@ -91,9 +91,13 @@ func (c LineChart) Save(dir string) ([]string, error) {
 	}
 	if c.LogX {
 		log10Axis(&f.p.X, xmin, xmax)
+	} else {
+		f.p.X.Tick.Marker = plot.TickerFunc(linearTicks)
 	}
 	if c.LogY {
 		log10Axis(&f.p.Y, ymin, ymax)
+	} else {
+		f.p.Y.Tick.Marker = plot.TickerFunc(linearTicks)
 	}
 	if len(c.XLabels) > 0 {
 		var ts plot.ConstantTicks

@@ -688,12 +688,22 @@ func ticks125(min, max float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if m == 1 || decades <= maxLabelledDecades {
-				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+				t.Label = tickLabel(v)
 			}
 			ts = append(ts, t)
 		}
 	}
 	return ts
+}
+
+// tickLabel writes a tick's value as a reader writes it: 0.05, 200,
+// 5000, and with an exponent only past a million or under 1e-4.
+func tickLabel(v float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64) // math.Pow's rounding off
+	if a := math.Abs(r); a != 0 && (a >= 1e6 || a < 1e-4) {
+		return strconv.FormatFloat(r, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // valueTicks labels exactly the given x values (few distinct sweep points,

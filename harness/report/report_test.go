@@ -557,7 +557,7 @@ func TestTicks125(t *testing.T) {
 		// Five decades: still 1, 2 and 5 of each.
 		{1e-4, 10, "[0.0001 0.0002 0.0005 0.001 0.002 0.005 0.01 0.02 0.05 0.1 0.2 0.5 1 2 5 10]"},
 		// Past six decades the 2s and 5s are ticked but not labelled.
-		{1, 1e7, "[1 10 100 1e+03 1e+04 1e+05 1e+06 1e+07]"},
+		{1, 1e7, "[1 10 100 1000 10000 100000 1e+06 1e+07]"},
 		// A huge range: every ninth power of ten.
 		{1e-170, 1, "[1e-170 1e-161 1e-152 1e-143 1e-134 1e-125 1e-116 1e-107 1e-98 1e-89 1e-80 1e-71 1e-62 1e-53 1e-44 1e-35 1e-26 1e-17 1e-08]"},
 	} {
