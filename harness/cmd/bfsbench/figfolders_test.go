@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/report"
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
@@ -118,5 +119,47 @@ func TestSummary(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "foo") {
 		t.Errorf("summary names no case:\n%s", out.String())
+	}
+}
+
+// TestFigureFolders: every folder of results/figures has a README with
+// its verdict table as its results give it, its figures as PNG only (each
+// shown in the README), and an entry in the index.
+func TestFigureFolders(t *testing.T) {
+	root := "../../../results/figures"
+	dirs, err := figureFolders([]string{root})
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no figure folders: %v", err)
+	}
+	index, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		name := filepath.Base(d)
+		if !strings.Contains(string(index), "("+name+"/)") {
+			t.Errorf("%s: not in the index %s/README.md", name, root)
+		}
+		readme, err := os.ReadFile(filepath.Join(d, "README.md"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !strings.Contains(string(readme), report.VerdictsBegin) {
+			t.Errorf("%s: its README has no verdict table", name)
+		}
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			switch n := e.Name(); {
+			case strings.HasSuffix(n, ".svg"):
+				t.Errorf("%s: %s: figures are kept as PNG only", name, n)
+			case strings.HasSuffix(n, ".png") && !strings.Contains(string(readme), "("+n+")"):
+				t.Errorf("%s: its README does not show %s", name, n)
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := dispatch(t.Context(), []string{"verdicts", "--check", root}, &out, &out); err != nil {
+		t.Errorf("%v\n%s", err, out.String())
 	}
 }
