@@ -182,6 +182,11 @@ func cmdStale(args []string, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "%d stale, %d of unknown commit, %d current; %d from a -dirty tree (not reproducible from a commit)\n", nStale, nUnknown, nFresh, nDirty)
+	if len(dirs) > 0 {
+		if sh, err := gitOut(dirs[0], "rev-parse", "--is-shallow-repository"); err == nil && sh == "true" {
+			fmt.Fprintln(stdout, "(a shallow clone: commits older than its history read as unknown; fetch the history to compare them)")
+		}
+	}
 	if *strict && nStale+nUnknown > 0 {
 		return &exitError{1, fmt.Errorf("stale: %d folders stale, %d of unknown commit", nStale, nUnknown)}
 	}
