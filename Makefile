@@ -18,7 +18,7 @@ export CGO_CFLAGS  := $(shell mpicc --showme:compile 2>/dev/null)
 export CGO_LDFLAGS := $(shell mpicc --showme:link 2>/dev/null)
 endif
 
-.PHONY: all build demo test test-go test-fuzz lint deps example bench-ci bench-ci-baseline bench-record bench-history figures results-table clean
+.PHONY: all build demo test test-go test-fuzz lint deps example bench-ci bench-ci-baseline bench-record bench-history figures results-table stale clean
 
 all: build
 
@@ -40,9 +40,11 @@ demo: deps
 
 ## test: everything CI runs: build, CUDA compile check, the workflows'
 ## lint, unit and MPI tests, the example variant built outside the main
-## module and run
+## module and run; then the list of stale figures (make stale), which never
+## fails the test
 test: deps
 	@$(MAKE) --no-print-directory build cuda-check lint test-go example
+	@$(MAKE) --no-print-directory stale
 
 ## lint: actionlint on .github/workflows, pinned in go.mod as a Go tool
 ## (offline once the modules are downloaded). It runs shellcheck on the
@@ -63,6 +65,12 @@ example: build
 	  $(GO) vet -mod=mod . && $(GO) test -mod=mod -count=1 .
 	@out=$$(mktemp -d) && echo "BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run" && \
 	  BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run; rc=$$?; rm -rf $$out; exit $$rc
+
+## stale: list the figure folders (results/figures) whose results predate a
+## change to the plugins they use (bfsbench stale; for reading: exit 0)
+stale:
+	@test -x $(BIN)/bfsbench || $(MAKE) --no-print-directory build
+	@$(BIN)/bfsbench stale results/figures || true
 
 test-go:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }

@@ -7,6 +7,12 @@
 #   - CUDA configs run only where nvidia-smi lists a GPU, and a config
 #     marked "# gpus: N" only where it lists at least N (those grids would
 #     otherwise share one GPU).
+# A run that replaces a committed folder of results/figures keeps that
+# folder's claims.toml and README: copy in results.json (gzipped),
+# summary.txt and the figure PNGs, then `bin/bfsbench verdicts
+# results/figures/<name>` rewrites the verdict table (and says which
+# verdicts the new numbers no longer support) and `bin/bfsbench stale`
+# lists what is still older than its plugins.
 # Usage: scripts/figures.sh [OUTDIR]   (default results/figures-<time>)
 # Environment: BIN (default bin), CONFIGS (a space-separated list).
 set -uo pipefail

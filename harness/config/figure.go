@@ -20,11 +20,12 @@ import (
 //	[[figure]]
 //	name = "fig3"                 # the files are figure-fig3.png and .svg
 //	x = "edges_per_thread"        # scale, ef, ranks, gpus, grid, variant, backend, level, or a parameter
-//	y = "phase:expansion"         # gteps, speedup, time, transfer, phase:<name>, bytes:<name>, edges_examined
+//	y = "phase:expansion"         # gteps, speedup, time, transfer, phase:<items>, bytes:<items>, edges_examined
 //	series = "variant"            # a dimension or a list of them (default "variant")
-//	kind = "line"                 # line (default), bar, or stacked (y = "phases" or "bytes")
+//	kind = "line"                 # line (default), bar, or stacked (y = "phases", "bytes", or a list of items)
 //	logx = false
-//	logy = false
+//	logy = false                  # line and bar figures
+//	per_rank = false              # bytes:<items> divided by the case's ranks
 //	title = "Frontier expansion time against edges per thread"
 //	reference = "paper-fig3.csv"  # a paper's values, relative to the config file
 //	only = ["scale=21,gpus=1", "scale=22,gpus=2"]  # keep the cases matching one entry
@@ -36,7 +37,10 @@ type Figure struct {
 	Kind   string
 	LogX   bool
 	LogY   bool
-	Title  string
+	// PerRank divides byte counters by the case's ranks (bytes per rank,
+	// as papers that count "per GPU" draw them).
+	PerRank bool
+	Title   string
 	// Reference is the CSV file of a paper's values as the config gives
 	// it; ReferencePath resolves it.
 	Reference string
@@ -60,7 +64,7 @@ const (
 const XLevel = "level"
 
 // figureKeys are the keys a [[figure]] table may hold.
-const figureKeys = "name, x, y, series, kind, logx, logy, title, reference, only"
+const figureKeys = "name, x, y, series, kind, logx, logy, per_rank, title, reference, only"
 
 // ParseFigures reads only the [[figure]] tables of config text (for
 // example the config stored in a results.json, whose other tables need not
@@ -96,11 +100,50 @@ func (f *Figure) Errorf(key, format string, args ...any) error {
 	return &Error{File: f.file, Line: f.lines.line(k), Key: k, Msg: fmt.Sprintf(format, args...)}
 }
 
-// PhaseY returns the phase named by y = "phase:<name>".
+// PhaseY returns what y = "phase:<items>" names: one phase, or items
+// "[label=]name[+name...]" separated by commas (see YItems).
 func (f *Figure) PhaseY() (string, bool) { return strings.CutPrefix(f.Y, "phase:") }
 
-// BytesY returns the byte counter named by y = "bytes:<name>".
+// BytesY returns what y = "bytes:<items>" names: one byte counter, or
+// items as PhaseY's.
 func (f *Figure) BytesY() (string, bool) { return strings.CutPrefix(f.Y, "bytes:") }
+
+// YItem is one quantity of a y = "phase:..." or "bytes:..." list: the sum
+// of the phases or counters in Names, shown as Label.
+type YItem struct {
+	Label string
+	Names []string
+}
+
+// YItems splits the list after "phase:" or "bytes:" into its items:
+// "compute=expansion+update,transfer=fold_exchange" is two items, the
+// first labelled compute, the sum of expansion and update; an item
+// without a label is labelled by its names joined with '+'. ok is false
+// for a malformed list.
+func YItems(list string) (items []YItem, ok bool) {
+	for _, part := range strings.Split(list, ",") {
+		label, sum, named := strings.Cut(part, "=")
+		if !named {
+			sum = label
+		}
+		var it YItem
+		for _, n := range strings.Split(sum, "+") {
+			if n == "" || strings.ContainsAny(n, " \t=") {
+				return nil, false
+			}
+			it.Names = append(it.Names, n)
+		}
+		it.Label = strings.Join(it.Names, "+")
+		if named {
+			if label == "" || strings.ContainsAny(label, " \t") {
+				return nil, false
+			}
+			it.Label = label
+		}
+		items = append(items, it)
+	}
+	return items, len(items) > 0
+}
 
 func (p *parser) figures(raw map[string]any) ([]*Figure, error) {
 	ft, ok := raw["figure"]
@@ -159,7 +202,7 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			}
 		case "y":
 			if err = str(k, &f.Y); err == nil && !validY(f.Y) {
-				err = p.errf(path+".y", "want gteps, speedup, time, transfer, phase:<name>, bytes:<name>, edges_examined, or for kind = \"stacked\" phases or bytes; got %q", f.Y)
+				err = p.errf(path+".y", "want gteps, speedup, time, transfer, phase:<items>, bytes:<items> (items: [label=]name[+name], separated by commas), edges_examined, or for kind = \"stacked\" phases or bytes; got %q", f.Y)
 			}
 		case "series":
 			f.Series, err = p.nameList(m[k], path+".series")
@@ -171,6 +214,8 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			err = boolean(k, &f.LogX)
 		case "logy":
 			err = boolean(k, &f.LogY)
+		case "per_rank":
+			err = boolean(k, &f.PerRank)
 		case "title":
 			err = str(k, &f.Title)
 		case "reference":
@@ -192,19 +237,21 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 		}
 	}
 	stackY := f.Y == "phases" || f.Y == "bytes"
+	_, isPhase := f.PhaseY()
+	_, isBytes := f.BytesY()
 	switch {
-	case f.Kind == KindStacked && !stackY:
-		return nil, p.errf(path+".y", "kind = \"stacked\" stacks every phase's time (y = \"phases\") or every byte counter (y = \"bytes\"), got %q", f.Y)
+	case f.Kind == KindStacked && !stackY && !isPhase && !isBytes:
+		return nil, p.errf(path+".y", "kind = \"stacked\" stacks every phase's time (y = \"phases\"), every byte counter (y = \"bytes\") or the items of y = \"phase:a,b\" or \"bytes:a,b\", got %q", f.Y)
 	case f.Kind != KindStacked && stackY:
 		return nil, p.errf(path+".y", "y = %q needs kind = \"stacked\"", f.Y)
 	case f.X == XLevel && (f.Y == "gteps" || f.Y == "speedup" || f.Y == "transfer"):
 		return nil, p.errf(path+".y", "%s is a whole search's figure; per level, plot time, phase:<name>, bytes:<name> or edges_examined", f.Y)
-	case f.Kind != KindLine && (f.LogX || f.LogY):
-		key := path + ".logx"
-		if !f.LogX {
-			key = path + ".logy"
-		}
-		return nil, p.errf(key, "log axes need kind = \"line\"")
+	case f.LogX && f.Kind != KindLine:
+		return nil, p.errf(path+".logx", "a log x axis needs kind = \"line\"")
+	case f.LogY && f.Kind == KindStacked:
+		return nil, p.errf(path+".logy", "log axes need kind = \"line\" or \"bar\": stacks do not add up on a log axis")
+	case f.PerRank && f.Y != "bytes" && !isBytes:
+		return nil, p.errf(path+".per_rank", "per_rank divides byte counters: it needs y = \"bytes:<items>\" or \"bytes\"")
 	case f.Kind == KindStacked && f.Reference != "":
 		return nil, p.errf(path+".reference", "a reference is drawn as a line or bars: kind = \"stacked\" takes none")
 	}
@@ -276,8 +323,9 @@ func validY(y string) bool {
 		return true
 	}
 	for _, pre := range []string{"phase:", "bytes:"} {
-		if name, ok := strings.CutPrefix(y, pre); ok {
-			return name != "" && !strings.ContainsAny(name, " \t")
+		if list, ok := strings.CutPrefix(y, pre); ok {
+			_, ok := YItems(list)
+			return ok
 		}
 	}
 	return false

@@ -78,7 +78,8 @@ func TestFigureErrors(t *testing.T) {
 		{"reference not csv", "reference = \"p.txt\"\n", 11, "figure[0].reference", ".csv"},
 		{"only not pairs", "only = [\"scale21\"]\n", 11, "figure[0].only", "dimension=value"},
 		{"stacked gteps", "kind = \"stacked\"\n", 10, "figure[0].y", "stacks every phase"},
-		{"log bar", "kind = \"bar\"\nlogy = true\n", 12, "figure[0].logy", "log axes"},
+		{"log x bar", "kind = \"bar\"\nlogx = true\n", 12, "figure[0].logx", "log x axis"},
+		{"per rank gteps", "per_rank = true\n", 11, "figure[0].per_rank", "byte counters"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +102,9 @@ func TestFigureErrors(t *testing.T) {
 		{"\n[[figure]]\nname = \"f\"\nx = \"level\"\ny = \"gteps\"\n", "figure[0].y", "whole search", 10},
 		{"\n[[figure]]\nname = \"f\"\nx = \"level\"\ny = \"transfer\"\n", "figure[0].y", "whole search", 10},
 		{"\n[[figure]]\nname = \"f\"\nx = \"scale\"\ny = \"phase:\"\n", "figure[0].y", "want gteps", 10},
+		{"\n[[figure]]\nname = \"f\"\nx = \"scale\"\ny = \"bytes:a,,b\"\n", "figure[0].y", "want gteps", 10},
+		{"\n[[figure]]\nname = \"f\"\nx = \"scale\"\ny = \"phases\"\nkind = \"stacked\"\nlogy = true\n", "figure[0].logy", "log axes", 12},
+		{"\n[[figure]]\nname = \"f\"\nx = \"scale\"\ny = \"phase:=a+b\"\n", "figure[0].y", "want gteps", 10},
 		{fig + "\n[[figure]]\nname = \"f\"\nx = \"ranks\"\ny = \"time\"\n", "figure[1].name", "duplicate", 13},
 	} {
 		_, err := Parse("c.toml", figBase+tt.text)
@@ -113,5 +117,32 @@ func TestFigureErrors(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Key != "figure" || ce.Line != 1 || !strings.Contains(ce.Msg, "array of tables") {
 		t.Errorf("figure = 3: got %v", err)
+	}
+}
+
+// TestYItems: y = "phase:..." and "bytes:..." name one quantity or a list
+// of labelled sums.
+func TestYItems(t *testing.T) {
+	items, ok := YItems("compute=expansion+update,transfer=expand_exchange+fold_exchange,wait")
+	want := []YItem{
+		{"compute", []string{"expansion", "update"}},
+		{"transfer", []string{"expand_exchange", "fold_exchange"}},
+		{"wait", []string{"wait"}},
+	}
+	if !ok || !reflect.DeepEqual(items, want) {
+		t.Fatalf("YItems = %v, %v", items, ok)
+	}
+	if items, ok := YItems("a+b"); !ok || items[0].Label != "a+b" {
+		t.Errorf("unlabelled sum: %v, %v", items, ok)
+	}
+	for _, bad := range []string{"", "a,", "=a", "a=", "a b", "x=a+", "a=b=c"} {
+		if _, ok := YItems(bad); ok {
+			t.Errorf("YItems(%q) accepted", bad)
+		}
+	}
+	text := figBase + "\n[[figure]]\nname = \"f\"\nx = \"ranks\"\ny = \"bytes:expand,fold\"\nkind = \"stacked\"\nper_rank = true\n"
+	c, err := Parse("c.toml", text)
+	if err != nil || !c.Figures[0].PerRank {
+		t.Fatalf("stacked byte items per rank: %v", err)
 	}
 }

@@ -28,7 +28,8 @@ type Point struct{ X, Y float64 }
 // LineChart is a figure of lines over a numeric x axis.
 type LineChart struct {
 	Name           string // file name without extension
-	Title          string
+	Title          string // at most two lines (an error otherwise)
+	Caption        string // one line under the plot: the setup
 	XLabel, YLabel string
 	// LogX and LogY put an axis on a log scale (its values must be
 	// positive).
@@ -38,6 +39,9 @@ type LineChart struct {
 	Series  []LineSeries
 }
 
+// maxGlyphs is the most points of a series drawn with a glyph each.
+const maxGlyphs = 64
+
 // Save writes dir/Name.png and dir/Name.svg and returns their paths. A
 // series without points is left out; a chart with none is an error.
 //
@@ -46,7 +50,8 @@ type LineChart struct {
 // the plot for its tick labels as if they sat at the range's arithmetic
 // middle, which leaves wide empty margins when both axes are logarithmic.
 func (c LineChart) Save(dir string) ([]string, error) {
-	f := newFigure(c.Name, c.Title, "")
+	f := newFigure(c.Name, c.Title, c.Caption)
+	f.strict = true
 	f.p.X.Label.Text, f.p.Y.Label.Text = c.XLabel, c.YLabel
 	f.p.Add(plotter.NewGrid())
 	fx, fy := axisMap(c.LogX), axisMap(c.LogY)
@@ -72,8 +77,13 @@ func (c LineChart) Save(dir string) ([]string, error) {
 		col, g, dash := seriesStyle(n)
 		lp.Color, lp.Dashes, sp.Color, sp.Shape = col, dash, col, g
 		lp.Width = vg.Points(1.5)
-		f.p.Add(lp, sp)
-		f.legend.Add(s.Name, lp, sp)
+		if len(xy) > maxGlyphs { // a dense series reads as a line; glyphs would blot it
+			f.add(lp)
+			f.legend.Add(s.Name, lp)
+		} else {
+			f.add(lp, sp)
+			f.legend.Add(s.Name, lp, sp)
+		}
 		n++
 	}
 	if n == 0 {
@@ -81,9 +91,13 @@ func (c LineChart) Save(dir string) ([]string, error) {
 	}
 	if c.LogX {
 		log10Axis(&f.p.X, xmin, xmax)
+	} else {
+		f.p.X.Tick.Marker = plot.TickerFunc(linearTicks)
 	}
 	if c.LogY {
 		log10Axis(&f.p.Y, ymin, ymax)
+	} else {
+		f.p.Y.Tick.Marker = plot.TickerFunc(linearTicks)
 	}
 	if len(c.XLabels) > 0 {
 		var ts plot.ConstantTicks
@@ -103,10 +117,10 @@ func axisMap(log bool) func(float64) float64 {
 	return func(v float64) float64 { return v }
 }
 
-// log10Axis sets a linear axis over log10 of [min, max] (with logAxis's
+// log10Axis sets a linear axis over log10 of [min, max] (with logRange's
 // margin) and ticks125's ticks, labelled by value.
 func log10Axis(a *plot.Axis, min, max float64) {
-	lo, hi := min/1.3, max*1.3
+	lo, hi := logRange(min, max)
 	a.Min, a.Max = math.Log10(lo), math.Log10(hi)
 	var ts plot.ConstantTicks
 	for _, t := range ticks125(lo, hi) {

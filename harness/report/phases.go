@@ -126,7 +126,7 @@ func phaseFigures(pts []point, l labeller) ([]*figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.subtitle = joinNonEmpty("; ", f.subtitle, leftOut(without))
+		f.caption = joinNonEmpty("; ", f.caption, leftOut(without))
 		figs = append(figs, f)
 	}
 	multiRun := false
@@ -190,7 +190,7 @@ func addStack(f *figure, phases []string, colour map[string]int, width vg.Length
 			b.StackOn(bars[len(bars)-1])
 		}
 		bars = append(bars, b)
-		f.p.Add(b)
+		f.add(b)
 	}
 	return bars, nil
 }
@@ -359,7 +359,7 @@ func levelTimeFigures(pts, without []point, profiles map[*results.Case]levelProf
 		if err != nil {
 			return nil, err
 		}
-		f.subtitle = joinNonEmpty("; ", f.subtitle, leftOut(missing[k]))
+		f.caption = joinNonEmpty("; ", f.caption, leftOut(missing[k]))
 		figs = append(figs, f)
 	}
 	return figs, nil

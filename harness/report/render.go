@@ -8,7 +8,9 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"image/color"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -28,36 +30,114 @@ import (
 )
 
 // figure is one plot to be written as name.png and name.svg.
+//
+// Every figure is drawn to the same rules (see rules.go): a title of at
+// most two lines (the paper and the figure, or what is plotted), a caption
+// of one line under the plot (the setup the cases share), a legend beside
+// the plot with short entries, log axes labelled at 1, 2 and 5 of every
+// decade.
 type figure struct {
-	name            string // file name without extension
-	p               *plot.Plot
-	title, subtitle string    // the subtitle says what the cases share (workload, machine)
-	legend          legend    // drawn beside the plot, not inside it
-	w, h            vg.Length // size of the plot part (the legend adds width)
+	name    string // file name without extension
+	p       *plot.Plot
+	title   string    // wrapped to at most two lines
+	caption string    // one line under the plot: what the cases share (workload, machine)
+	legend  legend    // drawn beside the plot, not inside it
+	w, h    vg.Length // size of the plot part (the legend adds width)
+	// strict makes a title longer than two lines an error (a declared
+	// figure's config is to be fixed); otherwise it is cut with "…".
+	strict bool
+	// captionStyle is the caption's font, set by fitCaption.
+	captionStyle text.Style
+	// yLog: the y axis is a linear axis over log10 of the values, its
+	// ticks labelled by value (declared figures; see yMap).
+	yLog bool
+	// drawn is what add added to the plot, in order (gonum keeps it
+	// private; the tests read it).
+	drawn []plot.Plotter
 }
 
-// newFigure returns a figure with a plot titled title and subtitle (the
-// workload), and an empty legend.
-func newFigure(name, title, subtitle string) *figure {
+// add adds plotters to the plot.
+func (f *figure) add(ps ...plot.Plotter) {
+	f.p.Add(ps...)
+	f.drawn = append(f.drawn, ps...)
+}
+
+// maxTitleLines is the most lines a figure's title takes.
+const maxTitleLines = 2
+
+// newFigure returns a figure with a plot titled title, caption under it
+// (the workload), and an empty legend.
+func newFigure(name, title, caption string) *figure {
 	p := plot.New()
 	p.Title.Padding = vg.Points(6)
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.Y.Label.Padding = vg.Points(4)
 	leg := legend{TextStyle: plot.NewLegend().TextStyle, Padding: vg.Points(2), ThumbnailWidth: vg.Points(20)}
 	leg.TextStyle.Font.Size = vg.Points(10)
-	return &figure{name: name, p: p, title: title, subtitle: subtitle, legend: leg, w: 6 * vg.Inch, h: 4.5 * vg.Inch}
+	cs := p.Title.TextStyle
+	cs.Font.Size = captionFont
+	cs.XAlign, cs.YAlign = draw.XLeft, draw.YBottom
+	return &figure{name: name, p: p, title: title, caption: caption, legend: leg, w: 6 * vg.Inch, h: 4.5 * vg.Inch, captionStyle: cs}
 }
 
-// setTitle sets the plot's title from title and subtitle, each wrapped at
-// spaces to the plot's width, so a long title never runs into the legend.
-func (f *figure) setTitle() {
+// setTitle sets the plot's title, wrapped at spaces to the plot's width
+// so that it never runs into the legend, on at most maxTitleLines lines:
+// a longer title is an error for a strict figure and cut with "…" for
+// the others.
+func (f *figure) setTitle() error {
 	sty := f.p.Title.TextStyle
 	width := f.w - vg.Inch/2
 	lines := wrap(sty, f.title, width)
-	if f.subtitle != "" {
-		lines = append(lines, wrap(sty, f.subtitle, width)...)
+	if len(lines) > maxTitleLines {
+		if f.strict {
+			return fmt.Errorf("the title %q takes %d lines, at most %d: keep the paper and the figure in it, the setup in the caption or the README", f.title, len(lines), maxTitleLines)
+		}
+		lines = lines[:maxTitleLines]
+		lines[maxTitleLines-1] = fitText(sty, lines[maxTitleLines-1]+" …", width)
 	}
 	f.p.Title.Text = strings.Join(lines, "\n")
+	return nil
+}
+
+// fitText cuts s at its end, marked "…", until it is no wider than width.
+func fitText(sty text.Style, s string, width vg.Length) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(strings.TrimSuffix(s, " …"))
+	for len(r) > 0 && sty.Width(string(r)+" …") > width {
+		r = r[:len(r)-1]
+	}
+	return strings.TrimRight(string(r), " ;,") + " …"
+}
+
+// Caption fonts: the caption shrinks from captionFont down to
+// minCaptionFont to fit on one line, and is cut with "…" past that.
+const (
+	captionFont    = vg.Length(9)
+	minCaptionFont = vg.Length(7.5)
+)
+
+// fitCaption makes the caption one line as wide as the image at most.
+func (f *figure) fitCaption(width vg.Length) {
+	if f.caption == "" {
+		return
+	}
+	f.caption = strings.Join(strings.Fields(f.caption), " ")
+	sty := f.captionStyle
+	for sty.Width(f.caption) > width && sty.Font.Size > minCaptionFont {
+		sty.Font.Size -= vg.Points(0.5)
+	}
+	f.captionStyle = sty
+	f.caption = fitText(sty, f.caption, width)
+}
+
+// captionHeight is the height the caption takes under the plot.
+func (f *figure) captionHeight() vg.Length {
+	if f.caption == "" {
+		return 0
+	}
+	return f.captionStyle.FontExtents().Height + vg.Points(4)
 }
 
 // wrap breaks s at spaces into lines no wider than width in style sty
@@ -321,10 +401,10 @@ func (f *figure) size() (w, h, lw vg.Length) {
 	if lh+4*legendGap > h {
 		h = lh + 4*legendGap
 	}
-	return w, h, lw
+	return w, h + f.captionHeight(), lw
 }
 
-// draw draws the plot and its legend on c.
+// draw draws the plot, its legend and its caption on c.
 func (f *figure) draw(c vg.CanvasSizer) {
 	w, h, lw := f.size()
 	dc := draw.NewCanvas(c, w, h)
@@ -333,7 +413,11 @@ func (f *figure) draw(c vg.CanvasSizer) {
 	if lw > 0 {
 		// Align the legend's top with the top of the data area, below the title.
 		top := f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Max.Y + f.p.Title.Padding + legendGap + plotMargin
-		f.legend.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, legendGap, -top))
+		f.legend.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, legendGap+f.captionHeight(), -top))
+	}
+	if f.caption != "" {
+		d := f.captionStyle.FontExtents().Descent
+		dc.FillText(f.captionStyle, vg.Point{X: dc.Min.X + plotMargin, Y: dc.Min.Y + plotMargin + d}, f.caption)
 	}
 	f.p.Draw(f.plotArea(dc, lw))
 }
@@ -343,13 +427,14 @@ func (f *figure) draw(c vg.CanvasSizer) {
 const plotMargin = vg.Length(6)
 
 // plotArea is the part of the image dc the plot is drawn in, left of a
-// legend lw wide.
+// legend lw wide and above the caption.
 func (f *figure) plotArea(dc draw.Canvas, lw vg.Length) draw.Canvas {
 	const m = plotMargin
+	bottom := m + f.captionHeight()
 	if lw > 0 {
-		return draw.Crop(dc, m, -(lw + 2*legendGap), m, -m)
+		return draw.Crop(dc, m, -(lw + 2*legendGap), bottom, -m)
 	}
-	return draw.Crop(dc, m, -m, m, -m)
+	return draw.Crop(dc, m, -m, bottom, -m)
 }
 
 // render returns the figure as a PNG or SVG file's bytes. gonum panics on
@@ -360,24 +445,83 @@ func (f *figure) render(format string) (b []byte, err error) {
 			err = fmt.Errorf("rendering %s: %v", format, r)
 		}
 	}()
-	f.setTitle()
+	if err := f.setTitle(); err != nil {
+		return nil, err
+	}
+	lw, _ := f.legend.size()
+	f.fitCaption(f.w + lw + 2*legendGap - 2*plotMargin)
 	f.fitXTicks()
 	w, h, _ := f.size()
-	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))}
+		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))
+		f.draw(c)
+		return compactPNG(c.Image())
 	case "svg":
-		c = vgsvg.New(w, h)
-	default:
-		return nil, fmt.Errorf("unknown image format %q", format)
+		c := vgsvg.New(w, h)
+		f.draw(c)
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
 	}
-	f.draw(c)
+	return nil, fmt.Errorf("unknown image format %q", format)
+}
+
+// compactPNG encodes img as a PNG of at most 256 colours: the 256 most
+// frequent ones, every other pixel (an anti-aliased edge) taking the
+// nearest of them, at the best compression. A figure has a dozen colours
+// and their blends, so this looks the same at a third of the size.
+func compactPNG(img image.Image) ([]byte, error) {
+	b := img.Bounds()
+	count := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	cols := make([]color.RGBA, 0, len(count))
+	for c := range count {
+		cols = append(cols, c)
+	}
+	sort.Slice(cols, func(i, j int) bool {
+		if count[cols[i]] != count[cols[j]] {
+			return count[cols[i]] > count[cols[j]]
+		}
+		return rgbaKey(cols[i]) < rgbaKey(cols[j])
+	})
+	if len(cols) > 256 {
+		cols = cols[:256]
+	}
+	pal := make(color.Palette, len(cols))
+	index := map[color.RGBA]uint8{}
+	for i, c := range cols {
+		pal[i] = c
+		index[c] = uint8(i)
+	}
+	out := image.NewPaletted(b, pal)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			i, ok := index[c]
+			if !ok {
+				i = uint8(pal.Index(c))
+				index[c] = i
+			}
+			out.SetColorIndex(x, y, i)
+		}
+	}
 	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, out); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+func rgbaKey(c color.RGBA) uint32 {
+	return uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)
 }
 
 // save writes dir/name.png and dir/name.svg and returns their paths.
@@ -444,31 +588,122 @@ func useLog(a *plot.Axis, min, max, ratio float64) bool {
 	}
 	a.Scale = plot.LogScale{}
 	a.Tick.Marker = plot.TickerFunc(ticks125)
-	a.Min, a.Max = min/1.3, max*1.3
+	a.Min, a.Max = logRange(min, max)
 	return true
 }
 
-// ticks125 labels 1, 2 and 5 times each power of ten in [min, max], only
-// the powers of ten over more than three decades, and every few of those
-// over more than eight (the log scale's own ticker labels only powers of
-// ten, often none of them on a short range, and all of them on a huge one).
-func ticks125(min, max float64) []plot.Tick {
-	mantissas := []float64{1, 2, 5}
-	if max/min > 1e3 { // over three decades 1-2-5 is too dense
-		mantissas = []float64{1}
+// maxLabelledDecades is the widest log axis whose ticks are labelled at 1,
+// 2 and 5 of every decade; a wider one is labelled at the powers of ten,
+// the 2 and 5 ticks left unlabelled.
+const maxLabelledDecades = 6
+
+// logRange is the range of a log axis showing [lo, hi]: from the largest
+// 1, 2 or 5 of a decade under lo/1.05 to the smallest over hi*1.05, so
+// that both ends are labelled ticks and at least two lie in it.
+func logRange(lo, hi float64) (min, max float64) {
+	min, max = floor125(lo/1.05), ceil125(hi*1.05)
+	if max <= min {
+		max = step125(min, +1)
 	}
-	// At most about 8 labelled decades: step over some on a huge range.
-	step := math.Max(1, math.Ceil(math.Log10(max/min)/8))
+	return min, max
+}
+
+// floor125 is the largest 1, 2 or 5 of a decade not above v; ceil125 the
+// smallest not below it.
+func floor125(v float64) float64 {
+	if is125(v) {
+		return v
+	}
+	return step125(v, -1)
+}
+
+func ceil125(v float64) float64 {
+	if is125(v) {
+		return v
+	}
+	return step125(v, +1)
+}
+
+// is125 reports whether v is 1, 2 or 5 times a power of ten.
+func is125(v float64) bool {
+	e := math.Floor(math.Log10(v))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if math.Abs(v-m*math.Pow(10, e)) <= 1e-9*v {
+			return true
+		}
+	}
+	return false
+}
+
+// step125 is the next 1, 2 or 5 of a decade below (dir -1) or above
+// (dir +1) v.
+func step125(v float64, dir int) float64 {
+	e := math.Floor(math.Log10(v))
+	var cands []float64
+	for d := e - 1; d <= e+1; d++ {
+		for _, m := range []float64{1, 2, 5} {
+			cands = append(cands, m*math.Pow(10, d))
+		}
+	}
+	best := v
+	for _, c := range cands {
+		switch {
+		case dir < 0 && c < v*(1-1e-9) && (best == v || c > best):
+			best = c
+		case dir > 0 && c > v*(1+1e-9) && (best == v || c < best):
+			best = c
+		}
+	}
+	return best
+}
+
+// labelled is the ticks of ts that carry a label.
+func labelled(ts []plot.Tick) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range ts {
+		if t.Label != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ticks125 puts ticks at 1, 2 and 5 times each power of ten in [min, max],
+// all labelled (the log scale's own ticker labels only powers of ten, often
+// none of them on a short range). Over more than maxLabelledDecades only
+// the powers of ten are labelled, and over more than 20 decades only every
+// few of them are ticked.
+func ticks125(min, max float64) []plot.Tick {
+	decades := math.Log10(max / min)
+	step := math.Max(1, math.Ceil(decades/20))
 	var ts []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e += step {
-		for _, m := range mantissas {
-			v := m * math.Pow(10, e)
-			if v >= min*(1-1e-9) && v <= max*(1+1e-9) { // math.Pow rounds
-				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 3, 64)})
+		for _, m := range []float64{1, 2, 5} {
+			if step > 1 && m != 1 {
+				continue
 			}
+			v := m * math.Pow(10, e)
+			if v < min*(1-1e-9) || v > max*(1+1e-9) { // math.Pow rounds
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || decades <= maxLabelledDecades {
+				t.Label = tickLabel(v)
+			}
+			ts = append(ts, t)
 		}
 	}
 	return ts
+}
+
+// tickLabel writes a tick's value as a reader writes it: 0.05, 200,
+// 5000, and with an exponent only past a million or under 1e-4.
+func tickLabel(v float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64) // math.Pow's rounding off
+	if a := math.Abs(r); a != 0 && (a >= 1e6 || a < 1e-4) {
+		return strconv.FormatFloat(r, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // valueTicks labels exactly the given x values (few distinct sweep points,

@@ -568,11 +568,15 @@ func TestTicks125(t *testing.T) {
 		want     string
 	}{
 		{0.3, 30, "[0.5 1 2 5 10 20]"},
-		{1e-4, 10, "[0.0001 0.001 0.01 0.1 1 10]"},
-		{1e-170, 1, "[1e-170 1e-148 1e-126 1e-104 1e-82 1e-60 1e-38 1e-16]"},
+		// Five decades: still 1, 2 and 5 of each.
+		{1e-4, 10, "[0.0001 0.0002 0.0005 0.001 0.002 0.005 0.01 0.02 0.05 0.1 0.2 0.5 1 2 5 10]"},
+		// Past six decades the 2s and 5s are ticked but not labelled.
+		{1, 1e7, "[1 10 100 1000 10000 100000 1e+06 1e+07]"},
+		// A huge range: every ninth power of ten.
+		{1e-170, 1, "[1e-170 1e-161 1e-152 1e-143 1e-134 1e-125 1e-116 1e-107 1e-98 1e-89 1e-80 1e-71 1e-62 1e-53 1e-44 1e-35 1e-26 1e-17 1e-08]"},
 	} {
 		var got []string
-		for _, tk := range ticks125(tc.min, tc.max) {
+		for _, tk := range labelled(ticks125(tc.min, tc.max)) {
 			got = append(got, tk.Label)
 		}
 		if s := fmt.Sprint(got); s != tc.want {
@@ -639,8 +643,8 @@ func TestLevelPlotsNameCasesWithoutPhases(t *testing.T) {
 			continue
 		}
 		seen++
-		if !strings.Contains(f.subtitle, "not shown, no per-level phases reported: mine") {
-			t.Errorf("%s: caption %q does not name the case without phases", f.name, f.subtitle)
+		if !strings.Contains(f.caption, "not shown, no per-level phases reported: mine") {
+			t.Errorf("%s: caption %q does not name the case without phases", f.name, f.caption)
 		}
 	}
 	if seen != 2 {
@@ -679,5 +683,19 @@ func TestSummaryErrorLinesReadable(t *testing.T) {
 	writeError(&b, c)
 	if want := "  | plugin panicked in bfs: boom\n  | example.com/mine.(*v).BFS\n  | \t/src/mine/bfs.go:42\n"; b.String() != want {
 		t.Errorf("error block %q, want %q", b.String(), want)
+	}
+}
+
+// TestLogRange: a log axis always shows at least two labelled ticks, and
+// the values it was asked for.
+func TestLogRange(t *testing.T) {
+	for _, tc := range [][2]float64{{6, 9}, {0.31, 0.33}, {1, 1}, {4.2, 7.3}, {150, 160}, {1, 1000}} {
+		lo, hi := logRange(tc[0], tc[1])
+		if lo > tc[0] || hi < tc[1] {
+			t.Errorf("logRange(%g, %g) = [%g, %g] does not hold the values", tc[0], tc[1], lo, hi)
+		}
+		if n := len(labelled(ticks125(lo, hi))); n < 2 {
+			t.Errorf("logRange(%g, %g) = [%g, %g]: %d labelled ticks", tc[0], tc[1], lo, hi, n)
+		}
 	}
 }

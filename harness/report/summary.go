@@ -166,3 +166,8 @@ func writeTable(w io.Writer, cases []*results.Case) error {
 	}
 	return tw.Flush()
 }
+
+// Summary is run's summary.txt: the environment, then the Graph500
+// statistics block of every case (what bfsbench run writes beside
+// results.json), for results whose folder lacks it.
+func Summary(run *results.Run) ([]byte, error) { return summaryText(run) }

@@ -95,6 +95,32 @@ var commands = map[string]command{
 		example: "bfsbench results-table --check   # as make test does",
 		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdResultsTable(a, o) },
 	},
+	"verdicts": {
+		synopsis: "verdicts [--check] [FIGURE_DIR...]   (default results/figures)",
+		summary: "Writes each figure folder's verdict table (the paper's claims from its claims.toml, ours from " +
+			"its results, holds / partly / differs) into its README; --check fails where a table is out of date.",
+		example: "bfsbench verdicts --check results/figures/bisson-fig3",
+		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdVerdicts(a, o) },
+	},
+	"stale": {
+		synopsis: "stale [--strict] [FIGURE_DIR...]",
+		summary: "Lists the figure folders whose results were measured before a change to a plugin they use " +
+			"(the commit each results file records against git log of plugins/<plugin>); --strict exits 1 on any.",
+		example: "bfsbench stale results/figures",
+		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdStale(a, o) },
+	},
+	"degrees": {
+		synopsis: "degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]",
+		summary:  "Writes the degree distribution of a Graph500 Kronecker graph ([Ueno] Fig. 1): DIR/degrees.csv and its figure.",
+		example:  "bfsbench degrees --scale 12 --out /tmp/degrees",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdDegrees(a, o) },
+	},
+	"summary": {
+		synopsis: "summary RESULTS.json [--out FILE]",
+		summary:  "Writes the summary.txt that run writes beside results.json (every case's Graph500 statistics), from a results file.",
+		example:  "bfsbench summary results/figures/bisson-fig3/results.json --out summary.txt",
+		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdSummary(a, o) },
+	},
 	"table": {
 		synopsis: "table RESULTS.json [MORE.json...]",
 		summary:  "Prints one line per case of one or more results files: GTEPS, searches valid, % of bound and floor.",

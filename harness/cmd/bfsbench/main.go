@@ -39,6 +39,10 @@ Usage:
   bfsbench table RESULTS.json [MORE.json...]
   bfsbench history [REV] [--notes REF] [--max N] [--unit TEPS] [--min-change 5%] [--score 2] [--out DIR]
   bfsbench results-table [DIR] [--check]     DIR/README.md's headline table from DIR/headline.toml (DIR: results)
+  bfsbench verdicts [--check] [FIGURE_DIR...]   (default results/figures)
+  bfsbench stale [--strict] [FIGURE_DIR...]
+  bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]
+  bfsbench summary RESULTS.json [--out FILE]
   bfsbench help [COMMAND]     (or bfsbench COMMAND -h): a command's usage, flags and an example
 
 Before anything runs, run checks the config (a sweep may expand to at most

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bfsbench/bfsbench/harness/report"
+	"github.com/bfsbench/bfsbench/harness/results"
+)
+
+// git runs git in dir for a test, as a fixed author.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// writeRun writes a results.json of one case of plugin measured at commit.
+func writeRun(t *testing.T, dir, commit, plugin string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := results.Run{GitCommit: commit, Cases: []*results.Case{{Variant: plugin, Plugin: plugin, Backend: "cpu", Status: results.StatusOK}}}
+	b, _ := json.Marshal(r)
+	for name, data := range map[string][]byte{"results.json": b, "README.md": []byte("# f\n")} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestStale: a folder measured before a change to its plugin is listed
+// stale, one whose plugin did not change is not, one whose commit the
+// history lacks is listed unknown; the list exits 0, --strict exits 1.
+func TestStale(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	for _, p := range []string{"plugins/foo/a.go", "plugins/bar/b.go"} {
+		os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(repo, p), []byte("package x\n"), 0o644)
+	}
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "plugins")
+	measured := git(t, repo, "rev-parse", "HEAD")
+	figs := filepath.Join(repo, "results", "figures")
+	writeRun(t, filepath.Join(figs, "foo-fig"), measured+"-dirty", "foo")
+	writeRun(t, filepath.Join(figs, "bar-fig"), measured, "bar")
+	writeRun(t, filepath.Join(figs, "lost-fig"), strings.Repeat("d", 40), "bar")
+	os.WriteFile(filepath.Join(repo, "plugins/foo/a.go"), []byte("package x // changed\n"), 0o644)
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "foo changes")
+
+	var out bytes.Buffer
+	if err := dispatch(t.Context(), []string{"stale", figs}, &out, &out); err != nil {
+		t.Fatalf("stale: %v\n%s", err, out.String())
+	}
+	s := out.String()
+	for _, re := range []string{
+		`STALE +\S*foo-fig: measured at \w{7}-dirty; changed since: foo \(1 commits, the latest \w+ `,
+		`UNKNOWN +\S*lost-fig: commit d{7} is not in`,
+		`1 stale, 1 of unknown commit, 1 current; 1 from a -dirty tree`,
+	} {
+		if !regexp.MustCompile(re).MatchString(s) {
+			t.Errorf("output lacks %q:\n%s", re, s)
+		}
+	}
+	if strings.Contains(s, "bar-fig") {
+		t.Errorf("bar-fig, whose plugin did not change, is listed:\n%s", s)
+	}
+	out.Reset()
+	err := dispatch(t.Context(), []string{"stale", "--strict", figs}, &out, &out)
+	if exitCode(t.Context(), err) != 1 {
+		t.Errorf("stale --strict: %v, want exit 1", err)
+	}
+}
+
+// TestDegrees: the degree distribution of a scale-8 graph: every vertex
+// in the CSV, in degree order, and the figure drawn.
+func TestDegrees(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := dispatch(t.Context(), []string{"degrees", "--scale", "8", "--out", dir, "--name", "deg"}, &out, &out); err != nil {
+		t.Fatalf("degrees: %v\n%s", err, out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "degrees.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 257 || lines[0] != "rank,vertex,degree,ends" {
+		t.Fatalf("degrees.csv: %d lines, header %q", len(lines), lines[0])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "figure-deg.png")); err != nil {
+		t.Errorf("no figure: %v", err)
+	}
+}
+
+// TestSummary: summary writes run's summary.txt from a results file.
+func TestSummary(t *testing.T) {
+	dir := t.TempDir()
+	writeRun(t, dir, "abc", "foo")
+	var out bytes.Buffer
+	if err := dispatch(t.Context(), []string{"summary", filepath.Join(dir, "results.json")}, &out, &out); err != nil {
+		t.Fatalf("summary: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "foo") {
+		t.Errorf("summary names no case:\n%s", out.String())
+	}
+}
+
+// TestFigureFolders: every folder of results/figures has a README with
+// its verdict table as its results give it, its figures as PNG only (each
+// shown in the README), and an entry in the index.
+func TestFigureFolders(t *testing.T) {
+	root := "../../../results/figures"
+	dirs, err := figureFolders([]string{root})
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no figure folders: %v", err)
+	}
+	index, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		name := filepath.Base(d)
+		if !strings.Contains(string(index), "("+name+"/)") {
+			t.Errorf("%s: not in the index %s/README.md", name, root)
+		}
+		readme, err := os.ReadFile(filepath.Join(d, "README.md"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !strings.Contains(string(readme), report.VerdictsBegin) {
+			t.Errorf("%s: its README has no verdict table", name)
+		}
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			switch n := e.Name(); {
+			case strings.HasSuffix(n, ".svg"):
+				t.Errorf("%s: %s: figures are kept as PNG only", name, n)
+			case strings.HasSuffix(n, ".png") && !strings.Contains(string(readme), "("+n+")"):
+				t.Errorf("%s: its README does not show %s", name, n)
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := dispatch(t.Context(), []string{"verdicts", "--check", root}, &out, &out); err != nil {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+}
