@@ -1,8 +1,7 @@
 // bfsb_gather.cuh: load-balanced neighbour gathering, written once for the
-// bfsbench CUDA libraries that gather lists (merrill, ueno). diropt's
-// top-down step is Krajecki et al.'s warp per in_queue word, not Merrill
-// gathering, and still queues its long lists on its own (diropt.cu:
-// BigItem, TopDownBigKernel): see there.
+// bfsbench CUDA libraries (merrill, ueno: BlockGather and the HugeQueue;
+// diropt, whose top-down step is [Krajecki]'s warp per in_queue word, the
+// HugeQueue for its long lists).
 //
 // Reference: [Merrill] (docs/papers.md), §4, "neighbor gathering". Each
 // thread of a block
@@ -32,7 +31,7 @@
 // edges out of BlockGather pushes them on a HugeQueue instead (Take), and
 // HugeKernel, launched after it on the same stream, expands every queued
 // list in chunks of kHugeChunk edges, one chunk a block step, over the
-// whole grid. ueno and merrill use it.
+// whole grid. ueno, merrill and diropt use it.
 //
 // API (stable; see the example below):
 //
@@ -99,6 +98,8 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "bfsb_warp.cuh"
 
@@ -261,8 +262,13 @@ struct HugeQueue {
   unsigned long long* ctl;
   uint32_t* error;     // error_bit is or'ed in where a push finds no slot
   uint32_t error_bit;  // (which cannot happen while each list is pushed once)
+  // min_edges is the shortest list Take queues: kHuge, or a variant's
+  // own threshold (diropt's td_big).
+  int64_t min_edges = kHuge;
 
-  static int64_t Cap(int64_t edges) { return edges / kHuge + 1; }
+  // Cap is the slots that hold every list of at least min_edges edges of a
+  // CSR of that many edges once.
+  static int64_t Cap(int64_t edges, int64_t min_edges = kHuge) { return edges / min_edges + 1; }
 
   __device__ __forceinline__ void Push(V src, int64_t b, int64_t e) const {
     const int64_t chunks = (e - b + kHugeChunk - 1) / kHugeChunk;
@@ -275,21 +281,33 @@ struct HugeQueue {
     lists[at] = HugeList<V>{b, e, (int64_t)(old & ((1ull << kHugeChunkBits) - 1)), src};
   }
 
-  // Take pushes the list [b, e) of src where it has at least kHuge edges
-  // and says whether it did; the caller then leaves it out of its own
-  // gathering. A queue without slots (lists null) takes nothing.
+  // Take pushes the list [b, e) of src where it has at least min_edges
+  // edges and says whether it did; the caller then leaves it out of its
+  // own gathering. A queue without slots (lists null) takes nothing.
   __device__ __forceinline__ bool Take(V src, int64_t b, int64_t e) const {
-    if (lists == nullptr || e - b < kHuge) return false;
+    if (lists == nullptr || e - b < min_edges) return false;
     Push(src, b, e);
     return true;
   }
 };
 
+// HugeAcc is a HugeKernel visitor's accumulator: its Acc type where it
+// declares one, else uint32_t.
+template <class Visit, class = void>
+struct HugeAcc {
+  using type = uint32_t;
+};
+template <class Visit>
+struct HugeAcc<Visit, std::void_t<typename Visit::Acc>> {
+  using type = typename Visit::Acc;
+};
+
 // HugeKernel expands every list queued on q: vis(src, col[e], acc) for each
-// of their edges e, with a per-thread accumulator acc (uint32_t, from 0)
-// that vis.Flush(acc) receives once at the end, on every thread. Launch it
-// with kThreads threads a block and as many blocks as the GPU holds; a
-// block takes chunks k, k + gridDim.x, ... of the queue's numbering.
+// of their edges e, with a per-thread accumulator acc (the visitor's Acc, or
+// uint32_t; value-initialized) that vis.Flush(acc) receives once at the
+// end, on every thread. Launch it with kThreads threads a block and as many
+// blocks as the GPU holds; a block takes chunks k, k + gridDim.x, ... of the
+// queue's numbering. A queue whose ctl is zero costs one load a block.
 template <int kThreads, typename V, typename Col, class Visit>
 __global__ void __launch_bounds__(kThreads)
     HugeKernel(HugeQueue<V> q, const Col* __restrict__ col, Visit vis) {
@@ -298,7 +316,7 @@ __global__ void __launch_bounds__(kThreads)
   // No slot past cap is read (a push past it set the error bit instead).
   const int64_t n = min((int64_t)(c >> kHugeChunkBits), q.cap);
   const int64_t chunks = (int64_t)(c & ((1ull << kHugeChunkBits) - 1));
-  uint32_t acc = 0;
+  typename HugeAcc<Visit>::type acc{};
   for (int64_t k = blockIdx.x; k < chunks; k += gridDim.x) {  // block-uniform
     if (threadIdx.x == 0) {  // the last list whose first chunk is <= k
       int64_t lo = 0, hi = n - 1;

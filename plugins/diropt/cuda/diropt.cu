@@ -34,9 +34,10 @@
 //                      coherent: see Visit); the
 //                      atomicOr on visited decides who writes the
 //                      predecessor, so predecessors are unique. Lists of at
-//                      least td_big entries are cut in chunks of kBigChunk
-//                      and queued for
-//   TopDownBigKernel   a block per chunk (CTA gathering).
+//                      least td_big entries are queued on a bfsb::HugeQueue
+//                      for
+//   bfsb::HugeKernel   a block per chunk of 1024 entries over the whole
+//                      GPU (CTA gathering; bfsb_gather.cuh).
 //   BottomUpKernel     a warp per 32-bit word of visited, a lane per vertex
 //                      (kBuWords words a warp at a time, their loads issued
 //                      together):
@@ -58,7 +59,7 @@
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel.
 //
 // Launches per level on a 1×1 grid (the device loop: dob_loop_*,
-// dobfs/device_loop.go): TopDownKernel, [TopDownBigKernel with td_big],
+// dobfs/device_loop.go): TopDownKernel, [bfsb::HugeKernel with td_big],
 // BottomUpKernel, each returning at once unless the device chose its
 // direction, then DecideKernel (the switching rule, and the clearing of
 // out_queue before a top-down level that needs it). No round trip: the
@@ -78,6 +79,7 @@
 
 #include "bfsb_abi.h"
 #include "bfsb_check.cuh"
+#include "bfsb_gather.cuh"
 #include "bfsb_timer.cuh"
 #include "diropt.h"
 
@@ -90,7 +92,7 @@ struct Counters {
   unsigned long long found;    // vertices put in out_queue
   unsigned long long degrees;  // the sum of their CSC degrees
   unsigned long long edges;    // adjacency entries read
-  unsigned long long nbig;     // lists queued for TopDownBigKernel
+  unsigned long long nbig;     // the BigQueue's ctl: lists << 40 | chunks queued for bfsb::HugeKernel
 };
 
 __device__ __forceinline__ unsigned long long WarpSum(unsigned long long x) {
@@ -164,43 +166,42 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
 }
 
-// kBigChunk is the most entries of one queued chunk of a long list: a
-// block's share of a hub's list.
-//
-// This queue does what bfsb::HugeQueue/HugeKernel (bfsb_gather.cuh) do for
-// merrill and ueno, and is not yet replaced by them: the shared ones take a
-// compile-time threshold (kHuge = 4096) where td_big is a parameter (1024
-// tuned, 0 paper), accumulate one counter a thread where Visit keeps two
-// (found, degrees), and have no device-loop gate (Skip). Moving diropt
-// onto them needs those three in the shared header and an A/B on the GPU;
-// it has not been measured.
-constexpr uint32_t kBigChunk = 1024;
+// BigQueue is where TopDownKernel queues the lists of at least td_big
+// entries (min_edges), for bfsb::HugeKernel to expand in chunks of
+// bfsb::kHugeChunk entries over the whole GPU; its ctl is the level's
+// Counters::nbig, zeroed with the level's other counts.
+using BigQueue = bfsb::HugeQueue<uint32_t>;
 
-// BigItem is one chunk of a long list queued for TopDownBigKernel: list u's
-// entries [td_off[u] + k*kBigChunk, min(td_off[u] + (k+1)*kBigChunk,
-// td_off[u+1])).
-struct BigItem {
-  uint32_t u, k;
+// BigVisit is Visit as bfsb::HugeKernel's visitor: the two counts of a
+// thread, added to the level's counters once at the end.
+struct BigVisit {
+  struct Acc {
+    unsigned long long found, degrees;
+  };
+  uint32_t *visited, *out_queue, *pred;
+  const uint32_t* bu_off;
+  Counters* ctr;
+  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
+    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees);
+  }
+  __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
 };
 
-// BigCap bounds the chunks TopDownKernel can queue in one level.
-int64_t BigCap(int64_t td_nnz, int64_t td_big) {
-  return td_big > 0 ? td_nnz / kBigChunk + td_nnz / td_big + 1 : 1;
-}
+// kBigThreads is bfsb::HugeKernel's block size.
+constexpr int kBigThreads = 256;
 
 // TopDownKernel is Algorithm 3: a warp per word of in_queue. Each warp
 // reads 32 consecutive words at once (a lane a word, one coalesced load)
 // and takes the non-empty ones in turn, so empty words (lines 13-15) cost a
 // 32nd of a load each instead of a load and a shuffle each; the warp clears
 // the words it read (in_queue becomes the next out_queue). Lists of at
-// least big_min entries are cut in chunks of kBigChunk and queued for
-// TopDownBigKernel, which spreads them over whole blocks: a warp would read
-// such a list alone, 32 entries a step, while the warps with short lists
-// finish.
+// least td_big entries are queued on big for bfsb::HugeKernel, which
+// spreads them over whole blocks: a warp would read such a list alone, 32
+// entries a step, while the warps with short lists finish.
 __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                         const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
-                                        uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t big_min,
-                                        BigItem* big_queue, Counters* ctr, Counters* next) {
+                                        uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
+                                        Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
@@ -217,12 +218,7 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
         beg = td_off[u];
         end = td_off[u + 1];
         edges += end - beg;
-        if (big_min != 0 && end - beg >= big_min) {  // whole-block gathering, chunk by chunk
-          const uint32_t chunks = (end - beg + kBigChunk - 1) / kBigChunk;
-          const unsigned long long at = atomicAdd(&ctr->nbig, (unsigned long long)chunks);
-          for (uint32_t k = 0; k < chunks; ++k) big_queue[at + k] = BigItem{u, k};
-          beg = end;
-        }
+        if (big.Take(u, beg, end)) beg = end;  // whole-block gathering, chunk by chunk
       }
       // Lines 22-42: while a lane has a list, the warp reads it together.
       for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
@@ -239,28 +235,6 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
-}
-
-// TopDownBigKernel gathers the chunks TopDownKernel queued: a block per
-// chunk (grid-stride over the queue), its threads over the chunk's entries
-// (Merrill et al.'s CTA gathering, with the list cut in chunks so that a
-// hub's list is spread over many blocks).
-__global__ void TopDownBigKernel(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
-                                 const uint32_t* __restrict__ bu_off, const BigItem* __restrict__ big_queue,
-                                 uint32_t* visited, uint32_t* out_queue, uint32_t* pred, Counters* ctr,
-                                 const LoopState* gate) {
-  if (Skip(gate, 0)) return;
-  const unsigned long long nbig = *(volatile unsigned long long*)&ctr->nbig;
-  unsigned long long found = 0, degrees = 0;
-  for (unsigned long long q = blockIdx.x; q < nbig; q += gridDim.x) {
-    const BigItem it = big_queue[q];
-    const uint32_t beg = td_off[it.u] + it.k * kBigChunk;
-    const uint32_t end = min(beg + kBigChunk, td_off[it.u + 1]);
-    for (uint32_t e = beg + threadIdx.x; e < end; e += blockDim.x) {
-      Visit(__ldg(&td_adj[e]), it.u, visited, out_queue, pred, bu_off, found, degrees);
-    }
-  }
-  AddCounts(ctr, nullptr, found, degrees, 0);
 }
 
 __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, uint32_t u) {
@@ -383,8 +357,8 @@ struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj;
   uint32_t *in_queue, *visited, *out_queue, *pred;
   int64_t in_words, row_words;
-  uint32_t big_min, serial;
-  BigItem* big_queue;
+  uint32_t serial;
+  BigQueue big;
   Counters *ctr, *next;
 };
 
@@ -396,8 +370,8 @@ struct ExploreArgs {
 // bottom-up levels took 20-40 % longer.
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 0)) return;
-  TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big_min,
-          a.big_queue, a.ctr, a.next);
+  TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
+          a.next);
 }
 
 template <bool kWarpAssist>
@@ -787,7 +761,9 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
-  BigItem* big_queue = nullptr;
+  bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
+  uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
+  int big_grid = 0;                          // bfsb::HugeKernel's blocks: as many as the GPU holds
   int64_t* parents = nullptr;
   int64_t* pairs = nullptr;
   // The device path of the 2D exchanges (device_exchange): own and gather
@@ -830,10 +806,16 @@ struct Handle {
 
   int64_t row_words() const { return (p.local_rows + 31) / 32; }
   int64_t col_words() const { return (p.local_cols + 31) / 32; }
-  // Chunks of kBigChunk entries, over lists of at least td_big entries: a
-  // list of d >= td_big entries makes ceil(d / kBigChunk) <= d / kBigChunk
-  // + 1 chunks, and at most td_nnz / td_big lists are that long.
-  int64_t big_cap() const { return BigCap(p.td_nnz, p.td_big); }
+  // At most td_nnz / td_big lists have td_big entries or more, and a level
+  // queues each of them once at most.
+  int64_t big_cap() const { return p.td_big > 0 ? BigQueue::Cap(p.td_nnz, p.td_big) : 0; }
+  // Big is the current level's BigQueue (no slots, so Take queues nothing,
+  // without td_big).
+  BigQueue Big() const {
+    BigQueue q{big, big_cap(), &Cur()->nbig, big_err, 1u};
+    q.min_edges = p.td_big > 0 ? p.td_big : INT64_MAX;
+    return q;
+  }
   int64_t parents_len() const { return p.own_len > 0 ? p.own_len : 1; }
   int64_t own_words() const { return (p.block + 31) / 32; }
   // Aligned: vertex blocks start on word boundaries, so own is a run of
@@ -845,7 +827,7 @@ struct Handle {
   ~Handle() {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
-                    prefix, uni, big_queue, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
+                    prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
@@ -894,7 +876,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.td_big, (uint32_t)p.bu_serial, big_queue, Cur(), Next()};
+                       (uint32_t)p.bu_serial, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -914,7 +896,8 @@ int64_t DeviceBytes(const dob_params* p) {
     if (p->block % 32 != 0) b += 4 * (p->grid_r + 1) * ((p->block + 31) / 32);  // own, gather
   }
   b += 8 * (p->own_len > 0 ? p->own_len : 1);                    // parents
-  b += 8 * BigCap(p->td_nnz, p->td_big);                          // big_queue
+  if (p->td_big > 0) b += sizeof(bfsb::HugeList<uint32_t>) * BigQueue::Cap(p->td_nnz, p->td_big);  // big
+  b += 4;                                                          // big_err
   b += 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec) + 3 * 8;  // the device loop
   return b + 2 * sizeof(Counters) + 8;
 }
@@ -954,14 +937,16 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 }
 
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
-// td_big, TopDownBigKernel (gate: see TopDownKernel).
+// td_big, bfsb::HugeKernel for the lists it queued (gate: see
+// TopDownKernel; on a bottom-up level nothing is queued, and HugeKernel
+// reads a zero ctl and returns).
 int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   TopDownKernel<<<h->WarpGrid((h->col_words() + 31) / 32), h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("TopDownKernel");
   if (h->p.td_big > 0) {
-    TopDownBigKernel<<<h->resident, h->tpb, 0, h->s>>>(h->td_off, h->td_adj, h->bu_off, h->big_queue, h->visited,
-                                                        h->out_q, h->pred, h->Cur(), gate);
-    BFSB_CHECK_LAUNCH("TopDownBigKernel");
+    bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
+        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
+    BFSB_CHECK_LAUNCH("HugeKernel");
   }
   return 0;
 }
@@ -1060,7 +1045,15 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       }
     }
     BFSB_CHECK(cudaMalloc(&h->parents, 8 * h->parents_len()));
-    BFSB_CHECK(cudaMalloc(&h->big_queue, sizeof(BigItem) * h->big_cap()));
+    if (p->td_big > 0) {
+      BFSB_CHECK(cudaMalloc(&h->big, sizeof(bfsb::HugeList<uint32_t>) * h->big_cap()));
+      int per_sm = 0;
+      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, bfsb::HugeKernel<kBigThreads, uint32_t, uint32_t, BigVisit>, kBigThreads, 0));
+      h->big_grid = std::max(1, per_sm) * h->sms;
+    }
+    BFSB_CHECK(cudaMalloc(&h->big_err, 4));
+    BFSB_CHECK(cudaMemset(h->big_err, 0, 4));
     BFSB_CHECK(cudaMalloc(&h->ctr, 2 * sizeof(Counters)));
     BFSB_CHECK(cudaMalloc(&h->sink, 8));
     BFSB_CHECK(cudaMallocHost(&h->hctr, 2 * sizeof(Counters)));
@@ -1243,6 +1236,10 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
   }
   BFSB_CHECK(cudaMemcpyAsync(dst, h->parents, 8 * h->p.own_len, cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
+  uint32_t big_err = 0;
+  BFSB_CHECK(cudaMemcpy(&big_err, h->big_err, 4, cudaMemcpyDeviceToHost));
+  BFSB_REQUIRE(big_err == 0, "dob_parents: a long list found no slot on the BigQueue (capacity %lld)",
+               (long long)h->big_cap());
   return 0;
 }
 
