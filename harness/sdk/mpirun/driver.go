@@ -8,6 +8,7 @@ package mpirun
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"time"
@@ -167,10 +168,18 @@ func (d *driver) fail(err error) error {
 	return err
 }
 
+// lastWords is where rank 0 writes the line that explains an abort: this
+// process's own standard error (descriptor 2), not os.Stderr. In rank 0,
+// go-plugin's Serve points os.Stderr at a pipe it forwards to the harness
+// from a goroutine, and MPI_Abort ends the process before that goroutine
+// runs; a write to descriptor 2 has reached mpirun, which relays it to the
+// harness, when it returns.
+var lastWords io.Writer = os.NewFile(2, "/dev/stderr")
+
 // abort ends the job: some rank did not answer, and may never.
 func (d *driver) abort(err error) error {
 	d.broken, d.aborted = err, true
-	fmt.Fprintf(os.Stderr, "bfsbench: rank 0: %v: aborting the MPI job\n", err)
+	fmt.Fprintf(lastWords, "bfsbench: rank 0: %v: aborting the MPI job\n", err)
 	d.s.world.Abort(err) // under MPI this does not return
 	return err
 }

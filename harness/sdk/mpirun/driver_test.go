@@ -5,6 +5,7 @@ package mpirun
 // of package ranktest.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -153,9 +154,11 @@ func TestMPIProtocolReportsLateFailures(t *testing.T) {
 // A rank that fails while the others wait for it in an exchange: after
 // FailureGrace the job is aborted instead of hanging.
 func TestMPIProtocolAbortsStuckJobs(t *testing.T) {
-	old := FailureGrace
+	old, oldWords := FailureGrace, lastWords
 	FailureGrace = 300 * time.Millisecond
-	defer func() { FailureGrace = old }()
+	var words bytes.Buffer
+	lastWords = &words
+	defer func() { FailureGrace, lastWords = old, oldWords }()
 	for _, failRank := range []int{0, 2} {
 		t.Run(fmt.Sprint(failRank), func(t *testing.T) {
 			tw := ranktest.NewWorld()
@@ -187,6 +190,11 @@ func TestMPIProtocolAbortsStuckJobs(t *testing.T) {
 			}
 			if err := d.Close(); err == nil {
 				t.Error("Close of an aborted job reported nothing")
+			}
+			// The abort's explanation goes to descriptor 2 (lastWords), which
+			// MPI_Abort cannot cut off, not to go-plugin's forwarded os.Stderr.
+			if failRank == 2 && !strings.Contains(words.String(), "aborting the MPI job") {
+				t.Errorf("abort explained %q, want the line on lastWords", words.String())
 			}
 		})
 	}

@@ -87,7 +87,7 @@ func watchLauncher(alive func() error) {
 	for {
 		time.Sleep(time.Second)
 		if err := alive(); err != nil {
-			fmt.Fprintf(os.Stderr, "bfsbench rank 0: %v; exiting\n", err)
+			fmt.Fprintf(lastWords, "bfsbench rank 0: %v; exiting\n", err)
 			os.Exit(1)
 		}
 	}
