@@ -92,7 +92,11 @@ for c in $CONFIGS; do
   tail -n 3 "$WORK/$name.txt"
   if [ -f "$WORK/$name/results.json" ]; then
     cp "$WORK/$name/results.json" "$WORK/$name.json"
-    (cd "$WORK/$name" && ls figure-* >/dev/null 2>&1) && keep "$name"/figure-*
+    # The figures' names, listed inside $WORK: a glob here would expand in
+    # the checkout and hand tar a pattern that matches nothing.
+    figs=$(cd "$WORK" && ls "$name"/figure-* 2>/dev/null)
+    # shellcheck disable=SC2086 # one figure a word (names have no spaces)
+    [ -n "$figs" ] && keep $figs
     keep "$name.json"
     jsons+=("$WORK/$name.json")
   fi
