@@ -100,9 +100,10 @@ func textFiles(t *testing.T, fn func(path, text string)) {
 	}
 }
 
-// issueRef is a reference to an issue of a tracker the repository does
-// not have ("issue 19", "issue #5", "#17's"); links to other projects'
-// trackers (go.dev/issue/N) are not.
+// issueRef matches a reference to an issue of a tracker the repository
+// does not have: the word "issue" followed by a number, a number after "#",
+// "defect" followed by a number. A link to another project's tracker
+// (go.dev/issue/N) does not match.
 var issueRef = regexp.MustCompile(`(?i)\bissues? ?#?\d+|(^|[\s(])#\d+\b|\bdefect \d+`)
 
 // TestNoIssueNumbers: nothing outside results/ names an issue number.
