@@ -77,16 +77,3 @@ func LoadGraphFileContext(ctx context.Context, path, format string) (edges []gra
 	}
 	return edges, nvertices, nil
 }
-
-// ctxReader fails its reads with ctx's error once ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}

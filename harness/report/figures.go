@@ -1069,23 +1069,32 @@ func addZeros(fig *figure, a axis, zs []mark) {
 	fig.legend.Add("0 (under the log axis)", g)
 }
 
-func drawLines(fig *figure, f *config.Figure, q quantity, ss []sample, order []string, labels map[string]string, a axis, ref *Reference, ms []mark) error {
+// yAxis sets up the y axis of a line or bar figure of the samples ss and
+// the paper's rows of ref: a log axis where wantLog says so over their
+// range, the unit's scale and label, and the grid. It returns the paper's
+// series, the axis's mapping and the scale the values are drawn at.
+func yAxis(fig *figure, f *config.Figure, q quantity, ss []sample, ref *Reference, a axis) (rorder []string, rrows map[string][]RefRow, ym yMap, mul float64) {
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range ss {
 		v := s.y[""].V
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	rorder, rrows := refSeries(ref)
+	rorder, rrows = refSeries(ref)
 	for _, name := range rorder {
 		for _, r := range rrows[name] {
 			lo, hi = math.Min(lo, r.Y), math.Max(hi, r.Y)
 		}
 	}
-	logY := wantLog(f, lo, hi)
-	ym := yMap{log: logY}
+	ym = yMap{log: wantLog(f, lo, hi)}
 	mul, label := yScale(f, q, a, hi)
 	fig.p.Y.Label.Text = label
 	fig.add(plotter.NewGrid())
+	return rorder, rrows, ym, mul
+}
+
+func drawLines(fig *figure, f *config.Figure, q quantity, ss []sample, order []string, labels map[string]string, a axis, ref *Reference, ms []mark) error {
+	rorder, rrows, ym, mul := yAxis(fig, f, q, ss, ref, a)
+	logY := ym.log
 	ylo, yhi := math.Inf(1), 0.0
 	var below []mark // values a log axis cannot show: marked like failed cases
 	add := func(xy plotter.XYs, errs [][2]float64, style int, name string, paper bool, tags []string) error {
@@ -1261,22 +1270,8 @@ func logAxis(a *plot.Axis, lo, hi float64) {
 }
 
 func drawBars(fig *figure, f *config.Figure, q quantity, ss []sample, order []string, labels map[string]string, a axis, ref *Reference, ms []mark) error {
-	lo, hi := math.Inf(1), 0.0
-	for _, s := range ss {
-		v := s.y[""].V
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	rorder, rrows := refSeries(ref)
-	for _, name := range rorder {
-		for _, r := range rrows[name] {
-			lo, hi = math.Min(lo, r.Y), math.Max(hi, r.Y)
-		}
-	}
-	logY := wantLog(f, lo, hi)
-	ym := yMap{log: logY}
-	mul, label := yScale(f, q, a, hi)
-	fig.p.Y.Label.Text = label
-	fig.add(plotter.NewGrid())
+	rorder, rrows, ym, mul := yAxis(fig, f, q, ss, ref, a)
+	logY := ym.log
 	nBars := len(order) + len(rorder)
 	w := barWidth(len(a.cats)*nBars, fig.w)
 	bar := 0

@@ -10,6 +10,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,7 +108,7 @@ func scalingAxis(places map[string]place, refXs []string) axis {
 		if gs := gridsAt[pl.count]; len(gs) > 1 {
 			g := pl.grid
 			if g == "" { // a case without a grid stands at the first grid of its count
-				g = sortedKeys(gs)[0]
+				g = slices.Sorted(maps.Keys(gs))[0]
 			}
 			ck += g
 		}
@@ -236,13 +238,4 @@ func scalingName(a axis) string {
 		name += ", grid R×C under the count"
 	}
 	return name
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

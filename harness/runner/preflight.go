@@ -8,8 +8,10 @@ package runner
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -250,7 +252,7 @@ func Preflight(cfg *config.Config, plan []Planned, infos map[string]sdk.Info, m 
 			}
 		}
 	}
-	for _, k := range sortedKeys(undeclared) {
+	for _, k := range slices.Sorted(maps.Keys(undeclared)) {
 		notes = append(notes, fmt.Sprintf("memory preflight: plugin %s declares no memory estimate for its %s backend; only the harness's and the SDK's share were counted",
 			strings.Split(k, "/")[0], strings.Split(k, "/")[1]))
 	}
@@ -294,15 +296,6 @@ func CheckGenerate(scale, edgefactor int) error {
 			scale, edgefactor, needS, availS)
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func dedupe(xs []string) []string {

@@ -238,7 +238,7 @@ func cmdGenerate(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	bw := bufio.NewWriterSize(ctxWriter{ctx, w}, 1<<20)
+	bw := bufio.NewWriterSize(graphio.ContextWriter(ctx, w), 1<<20)
 	if *format == "text" {
 		err = graphio.WriteEdgesText(bw, edges)
 	} else {
@@ -276,33 +276,6 @@ func generate(ctx context.Context, spec workload.Spec) ([]graph500.Edge, error) 
 		graph500.GenerateRange(spec.Scale, spec.Seed, first, last, edges[first:last])
 	}
 	return edges, ctx.Err()
-}
-
-// ctxWriter fails its writes once ctx ends, so a long write stops at an
-// interrupt.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
-}
-
-// ctxReader fails its reads once ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // await runs f aside and returns its error, or ctx's as soon as ctx ends
@@ -350,7 +323,7 @@ func cmdValidate(ctx context.Context, args []string, stdout io.Writer) error {
 		return &exitError{2, err}
 	}
 	defer f.Close()
-	parents, err := graphio.ReadParents(ctxReader{ctx, f}, *parentsPath)
+	parents, err := graphio.ReadParents(graphio.ContextReader(ctx, f), *parentsPath)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
