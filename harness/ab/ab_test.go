@@ -138,21 +138,30 @@ func (v *variant) Close() error { return nil }
 // down fourfold in the working tree, and measures the commit against the
 // working tree: the slow-down must fail the comparison, results.json must
 // hold both sides with every search validated, and no worktree may be
-// left behind.
-func TestEndToEnd(t *testing.T) {
+// buildingTest skips t, saying why, where a test that builds revisions
+// cannot run (-short, no git or go, not in a git checkout), and returns
+// the checkout's top folder.
+func buildingTest(t *testing.T, what string) string {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("builds two revisions")
+		t.Skip(what)
 	}
 	for _, tool := range []string{"git", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skip("no " + tool)
 		}
 	}
-	ctx := context.Background()
-	top, err := git(ctx, ".", "rev-parse", "--show-toplevel")
+	top, err := git(context.Background(), ".", "rev-parse", "--show-toplevel")
 	if err != nil {
 		t.Skip("not in a git checkout: ", err)
 	}
+	return top
+}
+
+// left behind.
+func TestEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	top := buildingTest(t, "builds two revisions")
 	repo := filepath.Join(t.TempDir(), "repo")
 	sh := func(dir string, args ...string) {
 		t.Helper()

@@ -42,19 +42,8 @@ const (
 // Makefile's rounds and threshold), and the verdict must be "FAIL:
 // slower".
 func TestGateFlagsSlowGridVariant(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two revisions of diropt and measures them")
-	}
-	for _, tool := range []string{"git", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skip("no " + tool)
-		}
-	}
 	ctx := context.Background()
-	top, err := git(ctx, ".", "rev-parse", "--show-toplevel")
-	if err != nil {
-		t.Skip("not in a git checkout: ", err)
-	}
+	top := buildingTest(t, "builds two revisions of diropt and measures them")
 	rounds, threshold := gateSettings(t, filepath.Join(top, "Makefile"))
 
 	repo := filepath.Join(t.TempDir(), "repo")

@@ -36,11 +36,11 @@ package config
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -186,7 +186,7 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 	}
 	p := &parser{file: name, lines: indexLines(text), maxCases: maxCases}
 	c := &Config{Path: name, Text: text, MaxCases: maxCases, lines: p.lines}
-	for _, k := range sortedKeys(raw) {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		switch k {
 		case "workload", "variant", "figure":
 		default:
@@ -258,7 +258,7 @@ func (p *parser) errf(key, format string, args ...any) error {
 
 func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 	allowed := map[string]bool{"scale": true, "edgefactor": true, "seed": true, "nbfs": true, "file": true, "format": true, "validate": true}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !allowed[k] {
 			return nil, p.errf("workload."+k, "unknown key (known: scale, edgefactor, seed, nbfs, validate, file, format)")
 		}
@@ -515,7 +515,7 @@ func (p *parser) variant(i int, m map[string]any) (*Variant, error) {
 		*dst = s
 		return nil
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var err error
 		switch k {
 		case "name":
@@ -619,7 +619,7 @@ func (p *parser) params(v *Variant, x any) error {
 		return p.errf(v.path+".params", "want a table [variant.params]")
 	}
 	v.Params = map[string][]any{}
-	for _, k := range p.lines.order(v.path+".params.", sortedKeys(m)) {
+	for _, k := range p.lines.order(v.path+".params.", slices.Sorted(maps.Keys(m))) {
 		vals, isList := m[k].([]any)
 		if !isList {
 			vals = []any{m[k]}
@@ -822,15 +822,6 @@ func (c *Config) CheckCases() error {
 
 // Line is the line of the variant's table in its file.
 func (v *Variant) Line() int { return v.lines.line(v.path) }
-
-func sortedKeys[T any](m map[string]T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func typeName(v any) string {
 	switch v.(type) {

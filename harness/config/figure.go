@@ -9,7 +9,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -189,7 +191,7 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 		*dst = b
 		return nil
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var err error
 		switch k {
 		case "name":

@@ -10,10 +10,6 @@ import (
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
 
-// PresetParam is the parameter through which a plugin offers presets
-// (named configurations of its other parameters).
-const PresetParam = "preset"
-
 // NameParams returns, sorted, the parameters that name a case of v whose
 // resolved parameters are params: the keys the config sweeps (given
 // several values), and those whose value differs from the value the case's
@@ -26,25 +22,19 @@ const PresetParam = "preset"
 // This is the one place that compares a case with its preset.
 func (v *Variant) NameParams(info sdk.Info, params map[string]any) ([]string, error) {
 	var given map[string]any
-	if _, ok := info.Param(PresetParam); ok {
-		if p, ok := params[PresetParam]; ok {
-			given = map[string]any{PresetParam: p}
-		}
+	if p := info.Preset(params); p != "" {
+		given = map[string]any{sdk.PresetParam: p}
 	}
 	preset, err := info.CheckParams(given)
 	if err != nil {
 		return nil, fmt.Errorf("plugin %s: the preset's parameters: %w", info.Name, err)
 	}
-	defaults, err := info.CheckParams(nil)
-	if err != nil {
-		return nil, fmt.Errorf("plugin %s: its default parameters: %w", info.Name, err)
-	}
 	out := []string{} // not nil: results.Case.NameParams tells "none" from "not recorded"
 	for k, x := range params {
 		swept := len(v.Params[k]) > 1
 		ref, ok := preset[k]
-		if k == PresetParam {
-			ref, ok = defaults[k]
+		if k == sdk.PresetParam {
+			ref, ok = info.Preset(nil), true // named when it is not the plugin's default
 		}
 		if swept || !ok || x != ref {
 			out = append(out, k)

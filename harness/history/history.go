@@ -19,11 +19,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -205,7 +207,7 @@ func Build(commits []Commit, o Options) (*History, error) {
 		if err := r.Err(); err != nil {
 			return nil, fmt.Errorf("commit %s: %w", c.Short(), err)
 		}
-		for _, m := range sortedKeys(byMachine) {
+		for _, m := range slices.Sorted(maps.Keys(byMachine)) {
 			g := groups[m]
 			if g == nil {
 				g = &group{}
@@ -474,13 +476,4 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func fileName(s string) string {
 	return strings.Trim(unsafeName.ReplaceAllString(s, "-"), "-")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +22,7 @@ func synthBench(rng *rand.Rand, cpu string, teps map[string]float64) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "cpu: %s\nUnit TEPS better=higher\n", cpu)
 	run := 1 + 0.03*(rng.Float64()-0.5)
-	for _, name := range sortedKeys(teps) {
+	for _, name := range slices.Sorted(maps.Keys(teps)) {
 		for range 32 {
 			t := teps[name] * run * (1 + 0.06*(rng.Float64()-0.5))
 			fmt.Fprintf(&b, "Benchmark%s 1 %.1f ns/op %.0f TEPS\n", name, 1e9*1e6/t, t)

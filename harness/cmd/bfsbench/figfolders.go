@@ -13,9 +13,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -170,7 +172,7 @@ func cmdStale(args []string, stdout io.Writer) error {
 		case len(r.changed) > 0:
 			nStale++
 			var ps []string
-			for _, p := range sortedMapKeys(r.changed) {
+			for _, p := range slices.Sorted(maps.Keys(r.changed)) {
 				ps = append(ps, p+" ("+r.changed[p]+")")
 			}
 			fmt.Fprintf(stdout, "  STALE    %s: measured at %s; changed since: %s\n", r.dir, strings.Join(r.commits, ", "), strings.Join(ps, "; "))
@@ -234,7 +236,7 @@ func folderStaleness(dir string) staleness {
 				plugins[c.Plugin] = true
 			}
 		}
-		for _, pl := range sortedMapKeys(plugins) {
+		for _, pl := range slices.Sorted(maps.Keys(plugins)) {
 			log, err := gitOut(root, "log", "--format=%h %cs", base+"..HEAD", "--", "plugins/"+pl)
 			if err != nil {
 				s.note = err.Error()
@@ -273,15 +275,6 @@ func gitOut(dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
 	return strings.TrimSpace(string(out)), nil
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // cmdDegrees writes the degree distribution of a Graph500 Kronecker graph
