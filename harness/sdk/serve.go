@@ -130,12 +130,19 @@ func PanicStack() string {
 // preset's, else the defaults), then p.New. Tests that make a variant
 // without a harness call it too, so that New always sees every parameter.
 func New(p Plugin, cfg Config) (Variant, error) {
+	v, _, err := newResolved(p, cfg)
+	return v, err
+}
+
+// newResolved is New, returning the resolved parameters too.
+func newResolved(p Plugin, cfg Config) (Variant, map[string]any, error) {
 	params, err := p.Info().CheckParams(cfg.Params)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg.Params = params
-	return p.New(cfg)
+	v, err := p.New(cfg)
+	return v, params, err
 }
 
 // ResolvedList is params as sorted "name=value" strings: the case info's
@@ -196,11 +203,10 @@ func (s *server) construct(args ConstructArgs, reply *ConstructReply) error {
 		return err
 	}
 	s.parents = pf
-	v, err := New(s.plugin, args.Config)
+	v, resolved, err := newResolved(s.plugin, args.Config)
 	if err != nil {
 		return fmt.Errorf("%s/%s: %w", in.Name, args.Config.Backend, err)
 	}
-	resolved, _ := in.CheckParams(args.Config.Params) // New succeeded: they check
 	s.variant = v
 	w := &Workload{NVertices: g.NVertices, NEdges: int64(len(g.Edges)), Edges: g.Edges, Graph: g.Info}
 	t1 := time.Now()

@@ -132,11 +132,6 @@ func (b *RankBase[R]) SlowestRank(measure func() ([]float64, error)) ([]float64,
 			return nil, err
 		}
 	}
-	n, err := comm.AllreduceInt64(w, int64(len(out)), comm.Max)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, make([]float64, int(n)-len(out))...)
 	if err := comm.AllreduceSlice(w, out, comm.Max); err != nil {
 		return nil, err
 	}
