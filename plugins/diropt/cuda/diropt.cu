@@ -763,6 +763,7 @@ struct Handle {
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
+  uint32_t* hbig_err = nullptr;              // pinned readback of big_err, with the parents
   int big_grid = 0;                          // bfsb::HugeKernel's blocks: as many as the GPU holds
   int64_t* parents = nullptr;
   int64_t* pairs = nullptr;
@@ -841,6 +842,7 @@ struct Handle {
       if (bu_adj != nullptr) cudaFree(bu_adj);
     }
     if (hctr != nullptr) cudaFreeHost(hctr);
+    if (hbig_err != nullptr) cudaFreeHost(hbig_err);
     if (hloop != nullptr) cudaFreeHost(hloop);
     for (void* q : host) {
       if (q != nullptr) cudaFreeHost(q);
@@ -1054,6 +1056,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     BFSB_CHECK(cudaMalloc(&h->big_err, 4));
     BFSB_CHECK(cudaMemset(h->big_err, 0, 4));
+    BFSB_CHECK(cudaMallocHost(&h->hbig_err, 4));
     BFSB_CHECK(cudaMalloc(&h->ctr, 2 * sizeof(Counters)));
     BFSB_CHECK(cudaMalloc(&h->sink, 8));
     BFSB_CHECK(cudaMallocHost(&h->hctr, 2 * sizeof(Counters)));
@@ -1235,10 +1238,9 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
     if (int32_t st = CleanParents(h, err, errlen)) return st;
   }
   BFSB_CHECK(cudaMemcpyAsync(dst, h->parents, 8 * h->p.own_len, cudaMemcpyDeviceToHost, h->s));
+  BFSB_CHECK(cudaMemcpyAsync(h->hbig_err, h->big_err, 4, cudaMemcpyDeviceToHost, h->s));  // same wait
   BFSB_CHECK(cudaStreamSynchronize(h->s));
-  uint32_t big_err = 0;
-  BFSB_CHECK(cudaMemcpy(&big_err, h->big_err, 4, cudaMemcpyDeviceToHost));
-  BFSB_REQUIRE(big_err == 0, "dob_parents: a long list found no slot on the BigQueue (capacity %lld)",
+  BFSB_REQUIRE(*h->hbig_err == 0, "dob_parents: a long list found no slot on the BigQueue (capacity %lld)",
                (long long)h->big_cap());
   return 0;
 }
