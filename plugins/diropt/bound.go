@@ -28,8 +28,18 @@ func searchBoundBytes(reached, n int64) int64 {
 // floorReps is the number of timed passes of the measured floor.
 const floorReps = 20
 
-// floorFormula says what InfoFloorTimeS measures.
-const floorFormula = "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, one read of its CSC offsets, of its first CSC entry and of that entry's in_queue bit, a lane per vertex and a warp per 32 vertices as the bottom-up kernel maps them, words of isolated vertices skipped: the least work of the bottom-up step that gives each vertex its parent, done once (rank 0's block on 2D grids)"
+// floorFormula says what InfoFloorTimeS measures. With bu_first the first
+// entry is read from the dense array the search's first check reads, so
+// the floor is the least work in the layout the search uses (about 8
+// bytes a vertex instead of 36: the floor drops with the layout).
+func floorFormula(buFirst bool) string {
+	entry := "of its first CSC entry (a 32-byte sector of its list)"
+	if buFirst {
+		entry = "of its first CSC entry from the dense first-entry array (bu_first)"
+	}
+	return "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, one read of its CSC offsets, " +
+		entry + " and of that entry's in_queue bit, a lane per vertex and a warp per 32 vertices as the bottom-up kernel maps them, words of isolated vertices skipped: the least work of the bottom-up step that gives each vertex its parent, done once (rank 0's block on 2D grids)"
+}
 
 // caseInfo describes the partition (collective: sums over the grid).
 func caseInfo(g *comm.Grid, b *dobfs.Block, edges, inputEdges int64) (map[string]any, error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -40,6 +41,36 @@ func levelShape(s sdk.Search) []string {
 	return out
 }
 
+// checkGapEnd checks a 1×1 CUDA search's device-loop accounting: every
+// level has its gap (level 0's, the reset and the loop's start, is
+// positive), the last level has the end, and levels, gaps and end fit in
+// the search's time.
+func checkGapEnd(t *testing.T, k int, s sdk.Search) {
+	t.Helper()
+	if len(s.Phases) == 0 {
+		t.Fatalf("search %d: no phases", k)
+	}
+	var sum float64
+	for i, ph := range s.Phases {
+		gap, ok := ph.Times[dobfs.PhaseGap]
+		if !ok || gap < 0 || (i == 0 && gap <= 0) {
+			t.Errorf("search %d level %d: gap %v (present %v)", k, ph.Level, gap, ok)
+		}
+		for _, x := range ph.Times {
+			sum += x
+		}
+	}
+	end, ok := s.Phases[len(s.Phases)-1].Times[dobfs.PhaseEnd]
+	if !ok || end <= 0 {
+		t.Errorf("search %d: end %v (present %v), want the time after the last level", k, end, ok)
+	}
+	// The events tile the search (start, then each level's gap,
+	// exploration and decision, then the end), up to their resolution.
+	if math.Abs(sum-s.TimeS) > 0.02*s.TimeS+20e-6 {
+		t.Errorf("search %d: phases sum to %v s, the search took %v s", k, sum, s.TimeS)
+	}
+}
+
 // TestCUDAMatchesCPU checks that the CUDA backend's searches validate and
 // have the CPU backend's level structure (levels, vertices per level and,
 // since the switching rule sees the same counts, the same directions).
@@ -49,6 +80,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 		for _, params := range []map[string]any{
 			{}, {pPreset: presetPaper}, {pMode: dobfs.ModeTopDown}, {pMode: dobfs.ModeBottomUp},
 			{pBUSerial: int64(1), pTDBig: int64(32), pWritePred: dobfs.WritePredLevel},
+			{pBUFirst: false}, {pPreset: presetPaper, pBUFirst: true}, {pMode: dobfs.ModeBottomUp, pBUFirst: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
@@ -70,6 +102,9 @@ func TestCUDAMatchesCPU(t *testing.T) {
 						}
 						if grid == [2]int{1, 1} && gpu[k].TimeS <= 0 {
 							t.Errorf("search %d: CUDA time %v, want the events' time", k, gpu[k].TimeS)
+						}
+						if grid == [2]int{1, 1} {
+							checkGapEnd(t, k, gpu[k])
 						}
 					}
 				})

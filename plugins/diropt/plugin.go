@@ -29,6 +29,7 @@ const (
 	pOrder     = "order"
 	pTDBig     = "td_big"
 	pBUSerial  = "bu_serial"
+	pBUFirst   = "bu_first"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -40,7 +41,9 @@ const (
 // more cut in chunks for whole blocks, the warp taking over a bottom-up
 // list after its lane's first 4 entries, lists ordered by decreasing
 // neighbour degree (chosen on an H200 at scale 25 among td_big 64..2048,
-// bu_serial 4..64 and alpha 14..120).
+// bu_serial 4..64 and alpha 14..120); each row's first CSC entry also in a
+// dense array for the bottom-up level's first check (bu_first, issue 35:
+// results/diropt-1000).
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
@@ -70,6 +73,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down: lists of at least this many entries are gathered by the whole grid in a second kernel instead of by their word's warp (0: never, as Algorithm 3; otherwise at least 32). The CPU backend ignores it"},
 			{Name: pBUSerial, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
 				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone). The CPU backend ignores it"},
+			{Name: pBUFirst, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA bottom-up: keep each row's first CSC entry (its neighbour of highest degree with order = degree) also in a dense array, which a level's first check reads: 8 bytes a row (offsets and that entry) instead of the offsets and a 32-byte sector of the list. The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -96,6 +101,7 @@ type options struct {
 	Order    string
 	TDBig    int64
 	BUSerial int64
+	BUFirst  bool
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -105,7 +111,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
-		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial),
+		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
@@ -165,7 +171,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			Exchange: xch})
+			BUFirst: v.opt.BUFirst, Exchange: xch})
 		if err != nil {
 			return err
 		}
@@ -204,7 +210,7 @@ func (v *rankVariant) CaseInfo() map[string]any {
 		})
 		if s, err := v.Rank.Floor(floorReps); err == nil {
 			v.Info[sdk.InfoFloorTimeS] = s
-			v.Info["floor_formula"] = floorFormula
+			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst)
 		} else {
 			v.Info["floor_error"] = err.Error()
 		}

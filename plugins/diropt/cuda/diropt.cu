@@ -11,6 +11,9 @@
 //   td_off, td_adj   CSR: local column u -> its local rows (top-down)
 //   bu_off, bu_adj   CSC: local row v -> its local columns (bottom-up);
 //                    on a 1×1 grid the same arrays as the CSR
+//   first            with bu_first: bu_adj[bu_off[v]] for each row v with
+//                    a neighbour, dense (4 bytes a row, read coalesced by
+//                    a bottom-up level's first check; see BottomUp)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -42,7 +45,8 @@
 //                      (kBuWords words a warp at a time, their loads issued
 //                      together):
 //                      each unvisited vertex scans its CSC list for a
-//                      neighbour in in_queue and stops at the first; after
+//                      neighbour in in_queue and stops at the first (its
+//                      first entry from `first` with bu_first); after
 //                      bu_serial entries alone, the rest of a long list is
 //                      scanned by the whole warp, 32 entries a step, stopping
 //                      at the first hit. The warp owns its words of visited
@@ -56,7 +60,8 @@
 //                      device loop's state, its switching rule (level 0's
 //                      too) and (2D) the counts it allreduces.
 //   ResetKernel        a search's reset, in one launch.
-//   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel.
+//   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
+//   FirstKernel (fills `first` once, at dob_create).
 //
 // Launches per level on a 1×1 grid (the device loop: dob_loop_*,
 // dobfs/device_loop.go): TopDownKernel, [bfsb::HugeKernel with td_big],
@@ -255,8 +260,21 @@ constexpr int kBuWords = 4;
 // 2, word by word: the rest of the lists that did not hit, the lane alone
 // for `serial` entries and then, with kWarpAssist, the whole warp 32
 // entries a step, stopping at the first hit.
-template <bool kWarpAssist>
+//
+// kFirst (bu_first; ours, not in [1]): step 1 reads the first entry from
+// the dense array `first` instead of the list. Lanes of a warp hold 32
+// consecutive rows, so their first entries are one 128-byte load where
+// the lists' first entries are 32 separate 32-byte sectors (the lists of
+// 32 rows span a few KB): the check that ends most rows of a large level
+// moves 8 bytes a row (offsets and first) instead of about 36, and its
+// loads no longer wait for the offsets. The offsets are still read: a
+// row that hits adds its degree to m_f (the switching rule), and one that
+// misses scans the rest of its list from bu_off[v] + 1. Both streams are
+// read once a level, with the streaming hint, so that they pass through
+// L2 without evicting in_queue, which every check reads.
+template <bool kWarpAssist, bool kFirst>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                         const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          Counters* ctr, Counters* next) {
@@ -273,13 +291,22 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
       beg[j] = end[j] = 0;
+      parent[j] = 0;
       if (!((vis[j] >> lane) & 1u)) {
-        beg[j] = bu_off[v];
-        end[j] = bu_off[v + 1];
+        if (kFirst) {
+          parent[j] = __ldcs(&first[v]);
+          beg[j] = __ldcs(&bu_off[v]);
+          end[j] = __ldcs(&bu_off[v + 1]);
+        } else {
+          beg[j] = bu_off[v];
+          end[j] = bu_off[v + 1];
+        }
       }
     }
+    if (!kFirst) {
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+      for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+    }
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
@@ -354,7 +381,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 // The exploration's arguments, for the kernels that run TopDown and
 // BottomUp.
 struct ExploreArgs {
-  const uint32_t *td_off, *td_adj, *bu_off, *bu_adj;
+  const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
   uint32_t *in_queue, *visited, *out_queue, *pred;
   int64_t in_words, row_words;
   uint32_t serial;
@@ -374,11 +401,22 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
           a.next);
 }
 
-template <bool kWarpAssist>
+template <bool kWarpAssist, bool kFirst>
 __global__ void BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist>(a.bu_off, a.bu_adj, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-                        a.ctr, a.next);
+  BottomUp<kWarpAssist, kFirst>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+                                a.row_words, a.serial, a.ctr, a.next);
+}
+
+// FirstKernel fills first (bu_first) at dob_create: each row's first CSC
+// entry, 0 for a row without neighbours (never read: it is visited).
+__global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
+                            uint32_t* first) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
+    const uint32_t b = bu_off[v];
+    first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
+  }
 }
 
 // MergeKernel (2D, lines 17 and 23 of Algorithm 2): a thread per word.
@@ -612,10 +650,13 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
 // vertex, kBuWords words a warp at a time, words with no vertex to scan
 // skipped), with no search, no atomics
 // and no writes but one per warp. A search does this work at least once over
-// its levels, so the pass bounds a search's time from below.
+// its levels, so the pass bounds a search's time from below. kFirst
+// (bu_first): the entry comes from the dense first array, as the search's
+// first check reads it, so the floor follows the layout the search uses.
+template <bool kFirst>
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                            const uint32_t* __restrict__ in_queue, const uint32_t* __restrict__ isolated,
-                            int64_t row_words, unsigned long long* sink) {
+                            const uint32_t* __restrict__ first, const uint32_t* __restrict__ in_queue,
+                            const uint32_t* __restrict__ isolated, int64_t row_words, unsigned long long* sink) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   uint32_t acc = 0;
@@ -628,13 +669,22 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
       beg[j] = end[j] = 0;
+      u[j] = 0;
       if (!((iso[j] >> lane) & 1u)) {
-        beg[j] = bu_off[v];
-        end[j] = bu_off[v + 1];
+        if (kFirst) {
+          u[j] = __ldcs(&first[v]);
+          beg[j] = __ldcs(&bu_off[v]);
+          end[j] = __ldcs(&bu_off[v + 1]);
+        } else {
+          beg[j] = bu_off[v];
+          end[j] = bu_off[v + 1];
+        }
       }
     }
+    if (!kFirst) {
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+      for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+    }
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
@@ -759,6 +809,7 @@ struct Handle {
   int resident = 0;  // blocks of tpb threads that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
+  uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -798,6 +849,7 @@ struct Handle {
   int level = 0;            // levels since the reset (picks the counter set)
   bool out_clean = true;    // out_queue is all zero
   bool ended = false;       // the search's end event is recorded (dob_loop_sync)
+  int end_slot = -1;        // 1×1 device loop: the loop slot of the search's last level, once known
   // The 2D device path's parents (device_exchange): the reset leaves them
   // (parents_dirty) until a per-level WritePred writes them (-1 first) or
   // dob_parents builds them all from what the end-of-search WritePred left
@@ -827,7 +879,7 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
@@ -870,14 +922,16 @@ struct Handle {
   // its exploration's end, 2 the row exchange's and merge's end, 3 the
   // column exchange's end (with the counts' allreduce, which travels in
   // its NCCL group), 4 the decision's end (1×1: 0, 1, 4).
-  int LoopEvent(int k) const { return kLoopEvent0 + kLoopEvents * loop_slot + k; }
+  int LoopEvent(int k) const { return SlotEvent(loop_slot, k); }
+  // SlotEvent is event k of loop slot `slot`.
+  static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
   // The loop state the level being enqueued (loop_level) reads, and the
   // one its decision writes.
   LoopState* LoopCur() const { return loop + (loop_level & 1); }
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, in_q, visited, out_q, pred, col_words(), row_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
                        (uint32_t)p.bu_serial, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
@@ -890,6 +944,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
+  if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -924,6 +979,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->grid_r, (long long)p->grid_c, (long long)p->grid_j, (long long)p->block,
                (long long)p->local_rows, (long long)p->local_cols);
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
+  BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   return 0;
 }
 
@@ -957,10 +1013,15 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 // TopDownKernel).
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   const int grid = h->WarpGrid((h->row_words() + kBuWords - 1) / kBuWords);
-  if (h->p.bu_serial > 0) {
-    BottomUpKernel<true><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  const bool assist = h->p.bu_serial > 0, first = h->p.bu_first != 0;
+  if (assist && first) {
+    BottomUpKernel<true, true><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  } else if (assist) {
+    BottomUpKernel<true, false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  } else if (first) {
+    BottomUpKernel<false, true><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   } else {
-    BottomUpKernel<false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+    BottomUpKernel<false, false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   }
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
@@ -1003,7 +1064,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   int32_t st = [&]() -> int32_t {
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true>, h->tpb, 0));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
@@ -1020,6 +1081,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->bu_adj, 4 * std::max<int64_t>(p->bu_nnz, 1)));
       BFSB_CHECK(cudaMemcpy(h->bu_off, bu_off, 4 * (p->local_rows + 1), cudaMemcpyHostToDevice));
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
+    }
+    if (p->bu_first) {
+      BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
+      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
+      BFSB_CHECK_LAUNCH("FirstKernel");
+      BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
@@ -1106,6 +1173,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
+  h->end_slot = -1;
   h->out_clean = true;
   return 0;
 }
@@ -1133,16 +1201,18 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   return 0;
 }
 
-int32_t dob_finish(void* hv, double* seconds, char* err, int32_t errlen) {
+int32_t dob_finish(void* hv, double* seconds, double* end_seconds, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr && seconds != nullptr, "dob_finish: null argument");
+  BFSB_REQUIRE(h != nullptr && seconds != nullptr && end_seconds != nullptr, "dob_finish: null argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (!h->ended) BFSB_CHECK(h->ev.Record(1, h->s));
   h->ended = true;
   BFSB_CHECK(h->ev.Synchronize(1));
-  float ms = 0;
+  float ms = 0, end_ms = 0;
   BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
+  if (h->end_slot >= 0) BFSB_CHECK(h->ev.ElapsedMs(Handle::SlotEvent(h->end_slot, 4), 1, &end_ms));
   *seconds = ms / 1e3;
+  *end_seconds = end_ms / 1e3;
   return 0;
 }
 
@@ -1252,9 +1322,14 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words();
   float ms = 0;
+  const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
-    FloorKernel<<<h->WarpGrid((rw + kBuWords - 1) / kBuWords), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->in_q,
-                                                                                  h->isolated, rw, h->sink);
+    if (h->p.bu_first) {
+      FloorKernel<true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->isolated, rw, h->sink);
+    } else {
+      FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->isolated, rw,
+                                                    h->sink);
+    }
     return cudaGetLastError();  // FloorKernel's launch
   }, &ms));
   *seconds = ms / 1e3;
@@ -1464,6 +1539,7 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   // The levels completed since the last sync: those enqueued, up to the
   // one that found nothing.
   const int64_t last = std::min<int64_t>(h->level, st.level);
+  if (st.done && h->p.single && last > 0) h->end_slot = (int)((last - 1) % kLoopSlots);
   int64_t k = 0;
   for (int64_t l = h->loop_synced; l < last; ++l, ++k) {
     const LevelRec& r = h->hring[l % kLoopSlots];
@@ -1482,10 +1558,15 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(2), h->LoopEvent(3), &t[2]));
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(3), h->LoopEvent(4), &t[3]));
     }
+    // The gap before the level: since the previous level's decision, or
+    // for level 0 since the search's start event (dob_reset).
+    float gap = 0;
+    BFSB_CHECK(h->ev.ElapsedMs(l == 0 ? 0 : Handle::SlotEvent((int)((l - 1) % kLoopSlots), 4), h->LoopEvent(0), &gap));
     o.explore_ms = t[0];
     o.row_ms = t[1];
     o.column_ms = t[2];
     o.switch_ms = t[3];
+    o.gap_ms = gap;
   }
   *n = k;
   *done = st.done;

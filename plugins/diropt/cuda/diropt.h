@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 4
+#define DOB_ABI_VERSION 5
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -58,6 +58,11 @@ typedef struct dob_params {
                                 buffers (dob_dev_*, over NCCL on the
                                 handle's stream); 0: staged through host
                                 buffers (dob_stage_out, dob_merge, ...) */
+  int64_t bu_first;          /* bottom-up: 1: each row's first CSC entry is
+                                also kept in a dense array (first), which
+                                the first check of a level reads instead of
+                                the list (4 bytes a row, coalesced, where the
+                                list's entry costs a 32-byte sector) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -93,8 +98,11 @@ int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
 int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen);
 
 /* dob_finish stops the search's clock and stores the seconds since
- * dob_reset in *seconds, once the device work is complete. */
-int32_t dob_finish(void* h, double* seconds, char* err, int32_t errlen);
+ * dob_reset in *seconds, once the device work is complete, and in
+ * *end_seconds (1×1 device loop; else 0) the part of them after the last
+ * level's decision: the levels enqueued past the end, the loop state's
+ * readback and the host's wait until it records the end. */
+int32_t dob_finish(void* h, double* seconds, double* end_seconds, char* err, int32_t errlen);
 
 /* dob_stage_out copies out_queue to host dst (⌈local_rows/32⌉ words). */
 int32_t dob_stage_out(void* h, uint32_t* dst, char* err, int32_t errlen);
@@ -226,10 +234,13 @@ typedef struct dob_loop_params {
  * adjacency entries read over the grid, and its device time in parts
  * (CUDA events): the exploration, the row exchange and merge (2D), the
  * column exchange with the counts' allreduce and WritePred per level (2D),
- * the rest (1×1: the swap and the decision; 2D: the decision). */
+ * the rest (1×1: the swap and the decision; 2D: the decision), and the
+ * time before the level since the previous level's end (level 0: since
+ * the search's start, so the reset and the loop's start), in which the
+ * device waits for the host's launches or runs what lies between. */
 typedef struct dob_level_rec {
   int64_t dir, nf, mf, edges;
-  double explore_ms, row_ms, column_ms, switch_ms;
+  double explore_ms, row_ms, column_ms, switch_ms, gap_ms;
 } dob_level_rec;
 
 /* dob_loop_begin starts the loop after dob_reset: it puts the share of

@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 4
+const dobABIVersion = 5
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -30,10 +30,11 @@ type dobParams struct {
 	Shared, Single, OwnLen, ThreadsPerBlock    int64
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
+	BUFirst                                    int64
 }
 
-var _ [128 - unsafe.Sizeof(dobParams{})]struct{} // 16 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 128]struct{}
+var _ [136 - unsafe.Sizeof(dobParams{})]struct{} // 17 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 136]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -58,10 +59,11 @@ var _ [unsafe.Sizeof(dobLoopParams{}) - 56]struct{}
 type dobLevelRec struct {
 	Dir, NF, MF, Edges                   int64
 	ExploreMs, RowMs, ColumnMs, SwitchMs float64
+	GapMs                                float64
 }
 
-var _ [64 - unsafe.Sizeof(dobLevelRec{})]struct{}
-var _ [unsafe.Sizeof(dobLevelRec{}) - 64]struct{}
+var _ [72 - unsafe.Sizeof(dobLevelRec{})]struct{}
+var _ [unsafe.Sizeof(dobLevelRec{}) - 72]struct{}
 
 // dobLoopSlots is the most levels between two dob_loop_sync calls.
 const dobLoopSlots = 32
@@ -74,7 +76,7 @@ type dobFuncs struct {
 	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated *uint32, out *uintptr, e errBuf, n int32) int32
 	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
 	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
-	finish       func(h uintptr, seconds *float64, e errBuf, n int32) int32
+	finish       func(h uintptr, seconds, endSeconds *float64, e errBuf, n int32) int32
 	stageOut     func(h uintptr, dst *uint32, e errBuf, n int32) int32
 	merge        func(h uintptr, prefix, uni *uint32, mf *int64, e errBuf, n int32) int32
 	loadIn       func(h uintptr, src *uint32, e errBuf, n int32) int32
@@ -154,6 +156,7 @@ type CUDAOptions struct {
 	ThreadsPerBlock int   // multiple of 32 in [64, 1024]
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
+	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -175,6 +178,7 @@ type cudaEngine struct {
 	assignedBits, pred []uint32
 	counts             [3]int64
 	recs               [dobLoopSlots]dobLevelRec // dob_loop_sync's records
+	endS               float64                   // the last Finish's time after the last level (EndS)
 }
 
 func ptr32(s []uint32) *uint32 {
@@ -203,7 +207,8 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 	p := dobParams{Device: int64(co.Device), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
-		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX)}
+		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
+		BUFirst: b64(co.BUFirst)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -279,12 +284,17 @@ func (e *cudaEngine) Swap() error {
 
 func (e *cudaEngine) Finish() (float64, error) {
 	var s float64
-	err := e.call("dob_finish", func(eb *byte, n int32) int32 { return e.lib.finish(e.h, &s, eb, n) })
+	err := e.call("dob_finish", func(eb *byte, n int32) int32 { return e.lib.finish(e.h, &s, &e.endS, eb, n) })
 	if !e.single {
 		s = 0 // 2D searches are timed by the SDK on the host clock (timedBFS)
 	}
 	return s, err
 }
+
+// EndS is the part of the last Finish's time after the search's last
+// level: on a 1×1 grid, the levels enqueued past the end, the loop
+// state's readback and the host's wait until it recorded the end.
+func (e *cudaEngine) EndS() float64 { return e.endS }
 
 func (e *cudaEngine) Staging() *Staging { return e.st }
 
@@ -431,7 +441,7 @@ func (e *cudaEngine) LoopSync(dst []LevelRecord) (int, bool, error) {
 	}
 	for k, r := range e.recs[:n] {
 		dst[k] = LevelRecord{Dir: Dir(r.Dir), NF: r.NF, MF: r.MF, Edges: r.Edges, ExploreS: r.ExploreMs / 1e3,
-			RowS: r.RowMs / 1e3, ColumnS: r.ColumnMs / 1e3, SwitchS: r.SwitchMs / 1e3}
+			RowS: r.RowMs / 1e3, ColumnS: r.ColumnMs / 1e3, SwitchS: r.SwitchMs / 1e3, GapS: r.GapMs / 1e3}
 	}
 	return int(n), done != 0, nil
 }

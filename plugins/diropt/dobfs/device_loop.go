@@ -59,6 +59,10 @@ type LevelRecord struct {
 	RowS     float64 // 2D: row exchange and merge
 	ColumnS  float64 // 2D: column exchange, with the counts' allreduce (and WritePred per level)
 	SwitchS  float64 // the decision
+	// GapS is the device time before the level since the previous level's
+	// decision (level 0: since the search's start, so the reset and the
+	// loop's start): launches the device waits for, or work between levels.
+	GapS float64
 }
 
 // loopEngine is an engine that runs the device loop (the CUDA engine).
@@ -164,6 +168,7 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 	ph := results.LevelPhase{Level: level, Frontier: r.NF, Times: map[string]float64{}, Bytes: map[string]int64{}}
 	ph.Times["explore_"+r.Dir.String()] = r.ExploreS
 	ph.Times[PhaseSwitch] = r.SwitchS
+	ph.Times[PhaseGap] = r.GapS
 	ph.Bytes[CountFrontierEdges] = r.MF
 	ph.Bytes[CountEdgesExamined] = r.Edges
 	if !rk.single {

@@ -67,6 +67,13 @@ const (
 	PhaseWritePred      = "writepred"
 	PhaseSwitch         = "switch"
 	PhaseReset          = "reset" // 2D, level 0: lines 1-5 and the root degree's allreduce
+	// PhaseGap (device loop) is the device time before a level since the
+	// previous level's end; on level 0, since the search's start.
+	PhaseGap = "gap"
+	// PhaseEnd (1×1 device loop, last level) is the search's time after
+	// its last level: levels enqueued past the end, the loop state's
+	// readback, the host's wait until it records the end.
+	PhaseEnd = "end"
 )
 
 // Byte keys (results.LevelPhase.Bytes): exchanged bytes summed over the
@@ -250,6 +257,9 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	}
 	if res.TimeS, err = rk.eng.Finish(); err != nil {
 		return Result{}, fmt.Errorf("finish: %w", err)
+	}
+	if e, ok := rk.eng.(interface{ EndS() float64 }); ok && rk.single && rk.loop != nil && len(res.Phases) > 0 {
+		res.Phases[len(res.Phases)-1].Times[PhaseEnd] = e.EndS()
 	}
 	return res, nil
 }
