@@ -30,6 +30,7 @@ const (
 	pTDBig     = "td_big"
 	pBUSerial  = "bu_serial"
 	pBUFirst   = "bu_first"
+	pBUBatch   = "bu_batch"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -75,6 +76,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone). The CPU backend ignores it"},
 			{Name: pBUFirst, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA bottom-up: keep each row's first CSC entry (its neighbour of highest degree with order = degree) also in a dense array, which a level's first check reads: 8 bytes a row (offsets and that entry) instead of the offsets and a 32-byte sector of the list. The CPU backend ignores it"},
+			{Name: pBUBatch, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
+				Help: "CUDA bottom-up: list entries a lane loads at once in its own scan, with the entries of its kBuWords lists together, before testing their in_queue bits together (1: one entry at a time, each waiting for the last; 2 or 4: more loads in flight, fewer threads resident). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -102,6 +105,7 @@ type options struct {
 	TDBig    int64
 	BUSerial int64
 	BUFirst  bool
+	BUBatch  int64
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -112,7 +116,11 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
+		BUBatch: cfg.Int(pBUBatch),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+	}
+	if o.BUBatch == 3 {
+		return options{}, fmt.Errorf("%s = 3: want 1, 2 or 4", pBUBatch)
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -171,7 +179,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -252,6 +252,71 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 // word at a time would wait for each.
 constexpr int kBuWords = 4;
 
+// BatchScan is the lanes' own scan of their lists (after the first entry,
+// up to `serial` entries with the warp's help, else to the end) for
+// kBatch > 1: each lane loads the next kBatch entries of each of its
+// kBuWords lists at once, then their in_queue bits at once, and stops a
+// list at its first hit. A scan of one entry at a time waits for two
+// loads (the entry, then its bit) per entry, one list after another; here
+// a lane has up to kBuWords·kBatch entries and bits in flight. Entries
+// loaded past a hit in the same batch are read and counted (edges), not
+// used. b[j] is where list j's scan stands (end[j] once it hit).
+template <int kBatch, bool kWarpAssist>
+__device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
+                                          const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
+                                          uint32_t serial, uint32_t (&b)[kBuWords], bool (&hit)[kBuWords],
+                                          uint32_t (&parent)[kBuWords], unsigned long long& edges) {
+  uint32_t stop[kBuWords];
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    stop[j] = kWarpAssist ? (uint32_t)min((uint64_t)end[j], (uint64_t)beg[j] + max(serial, 1u)) : end[j];
+  }
+  for (;;) {
+    bool more = false;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) more |= b[j] < stop[j];
+    if (!more) break;
+    uint32_t u[kBuWords][kBatch];
+    bool q[kBuWords][kBatch];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        u[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] ? __ldg(&bu_adj[b[j] + k]) : 0u;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && InQueue(in_queue, u[j][k]);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      if (b[j] >= stop[j]) continue;
+      const uint32_t n = min((uint32_t)kBatch, stop[j] - b[j]);
+      edges += n;
+      bool h = false;
+      uint32_t pu = 0;
+#pragma unroll
+      for (int k = kBatch - 1; k >= 0; --k) {
+        if (q[j][k]) {
+          h = true;
+          pu = u[j][k];
+        }
+      }
+      if (h) {
+        hit[j] = true;
+        parent[j] = pu;
+        b[j] = end[j];
+      } else {
+        b[j] += n;
+      }
+    }
+  }
+}
+
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
 // lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
 // for the kBuWords words together: each unvisited vertex reads its CSC
@@ -272,7 +337,12 @@ constexpr int kBuWords = 4;
 // misses scans the rest of its list from bu_off[v] + 1. Both streams are
 // read once a level, with the streaming hint, so that they pass through
 // L2 without evicting in_queue, which every check reads.
-template <bool kWarpAssist, bool kFirst>
+//
+// kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
+// kBuWords lists of a lane together, kBatch entries at a time, and the
+// warp's help reads 64 entries a step (two a lane, both bits tested before
+// the ballots) instead of 32.
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -312,6 +382,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
       edges += beg[j] < end[j];
     }
+    uint32_t bs[kBuWords];  // where each list's scan stands
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -320,10 +394,12 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       }
       const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
       const uint32_t deg = end[j] - beg[j];
-      uint32_t b = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+      uint32_t b = bs[j];
       const uint32_t e1 = end[j];
-      // The lane alone: the rest of its list, or up to `serial` entries.
-      const uint32_t stop = kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+      // The lane alone: the rest of its list, or up to `serial` entries
+      // (kBatch > 1: done by BatchScan).
+      const uint32_t stop =
+          kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
       for (; b < stop; ++b) {
         const uint32_t u = __ldg(&bu_adj[b]);
         ++edges;
@@ -342,7 +418,28 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
           const uint32_t gb = __shfl_sync(kFull, b, leader);
           const uint32_t ge = __shfl_sync(kFull, e1, leader);
           if (lane == leader) b = e1;
-          for (uint32_t e0 = gb; e0 < ge; e0 += 32) {
+          if (kBatch > 1) {  // 64 entries a step: both loads, then both bits, then the ballots
+            for (uint32_t e0 = gb; e0 < ge; e0 += 64) {
+              const uint32_t ea = e0 + lane, eb = e0 + 32 + lane;
+              uint32_t ua = 0, ub = 0;
+              if (ea < ge) ua = __ldg(&bu_adj[ea]);
+              if (eb < ge) ub = __ldg(&bu_adj[eb]);
+              edges += (ea < ge) + (eb < ge);
+              const bool ha = ea < ge && InQueue(in_queue, ua);
+              const bool hb = eb < ge && InQueue(in_queue, ub);
+              const unsigned hits_a = __ballot_sync(kFull, ha), hits_b = __ballot_sync(kFull, hb);
+              if ((hits_a | hits_b) != 0) {
+                const uint32_t first = hits_a != 0 ? __shfl_sync(kFull, ua, __ffs(hits_a) - 1)
+                                                   : __shfl_sync(kFull, ub, __ffs(hits_b) - 1);
+                if (lane == leader) {
+                  hit[j] = true;
+                  parent[j] = first;
+                }
+                break;
+              }
+            }
+          }
+          for (uint32_t e0 = gb; kBatch == 1 && e0 < ge; e0 += 32) {
             const uint32_t e = e0 + lane;
             uint32_t u = 0;
             bool h = false;
@@ -401,10 +498,10 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
           a.next);
 }
 
-template <bool kWarpAssist, bool kFirst>
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __global__ void BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+  BottomUp<kWarpAssist, kFirst, kBatch>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
                                 a.row_words, a.serial, a.ctr, a.next);
 }
 
@@ -713,8 +810,10 @@ __device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, lo
 // InitLoopKernel starts a search's loop state (level 0 with n_f = 1 and
 // the direction dir before the rule) and puts this rank's share of level
 // 0's m_f (the root's degree in this block) in red[1], where a 2D grid's
-// allreduce sums it before StartLoopKernel.
-__global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long mf) {
+// allreduce sums it before StartLoopKernel. On a 1×1 grid (start: the
+// share is the sum) it also does StartLoopKernel's work, one launch less.
+__global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long mf, int start, long long edges,
+                               double alpha, double beta, int mode, long long n) {
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   st->dir = dir;
   st->done = 0;
@@ -723,6 +822,11 @@ __global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long
   st->level = 0;
   red[0] = red[2] = 0;
   red[1] = mf;
+  if (start) {
+    st->mf = mf;
+    st->mu = edges - mf;
+    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, n, alpha, beta, mode);
+  }
 }
 
 // StartLoopKernel chooses level 0's direction from m_f = red[1] (the
@@ -802,11 +906,39 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
 }
 
+// ExploreKernel is the type of TopDownKernel and the BottomUpKernel
+// instances.
+using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
+
+// BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
+// (bu_serial > 0: the warp's help; bu_first; bu_batch), nullptr for a
+// bu_batch it was not built for.
+ExploreKernel BottomUpFor(const dob_params& p) {
+  const bool assist = p.bu_serial > 0, first = p.bu_first != 0;
+  switch (p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
+    case 4: return BottomUpKernel<false, false, 1>;
+    case 5: return BottomUpKernel<false, true, 1>;
+    case 6: return BottomUpKernel<true, false, 1>;
+    case 7: return BottomUpKernel<true, true, 1>;
+    case 16: return BottomUpKernel<false, false, 4>;
+    case 17: return BottomUpKernel<false, true, 4>;
+    case 18: return BottomUpKernel<true, false, 4>;
+    case 19: return BottomUpKernel<true, true, 4>;
+    case 8: return BottomUpKernel<false, false, 2>;
+    case 9: return BottomUpKernel<false, true, 2>;
+    case 10: return BottomUpKernel<true, false, 2>;
+    case 11: return BottomUpKernel<true, true, 2>;
+  }
+  return nullptr;
+}
+
 struct Handle {
   dob_params p{};
   int sms = 0;
   int tpb = 256;
   int resident = 0;  // blocks of tpb threads that fit on the GPU at once
+  ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
+  int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
@@ -980,6 +1112,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->local_rows, (long long)p->local_cols);
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
+  BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1, 2 or 4", (long long)p->bu_batch);
   return 0;
 }
 
@@ -1012,17 +1145,8 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 // LaunchBottomUp enqueues a bottom-up exploration (gate: see
 // TopDownKernel).
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  const int grid = h->WarpGrid((h->row_words() + kBuWords - 1) / kBuWords);
-  const bool assist = h->p.bu_serial > 0, first = h->p.bu_first != 0;
-  if (assist && first) {
-    BottomUpKernel<true, true><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
-  } else if (assist) {
-    BottomUpKernel<true, false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
-  } else if (first) {
-    BottomUpKernel<false, true><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
-  } else {
-    BottomUpKernel<false, false><<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
-  }
+  const int grid = std::min(h->WarpGrid((h->row_words() + kBuWords - 1) / kBuWords), h->bu_resident);
+  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
 }
@@ -1064,8 +1188,11 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   int32_t st = [&]() -> int32_t {
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false>, h->tpb, 0));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
+    h->bu_kernel = BottomUpFor(*p);
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
+    h->bu_resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
     const int64_t rw = h->row_words(), cw = h->col_words();
@@ -1437,7 +1564,10 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   h->lp = *lp;
   h->loop_synced = 0;
   h->loop_started = false;
-  InitLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (int)lp->dir, (long long)lp->mf);
+  // A 1×1 grid starts here (its m_f needs no allreduce); dob_loop_start
+  // then launches nothing.
+  InitLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (int)lp->dir, (long long)lp->mf, (int)h->p.single,
+                                     (long long)lp->edges, lp->alpha, lp->beta, (int)lp->mode, (long long)lp->n);
   BFSB_CHECK_LAUNCH("InitLoopKernel");
   return 0;
 }
@@ -1446,10 +1576,12 @@ int32_t dob_loop_start(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr, "dob_loop_start: null handle");
   BFSB_REQUIRE(h->level == 0 && !h->loop_started, "dob_loop_start: call it once, after dob_loop_begin");
-  BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  StartLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (long long)h->lp.edges, h->lp.alpha, h->lp.beta,
-                                      (int)h->lp.mode, (long long)h->lp.n);
-  BFSB_CHECK_LAUNCH("StartLoopKernel");
+  if (!h->p.single) {  // 1×1: InitLoopKernel started the loop
+    BFSB_CHECK(cudaSetDevice((int)h->p.device));
+    StartLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (long long)h->lp.edges, h->lp.alpha, h->lp.beta,
+                                        (int)h->lp.mode, (long long)h->lp.n);
+    BFSB_CHECK_LAUNCH("StartLoopKernel");
+  }
   h->loop_started = true;
   return 0;
 }

@@ -63,6 +63,9 @@ typedef struct dob_params {
                                 the first check of a level reads instead of
                                 the list (4 bytes a row, coalesced, where the
                                 list's entry costs a 32-byte sector) */
+  int64_t bu_batch;          /* bottom-up: list entries a lane loads at
+                                once in its own scan (1, 2 or 4; 1: one
+                                entry at a time, as the paper's scan) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -248,7 +251,9 @@ typedef struct dob_level_rec {
 int32_t dob_loop_begin(void* h, const dob_loop_params* lp, char* err, int32_t errlen);
 
 /* dob_loop_start chooses level 0's direction on the device from the
- * summed m_f (after dob_loop_begin and, on 2D grids, the allreduce). */
+ * summed m_f (after dob_loop_begin and, on 2D grids, the allreduce). On a
+ * 1×1 grid dob_loop_begin already chose it (one launch less): this one
+ * only marks the loop started. */
 int32_t dob_loop_start(void* h, char* err, int32_t errlen);
 
 /* dob_loop_explore enqueues a level's exploration (1×1: the whole level). */

@@ -30,11 +30,11 @@ type dobParams struct {
 	Shared, Single, OwnLen, ThreadsPerBlock    int64
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
-	BUFirst                                    int64
+	BUFirst, BUBatch                           int64
 }
 
-var _ [136 - unsafe.Sizeof(dobParams{})]struct{} // 17 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 136]struct{}
+var _ [144 - unsafe.Sizeof(dobParams{})]struct{} // 18 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 144]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -157,6 +157,7 @@ type CUDAOptions struct {
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
 	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
+	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1, 2 or 4)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -208,7 +209,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
-		BUFirst: b64(co.BUFirst)}
+		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
