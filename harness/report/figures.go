@@ -1595,8 +1595,8 @@ func drawStacked(fig *figure, f *config.Figure, q quantity, ss []sample, order [
 		hi = math.Max(hi, up*mul)
 	}
 	fig.add(e)
-	if len(order) == 1 {
-		fig.caption = joinNonEmpty("; ", strings.TrimSuffix(ss[0].label, "/"+ss[0].p.c.Backend), fig.caption) // the one series, named nowhere else
+	if l := strings.TrimSuffix(ss[0].label, "/"+ss[0].p.c.Backend); len(order) == 1 && !strings.Contains(fig.caption, l) {
+		fig.caption = joinNonEmpty("; ", l, fig.caption) // the one series, named nowhere else
 	}
 	ticks := make([]string, len(slots))
 	for i, s := range slots {

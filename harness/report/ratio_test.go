@@ -162,6 +162,9 @@ func TestFigureStackedApart(t *testing.T) {
 	if seps != 1 {
 		t.Errorf("%d separators, want 1", seps)
 	}
+	if n := strings.Count(fig.caption, "ueno"); n != 1 {
+		t.Errorf("caption %q names the one series %d times, want once", fig.caption, n)
+	}
 	if l := legendTexts(fig); !contains(l, "kernels") || !contains(l, "wait") {
 		t.Errorf("legend %q does not name the stack's parts", l)
 	}
@@ -276,6 +279,12 @@ reason = "a PCIe link."
 	}
 	if v := vs[1]; v.Got != Holds || v.Values[0] != 52.5 {
 		t.Errorf("csv max: %+v", v)
+	}
+	if got := formatValue(Claim{Ours: "value", Y: "levels"}, 7); got != "7 levels" {
+		t.Errorf("7 levels written %q", got)
+	}
+	if got := formatValue(Claim{Ours: "value", Y: "info:upload_s + transfer"}, 0.0345); got != "34.5 ms" {
+		t.Errorf("a sum of times written %q", got)
 	}
 	// A denominator missing at one x is an error naming it.
 	b, _ = json.Marshal(speedupRun(true))

@@ -270,11 +270,15 @@ func columnKey(header string, q quantity) string {
 	return k
 }
 
-// cellText writes a value and, where they differ from it, its quartiles.
+// cellText writes a value and its quartiles, where they differ at the
+// digits written.
 func cellText(st stat, mul float64) string {
 	s := num3(st.V * mul)
-	if st.Hi > st.Lo && !math.IsNaN(st.Lo) && !math.IsNaN(st.Hi) {
-		s += " (" + num3(st.Lo*mul) + "–" + num3(st.Hi*mul) + ")"
+	if math.IsNaN(st.Lo) || math.IsNaN(st.Hi) {
+		return s
+	}
+	if lo, hi := num3(st.Lo*mul), num3(st.Hi*mul); lo != hi {
+		s += " (" + lo + "–" + hi + ")"
 	}
 	return s
 }

@@ -572,6 +572,8 @@ func formatValue(c Claim, v float64) string {
 		return sig(v*mul) + " " + unit
 	}
 	switch q.kind {
+	case qLevels:
+		return num3(v) + " levels"
 	case qBytes:
 		if q.items[0].Label == "edges_examined" {
 			return sig(v) + " edges"
