@@ -116,7 +116,7 @@ var commands = map[string]command{
 			"device and device to host, from pinned and from pageable memory, powers of two from --min to --max, each " +
 			"point the median of --reps copies between CUDA events (bars: quartiles); writes DIR/copybw.csv and " +
 			"DIR/figure-NAME.png and .svg. It fails where there is no CUDA runtime or GPU; --plot redraws the figure from a CSV.",
-		example: "bfsbench copybw --out /tmp/copybw   # on a GPU machine: 4 KiB to 1 GiB, 10 copies a point",
+		example: "bfsbench copybw --out copybw   # on a GPU machine: 4 KiB to 1 GiB, 10 copies a point",
 		run:     func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdCopyBW(ctx, a, o) },
 	},
 	"degrees": {
