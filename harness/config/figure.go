@@ -22,9 +22,14 @@ import (
 //	[[figure]]
 //	name = "fig3"                 # the files are figure-fig3.png and .svg
 //	x = "edges_per_thread"        # scale, ef, ranks, gpus, grid, variant, backend, level, or a parameter
-//	y = "phase:expansion"         # gteps, speedup, time, transfer, phase:<items>, bytes:<items>, edges_examined
+//	y = "phase:expansion"         # gteps, speedup, time, transfer, levels, info:<key>, phase:<items>, bytes:<items>,
+//	                              # edges_examined, or a sum of times "a + b" (spaces around '+')
 //	series = "variant"            # a dimension or a list of them (default "variant")
-//	kind = "line"                 # line (default), bar, or stacked (y = "phases", "bytes", or a list of items)
+//	kind = "line"                 # line (default), bar, stacked (y = "phases", "bytes", or a list of items),
+//	                              # or table (columns, no y)
+//	over = "variant=cpu"          # line and bar: y of each case over y of the case over selects at its x
+//	columns = ["levels", "transfer"]   # table: one column per quantity (y's forms), one row per x and series
+//	headers = ["iterations", "parents copy"]  # table: the columns' names (default: the quantities)
 //	logx = false
 //	logy = false                  # line and bar figures
 //	per_rank = false              # bytes:<items> divided by the case's ranks
@@ -49,6 +54,14 @@ type Figure struct {
 	// Only keeps the cases that match one of its entries (every
 	// dimension = value of the entry); nil keeps every case.
 	Only []map[string]string
+	// Over, where set, draws y as a ratio: each case's y over the y of
+	// the one case Over selects (every dimension = value) at the same x;
+	// the cases Over selects are the denominators, not series.
+	Over map[string]string
+	// Columns are a table's quantities (kind = "table"), each a y of a
+	// whole search; Headers, where set, name them.
+	Columns []string
+	Headers []string
 
 	file  string
 	lines *lineIndex
@@ -60,13 +73,14 @@ const (
 	KindLine    = "line"
 	KindBar     = "bar"
 	KindStacked = "stacked"
+	KindTable   = "table"
 )
 
 // XLevel is the x dimension that plots per BFS level.
 const XLevel = "level"
 
 // figureKeys are the keys a [[figure]] table may hold.
-const figureKeys = "name, x, y, series, kind, logx, logy, per_rank, title, reference, only"
+const figureKeys = "name, x, y, series, kind, logx, logy, per_rank, title, reference, only, over, columns, headers"
 
 // ParseFigures reads only the [[figure]] tables of config text (for
 // example the config stored in a results.json, whose other tables need not
@@ -204,13 +218,13 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			}
 		case "y":
 			if err = str(k, &f.Y); err == nil && !validY(f.Y) {
-				err = p.errf(path+".y", "want gteps, speedup, time, transfer, phase:<items>, bytes:<items> (items: [label=]name[+name], separated by commas), edges_examined, or for kind = \"stacked\" phases or bytes; got %q", f.Y)
+				err = p.errf(path+".y", "want gteps, speedup, time, transfer, levels, info:<key>, phase:<items>, bytes:<items> (items: [label=]name[+name], separated by commas), edges_examined, a sum of times (\"info:upload_s + transfer\"), or for kind = \"stacked\" phases or bytes; got %q", f.Y)
 			}
 		case "series":
 			f.Series, err = p.nameList(m[k], path+".series")
 		case "kind":
-			if err = str(k, &f.Kind); err == nil && f.Kind != KindLine && f.Kind != KindBar && f.Kind != KindStacked {
-				err = p.errf(path+".kind", "want \"line\", \"bar\" or \"stacked\", got %q", f.Kind)
+			if err = str(k, &f.Kind); err == nil && f.Kind != KindLine && f.Kind != KindBar && f.Kind != KindStacked && f.Kind != KindTable {
+				err = p.errf(path+".kind", "want \"line\", \"bar\", \"stacked\" or \"table\", got %q", f.Kind)
 			}
 		case "logx":
 			err = boolean(k, &f.LogX)
@@ -226,6 +240,25 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			}
 		case "only":
 			f.Only, err = p.only(m[k], path+".only")
+		case "over":
+			var o string
+			if err = str(k, &o); err == nil {
+				var l []map[string]string
+				if l, err = p.only([]any{o}, path+".over"); err == nil {
+					f.Over = l[0]
+				}
+			}
+		case "columns":
+			if f.Columns, err = p.strList(m[k], path+".columns"); err == nil {
+				for _, c := range f.Columns {
+					if !WholeY(c) {
+						err = p.errf(path+".columns", "want quantities of a whole search (gteps, time, transfer, levels, info:<key>, phase:<item>, bytes:<item>, edges_examined, or a sum of times \"a + b\"), got %q", c)
+						break
+					}
+				}
+			}
+		case "headers":
+			f.Headers, err = p.strList(m[k], path+".headers")
 		default:
 			err = p.errf(path+"."+k, "unknown key (known: %s)", figureKeys)
 		}
@@ -233,10 +266,17 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			return nil, err
 		}
 	}
-	for _, k := range []string{"name", "x", "y"} {
+	required := []string{"name", "x", "y"}
+	if f.Kind == KindTable {
+		required = []string{"name", "x", "columns"}
+	}
+	for _, k := range required {
 		if _, ok := m[k]; !ok {
 			return nil, p.errf(path, "missing key %q", k)
 		}
+	}
+	if err := p.checkTable(f, m, path); err != nil {
+		return nil, err
 	}
 	stackY := f.Y == "phases" || f.Y == "bytes"
 	_, isPhase := f.PhaseY()
@@ -246,8 +286,12 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 		return nil, p.errf(path+".y", "kind = \"stacked\" stacks every phase's time (y = \"phases\"), every byte counter (y = \"bytes\") or the items of y = \"phase:a,b\" or \"bytes:a,b\", got %q", f.Y)
 	case f.Kind != KindStacked && stackY:
 		return nil, p.errf(path+".y", "y = %q needs kind = \"stacked\"", f.Y)
-	case f.X == XLevel && (f.Y == "gteps" || f.Y == "speedup" || f.Y == "transfer"):
+	case f.X == XLevel && (f.Y == "gteps" || f.Y == "speedup" || f.Y == "transfer" || f.Y == "levels" || isInfo(f.Y) || isSum(f.Y)):
 		return nil, p.errf(path+".y", "%s is a whole search's figure; per level, plot time, phase:<name>, bytes:<name> or edges_examined", f.Y)
+	case f.Over != nil && (f.Kind == KindStacked || f.Kind == KindTable):
+		return nil, p.errf(path+".over", "a ratio is drawn as a line or bars: kind = %q takes no over", f.Kind)
+	case f.Over != nil && (f.X == XLevel || f.Y == "speedup" || !WholeY(f.Y)):
+		return nil, p.errf(path+".over", "over divides one quantity of whole searches (gteps, time, transfer, phase:<item>, ...) at each x; not y = %q at x = %q", f.Y, f.X)
 	case f.LogX && f.Kind != KindLine:
 		return nil, p.errf(path+".logx", "a log x axis needs kind = \"line\"")
 	case f.LogY && f.Kind == KindStacked:
@@ -262,7 +306,53 @@ func (p *parser) figure(i int, m map[string]any) (*Figure, error) {
 			return nil, p.errf(path+".series", "%q is already the x axis", s)
 		}
 	}
+	if _, ok := f.Over[f.X]; ok {
+		return nil, p.errf(path+".over", "%q is the x axis: the denominator is the case of the same x", f.X)
+	}
 	return f, nil
+}
+
+// checkTable checks the keys that belong to tables: columns and headers
+// only with kind = "table", which takes no y, reference, log axes or
+// per_rank.
+func (p *parser) checkTable(f *Figure, m map[string]any, path string) error {
+	if f.Kind != KindTable {
+		for _, k := range []string{"columns", "headers"} {
+			if _, ok := m[k]; ok {
+				return p.errf(path+"."+k, "%s belong to kind = \"table\"", k)
+			}
+		}
+		return nil
+	}
+	for _, k := range []string{"y", "reference", "logx", "logy", "per_rank"} {
+		if _, ok := m[k]; ok {
+			return p.errf(path+"."+k, "a table (kind = \"table\") takes no %s: its quantities are its columns", k)
+		}
+	}
+	if len(f.Headers) > 0 && len(f.Headers) != len(f.Columns) {
+		return p.errf(path+".headers", "%d headers for %d columns", len(f.Headers), len(f.Columns))
+	}
+	if f.X == XLevel {
+		return p.errf(path+".x", "a table has a row per case: x = \"level\" is for figures")
+	}
+	return nil
+}
+
+// strList reads a non-empty list of strings.
+func (p *parser) strList(v any, key string) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return nil, p.errf(key, "want a non-empty list of strings, got %s", typeName(v))
+	}
+	var out []string
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, p.errf(key, "want non-empty strings, got %s", typeName(e))
+		}
+		out = append(out, strings.TrimSpace(s))
+	}
+	return out, nil
 }
 
 // nameList reads a dimension name or a list of them.
@@ -321,14 +411,84 @@ func (p *parser) only(v any, key string) ([]map[string]string, error) {
 
 func validY(y string) bool {
 	switch y {
-	case "gteps", "speedup", "time", "transfer", "edges_examined", "phases", "bytes":
+	case "gteps", "speedup", "time", "transfer", "edges_examined", "phases", "bytes", "levels":
 		return true
+	}
+	if isInfo(y) || isSum(y) {
+		return WholeY(y)
 	}
 	for _, pre := range []string{"phase:", "bytes:"} {
 		if list, ok := strings.CutPrefix(y, pre); ok {
 			_, ok := YItems(list)
 			return ok
 		}
+	}
+	return false
+}
+
+// InfoY returns the key that y = "info:<key>" names: a number of the
+// case's info (what the plugin reported at construction), one a case.
+func InfoY(y string) (string, bool) { return strings.CutPrefix(y, "info:") }
+
+func isInfo(y string) bool { _, ok := InfoY(y); return ok }
+
+// SumSep separates the terms of a sum of times: "info:upload_s + transfer".
+const SumSep = " + "
+
+func isSum(y string) bool { return strings.Contains(y, SumSep) }
+
+// SumTerms splits y into the terms of a sum of times (one term where y
+// is no sum).
+func SumTerms(y string) []string {
+	parts := strings.Split(y, SumSep)
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+// WholeY reports whether y is one quantity of a whole search: gteps,
+// time, transfer, levels, edges_examined, info:<key>, phase:<item> or
+// bytes:<item> (one item, a sum of names allowed), or a sum of times
+// "a + b" whose terms are time, transfer, phase:<item> or info:<key>
+// (times in seconds).
+func WholeY(y string) bool {
+	if isSum(y) {
+		for _, t := range SumTerms(y) {
+			if !timeTerm(t) {
+				return false
+			}
+		}
+		return true
+	}
+	switch y {
+	case "gteps", "time", "transfer", "levels", "edges_examined":
+		return true
+	}
+	if k, ok := InfoY(y); ok {
+		return isIdent(k)
+	}
+	for _, pre := range []string{"phase:", "bytes:"} {
+		if list, ok := strings.CutPrefix(y, pre); ok {
+			items, ok := YItems(list)
+			return ok && len(items) == 1
+		}
+	}
+	return false
+}
+
+// timeTerm reports whether t is a time a sum may add: time, transfer,
+// phase:<item> or info:<key>.
+func timeTerm(t string) bool {
+	if t == "time" || t == "transfer" {
+		return true
+	}
+	if k, ok := InfoY(t); ok {
+		return isIdent(k)
+	}
+	if list, ok := strings.CutPrefix(t, "phase:"); ok {
+		items, ok := YItems(list)
+		return ok && len(items) == 1
 	}
 	return false
 }

@@ -146,3 +146,91 @@ func TestYItems(t *testing.T) {
 		t.Fatalf("stacked byte items per rank: %v", err)
 	}
 }
+
+// TestFigureRatioAndTable: over (a ratio of two sets of cases) and the
+// table kind parse into their fields, and their misuse is an error at the
+// key.
+func TestFigureRatioAndTable(t *testing.T) {
+	text := figBase + `
+[[figure]]
+name = "speedup"
+x = "scale"
+y = "gteps"
+over = "variant=cpu, threads=1"
+
+[[figure]]
+name = "tab"
+kind = "table"
+x = "scale"
+columns = ["levels", "phase:kernel=scan+dense", "info:upload_s + transfer"]
+headers = ["iterations", "kernels", "copies"]
+`
+	c, err := Parse("c.toml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Figures[0].Over; !reflect.DeepEqual(got, map[string]string{"variant": "cpu", "threads": "1"}) {
+		t.Errorf("over = %v", got)
+	}
+	tab := c.Figures[1]
+	if tab.Kind != KindTable || tab.Y != "" || len(tab.Columns) != 3 || tab.Headers[2] != "copies" {
+		t.Errorf("table = %+v", tab)
+	}
+	fig := "\n[[figure]]\nname = \"f\"\nx = \"scale\"\n" // lines 6-9
+	for _, tt := range []struct {
+		name, extra, key, msg string
+	}{
+		{"over not a pair", "y = \"gteps\"\nover = \"cpu\"\n", "figure[0].over", "dimension=value"},
+		{"over of times", "y = \"time\"\nover = \"variant=cpu\"\n", "", ""},
+		{"over on x", "y = \"gteps\"\nover = \"scale=14\"\n", "figure[0].over", "x axis"},
+		{"over of speedup", "y = \"speedup\"\nover = \"variant=cpu\"\n", "figure[0].over", "divides one quantity"},
+		{"over of a list", "y = \"phase:a,b\"\nover = \"variant=cpu\"\n", "figure[0].over", "divides one quantity"},
+		{"over stacked", "y = \"phases\"\nkind = \"stacked\"\nover = \"variant=cpu\"\n", "figure[0].over", "takes no over"},
+		{"table with y", "kind = \"table\"\ny = \"gteps\"\ncolumns = [\"levels\"]\n", "figure[0].y", "takes no y"},
+		{"table without columns", "kind = \"table\"\n", "figure[0]", "missing key \"columns\""},
+		{"table column list", "kind = \"table\"\ncolumns = [\"phase:a,b\"]\n", "figure[0].columns", "whole search"},
+		{"table column stack", "kind = \"table\"\ncolumns = [\"phases\"]\n", "figure[0].columns", "whole search"},
+		{"sum of a rate", "y = \"gteps + time\"\n", "figure[0].y", "want gteps"},
+		{"headers count", "kind = \"table\"\ncolumns = [\"levels\", \"time\"]\nheaders = [\"a\"]\n", "figure[0].headers", "2 columns"},
+		{"columns on a line", "y = \"time\"\ncolumns = [\"levels\"]\n", "figure[0].columns", "belong to kind"},
+		{"info by scale", "y = \"info:upload_s\"\n", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("c.toml", figBase+fig+tt.extra)
+			if tt.key == "" {
+				if err != nil {
+					t.Fatalf("want no error, got %v", err)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+				t.Fatalf("got %v; want key %q, message containing %q", err, tt.key, tt.msg)
+			}
+		})
+	}
+	// x = level takes neither a ratio nor the per-case quantities.
+	for _, y := range []string{"levels", "info:upload_s", "time + transfer"} {
+		_, err := Parse("c.toml", figBase+"\n[[figure]]\nname = \"f\"\nx = \"level\"\ny = \""+y+"\"\n")
+		if err == nil || !strings.Contains(err.Error(), "whole search") {
+			t.Errorf("x = level, y = %q: %v", y, err)
+		}
+	}
+}
+
+// TestWholeY: the quantities of a whole search, and sums of times.
+func TestWholeY(t *testing.T) {
+	for y, want := range map[string]bool{
+		"gteps": true, "levels": true, "info:upload_s": true, "phase:a+b": true, "phase:k=a+b": true,
+		"bytes:expand": true, "time + transfer": true, "info:upload_s + transfer + phase:scan": true,
+		"speedup": false, "phases": false, "phase:a,b": false, "info:": false, "info:a b": false,
+		"gteps + time": false, "levels + time": false, "bytes:a + time": false, "time+transfer": false,
+	} {
+		if got := WholeY(y); got != want {
+			t.Errorf("WholeY(%q) = %v, want %v", y, got, want)
+		}
+	}
+	if got := SumTerms("info:upload_s + transfer"); !reflect.DeepEqual(got, []string{"info:upload_s", "transfer"}) {
+		t.Errorf("SumTerms = %q", got)
+	}
+}

@@ -61,6 +61,7 @@ type Runtime struct {
 	eventRecord       func(e, s uintptr) int32
 	eventQuery        func(e uintptr) int32
 	eventElapsedTime  func(ms *float32, start, end uintptr) int32
+	eventSynchronize  func(e uintptr) int32
 	eventDestroy      func(e uintptr) int32
 	malloc            func(p *uintptr, size uint64) int32
 	free              func(p uintptr) int32
@@ -87,11 +88,15 @@ func LoadRuntime() (*Runtime, error) {
 	return o.rt, o.err
 }
 
-func loadRuntime() (*Runtime, error) {
-	h, path, tried := OpenFirst(RuntimeNames, LibDirs())
+func loadRuntime() (*Runtime, error) { return loadRuntimeFrom(RuntimeNames, LibDirs()) }
+
+// loadRuntimeFrom loads the first of names found in dirs (then through
+// the dynamic loader) and binds it.
+func loadRuntimeFrom(names, dirs []string) (*Runtime, error) {
+	h, path, tried := OpenFirst(names, dirs)
 	if h == 0 {
 		return nil, fmt.Errorf("cuda: %w: could not load any of %s from %s or the dynamic loader's path (LD_LIBRARY_PATH=%q): %s",
-			ErrNoRuntime, strings.Join(RuntimeNames, ", "), strings.Join(LibDirs(), ", "),
+			ErrNoRuntime, strings.Join(names, ", "), strings.Join(dirs, ", "),
 			os.Getenv("LD_LIBRARY_PATH"), strings.Join(tried, "; "))
 	}
 	rt := &Runtime{Path: path}
@@ -107,6 +112,7 @@ func loadRuntime() (*Runtime, error) {
 		{"cudaEventRecord", &rt.eventRecord},
 		{"cudaEventQuery", &rt.eventQuery},
 		{"cudaEventElapsedTime", &rt.eventElapsedTime},
+		{"cudaEventSynchronize", &rt.eventSynchronize},
 		{"cudaEventDestroy", &rt.eventDestroy},
 		{"cudaMalloc", &rt.malloc},
 		{"cudaFree", &rt.free},

@@ -29,9 +29,11 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,6 +75,14 @@ func FiguresContext(ctx context.Context, runs []*results.Run, figs []*config.Fig
 	for _, cf := range figs {
 		if err := ctx.Err(); err != nil {
 			return written, err
+		}
+		if cf.Kind == config.KindTable {
+			paths, err := writeDeclaredTable(cf, pts, dir)
+			written = append(written, paths...)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("report: table %s: %w", cf.Name, err))
+			}
+			continue
 		}
 		var ref *Reference
 		if cf.Reference != "" {
@@ -447,7 +457,29 @@ func declaredFigure(f *config.Figure, all []point, ref *Reference) (*figure, err
 			bad = append(bad, p)
 		}
 	}
+	var den []point
+	if f.Over != nil {
+		var num []point
+		for _, p := range good {
+			if keep(p, []map[string]string{f.Over}) {
+				den = append(den, p)
+			} else {
+				num = append(num, p)
+			}
+		}
+		if len(den) == 0 {
+			return nil, fmt.Errorf("no data: over %q selects no valid case", overName(f))
+		}
+		good = num
+	}
 	ss := samples(f, q, good)
+	var noDen []mark
+	if f.Over != nil {
+		var err error
+		if ss, noDen, err = ratios(f, q, ss, den); err != nil {
+			return nil, err
+		}
+	}
 	if len(ss) == 0 {
 		return nil, fmt.Errorf("no data: no valid case has a value of x = %q and y = %q (%d cases with status ok after the figure's only list, %d failed or invalid)", f.X, f.Y, len(good), len(bad))
 	}
@@ -467,7 +499,7 @@ func declaredFigure(f *config.Figure, all []point, ref *Reference) (*figure, err
 		}
 		ss, header = explode(ss, header, what)
 	}
-	ms := marks(f, bad)
+	ms := append(marks(f, bad), noDen...)
 	var order []string // series in the order they first appear
 	labels := map[string]string{}
 	for _, s := range ss {
@@ -544,12 +576,18 @@ func caption(f *config.Figure, q quantity, used []point) string {
 	}
 	parts = append(parts, l.common(used))
 	stat := q.statName(f.X == config.XLevel)
-	if f.Y == "speedup" {
+	switch {
+	case f.Y == "speedup":
 		stat = "ratio of harmonic means"
+	case f.Over != nil:
+		stat = "ratio of the " + stat + "s to " + overName(f) + "'s at each x"
 	}
-	if f.Kind == config.KindStacked {
+	switch {
+	case f.Kind == config.KindStacked:
 		stat = "stacks: " + stat + ", bars: quartiles of the total"
-	} else {
+	case f.Over != nil:
+		stat += ", bars: our quartiles over its opposite ones"
+	default:
 		stat += ", bars: quartiles of the searches"
 	}
 	parts = append(parts, stat)
@@ -560,7 +598,7 @@ func caption(f *config.Figure, q quantity, used []point) string {
 func checkReference(f *config.Figure, ref *Reference) error {
 	want := "gteps"
 	switch _, isPhase := f.PhaseY(); {
-	case f.Y == "speedup":
+	case f.Y == "speedup" || f.Over != nil:
 		want = "speedup"
 	case f.Y == "time" || f.Y == "transfer" || isPhase:
 		want = "time"
@@ -702,6 +740,67 @@ func xAxis(f *config.Figure, ss []sample, ms []mark, ref *Reference) axis {
 	return a
 }
 
+// overName names the denominator of a ratio figure: the values its over
+// selects, in the order of their dimensions' names ("cpu-seq").
+func overName(f *config.Figure) string {
+	var vs []string
+	for _, d := range slices.Sorted(maps.Keys(f.Over)) {
+		vs = append(vs, f.Over[d])
+	}
+	return strings.Join(vs, ", ")
+}
+
+// ratioLabel is the y label of a ratio figure: a TEPS ratio is a
+// speedup; any other quantity is named over its denominator's.
+func ratioLabel(f *config.Figure, q quantity) string {
+	if q.kind == qGTEPS {
+		return "speedup over " + overName(f) + ", TEPS ratio (×)"
+	}
+	return q.title() + " over " + overName(f) + "'s (×)"
+}
+
+// ratios divides each sample's value by the value of the denominator
+// case (a point of den) at its x: the ratio of the values, its spread
+// from our first quartile over the denominator's third to our third over
+// its first (the widest the two spreads allow). A sample whose x has no
+// denominator is dropped and marked; two denominators at one x are an
+// error (over must select one case an x).
+func ratios(f *config.Figure, q quantity, ss []sample, den []point) ([]sample, []mark, error) {
+	byX := map[string]stat{}
+	seen := map[string]int{}
+	for _, p := range den {
+		x := xValue(f, p)
+		st, ok := q.whole(p.c)[""]
+		if x == "" || !ok {
+			continue
+		}
+		seen[x]++
+		byX[x] = st
+	}
+	for _, x := range slices.Sorted(maps.Keys(seen)) {
+		if seen[x] > 1 {
+			return nil, nil, fmt.Errorf("over %q selects %d cases at %s = %s, want one an x (name more dimensions)", overName(f), seen[x], f.X, x)
+		}
+	}
+	var out []sample
+	var ms []mark
+	for _, s := range ss {
+		d, ok := byX[s.x]
+		if !ok || !(d.V > 0) {
+			ms = append(ms, mark{x: s.x, status: "no " + overName(f)})
+			continue
+		}
+		st := s.y[""]
+		lo, hi := math.NaN(), math.NaN()
+		if d.Hi > 0 && d.Lo > 0 {
+			lo, hi = st.Lo/d.Hi, st.Hi/d.Lo
+		}
+		s.y = map[string]stat{"": {V: st.V / d.V, Lo: lo, Hi: hi, N: min(st.N, d.N)}}
+		out = append(out, s)
+	}
+	return out, ms, nil
+}
+
 // speedups divides each series' values by its value at its first x
 // (not counting places apart).
 func speedups(ss []sample, a axis) {
@@ -728,7 +827,25 @@ func speedups(ss []sample, a axis) {
 // to maxY.
 func yScale(f *config.Figure, q quantity, a axis, maxY float64) (mul float64, label string) {
 	perLevel := f.X == config.XLevel
+	if f.Over != nil {
+		return 1, ratioLabel(f, q)
+	}
 	switch q.kind {
+	case qLevels:
+		return 1, "BFS levels per search (levels)"
+	case qSum:
+		mul, unit := timeUnit(maxY)
+		return mul, q.title() + " (" + unit + ")"
+	case qInfo:
+		switch {
+		case q.isTime():
+			mul, unit := timeUnit(maxY)
+			return mul, q.key + " (" + unit + ")"
+		case strings.HasSuffix(q.key, "_bytes"):
+			mul, unit := bytesUnit(maxY)
+			return mul, q.key + " (" + unit + ")"
+		}
+		return 1, q.key + " (as the plugin reports it)"
 	case qGTEPS:
 		div, unit := tepsUnit(maxY)
 		return 1 / div, "harmonic-mean TEPS (" + unit + ")"
@@ -942,13 +1059,18 @@ func failedGlyph() draw.GlyphStyle {
 	return draw.GlyphStyle{Color: rgb(0xd62728), Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
 }
 
+// separator is the dotted line that sets the places apart off.
+func separator(x float64) vline {
+	return vline{x: x, line: draw.LineStyle{Color: rgb(0x999999), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}}
+}
+
 // setNominalX puts a's categories on the x axis, with the separator of
 // the places apart.
 func setNominalX(fig *figure, a axis) {
 	fig.p.NominalX(a.ticks()...)
 	fig.p.X.Min, fig.p.X.Max = -0.5, float64(len(a.cats))-0.5
 	if a.sep >= 0 {
-		fig.add(vline{x: a.sep, line: draw.LineStyle{Color: rgb(0x999999), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
+		fig.add(separator(a.sep))
 	}
 }
 
@@ -1473,8 +1595,8 @@ func drawStacked(fig *figure, f *config.Figure, q quantity, ss []sample, order [
 		hi = math.Max(hi, up*mul)
 	}
 	fig.add(e)
-	if len(order) == 1 {
-		fig.caption = joinNonEmpty("; ", strings.TrimSuffix(ss[0].label, "/"+ss[0].p.c.Backend), fig.caption) // the one series, named nowhere else
+	if l := strings.TrimSuffix(ss[0].label, "/"+ss[0].p.c.Backend); len(order) == 1 && !strings.Contains(fig.caption, l) {
+		fig.caption = joinNonEmpty("; ", l, fig.caption) // the one series, named nowhere else
 	}
 	ticks := make([]string, len(slots))
 	for i, s := range slots {
@@ -1495,6 +1617,18 @@ func drawStacked(fig *figure, f *config.Figure, q quantity, ss []sample, order [
 	}
 	fig.p.NominalX(ticks...)
 	fig.p.X.Min, fig.p.X.Max = -0.5, float64(len(slots))-0.5
+	// The places apart (ranks sharing GPUs) stand after a dotted line, as
+	// on the other kinds' scaling axes.
+	if a.scaling && a.sep >= 0 {
+		for i, s := range slots {
+			if a.pos[s.x] > a.sep {
+				if i > 0 {
+					fig.add(separator(float64(i) - 0.5))
+				}
+				break
+			}
+		}
+	}
 	fig.p.Y.Min, fig.p.Y.Max = 0, hi*1.08
 	fig.p.Y.Tick.Marker = plot.TickerFunc(linearTicks)
 	if len(slots) > 6 {

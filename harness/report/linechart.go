@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // LineSeries is one line of a LineChart: its legend entry and its points.
@@ -22,8 +23,10 @@ type LineSeries struct {
 	Points []Point
 }
 
-// Point is one (x, y) of a LineSeries.
-type Point struct{ X, Y float64 }
+// Point is one (x, y) of a LineSeries, with its spread where it has one:
+// Lo and Hi (the first and third quartile of the repetitions behind Y)
+// are drawn as an error bar where Hi > Lo; both 0 draw none.
+type Point struct{ X, Y, Lo, Hi float64 }
 
 // LineChart is a figure of lines over a numeric x axis.
 type LineChart struct {
@@ -50,6 +53,15 @@ const maxGlyphs = 64
 // the plot for its tick labels as if they sat at the range's arithmetic
 // middle, which leaves wide empty margins when both axes are logarithmic.
 func (c LineChart) Save(dir string) ([]string, error) {
+	f, err := c.figure()
+	if err != nil {
+		return nil, err
+	}
+	return f.save(dir)
+}
+
+// figure builds the chart's figure.
+func (c LineChart) figure() (*figure, error) {
 	f := newFigure(c.Name, c.Title, c.Caption)
 	f.strict = true
 	f.p.X.Label.Text, f.p.Y.Label.Text = c.XLabel, c.YLabel
@@ -62,6 +74,8 @@ func (c LineChart) Save(dir string) ([]string, error) {
 			continue
 		}
 		xy := make(plotter.XYs, len(s.Points))
+		col, g, dash := seriesStyle(n)
+		bars := &errorBars{line: draw.LineStyle{Color: col, Width: vg.Points(1)}, cap: vg.Points(5)}
 		for i, p := range s.Points {
 			if (c.LogX && !(p.X > 0)) || (c.LogY && !(p.Y > 0)) {
 				return nil, fmt.Errorf("%s: series %s: point (%g, %g) on a log scale", c.Name, s.Name, p.X, p.Y)
@@ -69,12 +83,15 @@ func (c LineChart) Save(dir string) ([]string, error) {
 			xy[i] = plotter.XY{X: fx(p.X), Y: fy(p.Y)}
 			xmin, xmax = math.Min(xmin, p.X), math.Max(xmax, p.X)
 			ymin, ymax = math.Min(ymin, p.Y), math.Max(ymax, p.Y)
+			if p.Hi > p.Lo && (!c.LogY || p.Lo > 0) {
+				bars.xs, bars.lo, bars.hi = append(bars.xs, fx(p.X)), append(bars.lo, fy(p.Lo)), append(bars.hi, fy(p.Hi))
+				ymin, ymax = math.Min(ymin, p.Lo), math.Max(ymax, p.Hi)
+			}
 		}
 		lp, sp, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return nil, fmt.Errorf("%s: series %s: %w", c.Name, s.Name, err)
 		}
-		col, g, dash := seriesStyle(n)
 		lp.Color, lp.Dashes, sp.Color, sp.Shape = col, dash, col, g
 		lp.Width = vg.Points(1.5)
 		if len(xy) > maxGlyphs { // a dense series reads as a line; glyphs would blot it
@@ -83,6 +100,9 @@ func (c LineChart) Save(dir string) ([]string, error) {
 		} else {
 			f.add(lp, sp)
 			f.legend.Add(s.Name, lp, sp)
+		}
+		if len(bars.xs) > 0 {
+			f.add(bars)
 		}
 		n++
 	}
@@ -106,7 +126,7 @@ func (c LineChart) Save(dir string) ([]string, error) {
 		}
 		f.p.X.Tick.Marker = ts
 	}
-	return f.save(dir)
+	return f, nil
 }
 
 // axisMap is what a value is drawn at: log10 of it on a log axis.

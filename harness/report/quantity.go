@@ -10,7 +10,12 @@
 //   - bytes:<items>, edges_examined: the counters summed over the levels,
 //     averaged over the searches (per rank with per_rank); per level,
 //     their mean;
-//   - phases, bytes (kind stacked): every phase, or every byte counter.
+//   - phases, bytes (kind stacked): every phase, or every byte counter;
+//   - levels: the median of the searches' levels (iterations);
+//   - info:<key>: a number of the case's info, one a case (no spread);
+//     a key ending in _s is seconds, in _ms milliseconds (drawn as times);
+//   - "a + b": a sum of times (time, transfer, phase:<item>, info:<key>),
+//     each term's value and quartiles added.
 //
 // The spread of every value is the interquartile range of the per-search
 // values (the first and third quartile), drawn as error bars.
@@ -35,9 +40,12 @@ type stat struct {
 
 // quantity is what a figure's y measures.
 type quantity struct {
-	kind    string         // gteps, speedup, time, transfer, phase, bytes, phases (every phase), counters (every byte counter)
+	kind    string         // gteps, speedup, time, transfer, phase, bytes, phases (every phase), counters (every byte counter), levels, info, sum
 	items   []config.YItem // phase and bytes: the items, each a sum
 	perRank bool           // bytes divided by the case's ranks
+	key     string         // info: the key
+	terms   []quantity     // sum: the terms
+	name    string         // sum: y as the config gives it
 }
 
 // Quantity kinds.
@@ -50,6 +58,9 @@ const (
 	qBytes    = "bytes"
 	qPhases   = "phases"
 	qCounters = "counters"
+	qLevels   = "levels"
+	qInfo     = "info"
+	qSum      = "sum"
 )
 
 // countCounters are the counters the variants report beside their byte
@@ -60,6 +71,17 @@ var countCounters = map[string]bool{"edges_examined": true, "frontier_edges": tr
 // newQuantity parses y (as config checked it).
 func newQuantity(y string, perRank bool) quantity {
 	q := quantity{perRank: perRank}
+	if strings.Contains(y, config.SumSep) {
+		q.kind, q.name = qSum, y
+		for _, t := range config.SumTerms(y) {
+			q.terms = append(q.terms, newQuantity(t, perRank))
+		}
+		return q
+	}
+	if k, ok := config.InfoY(y); ok {
+		q.kind, q.key = qInfo, k
+		return q
+	}
 	switch {
 	case y == "phases":
 		q.kind = qPhases
@@ -109,6 +131,29 @@ func (q quantity) whole(c *results.Case) map[string]stat {
 		for _, s := range valid {
 			per[""] = append(per[""], s.TransferTimeS)
 		}
+	case qLevels:
+		for _, s := range valid {
+			per[""] = append(per[""], float64(s.Levels))
+		}
+	case qInfo:
+		v, ok := q.infoValue(c)
+		if !ok || len(valid) == 0 {
+			return nil
+		}
+		return map[string]stat{"": {V: v, Lo: v, Hi: v, N: 1}}
+	case qSum:
+		var sum stat
+		for i, t := range q.terms {
+			st, ok := t.whole(c)[""]
+			if !ok {
+				return nil
+			}
+			if i == 0 || st.N < sum.N {
+				sum.N = st.N
+			}
+			sum.V, sum.Lo, sum.Hi = sum.V+st.V, sum.Lo+st.Lo, sum.Hi+st.Hi
+		}
+		return map[string]stat{"": sum}
 	default:
 		for _, s := range valid {
 			for k, v := range q.searchSums(s, c.Ranks) {
@@ -126,6 +171,69 @@ func (q quantity) whole(c *results.Case) map[string]stat {
 		return nil
 	}
 	return out
+}
+
+// infoValue is the number c's info holds under q.key, in seconds for a
+// key ending in _ms; false where it has none.
+func (q quantity) infoValue(c *results.Case) (float64, bool) {
+	var v float64
+	switch x := c.Info[q.key].(type) {
+	case float64:
+		v = x
+	case int64:
+		v = float64(x)
+	case int:
+		v = float64(x)
+	default:
+		return 0, false
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	if strings.HasSuffix(q.key, "_ms") {
+		v /= 1e3
+	}
+	return v, true
+}
+
+// isTime reports whether the quantity is a time in seconds.
+func (q quantity) isTime() bool {
+	switch q.kind {
+	case qTime, qTransfer, qPhase, qPhases, qSum:
+		return true
+	case qInfo:
+		return strings.HasSuffix(q.key, "_s") || strings.HasSuffix(q.key, "_ms")
+	}
+	return false
+}
+
+// title names a single quantity of a whole search in a label or a table
+// header: "levels", "parents copy", "scan+dense", "upload_s", and a sum's
+// terms joined by " + ".
+func (q quantity) title() string {
+	switch q.kind {
+	case qGTEPS:
+		return "TEPS"
+	case qTime:
+		return "search time"
+	case qTransfer:
+		return "parents copy"
+	case qLevels:
+		return "levels"
+	case qInfo:
+		return q.key
+	case qSum:
+		var ts []string
+		for _, t := range q.terms {
+			ts = append(ts, t.title())
+		}
+		return strings.Join(ts, " + ")
+	case qPhase, qBytes:
+		if len(q.items) == 1 {
+			return q.items[0].Label
+		}
+	}
+	return q.kind
 }
 
 // searchSums is, for one search, each component summed over the levels;
@@ -220,7 +328,7 @@ func (q quantity) statOf(vs []float64) stat {
 	switch q.kind {
 	case qGTEPS, qSpeedup:
 		st.V = harmonicMean(vs)
-	case qTime, qTransfer:
+	case qTime, qTransfer, qLevels:
 		st.V = median(vs)
 	default:
 		st.V = mean(vs)
@@ -235,8 +343,12 @@ func (q quantity) statName(perLevel bool) string {
 		return "harmonic mean"
 	case perLevel:
 		return "mean of the searches reaching the level"
-	case q.kind == qTime || q.kind == qTransfer:
+	case q.kind == qTime || q.kind == qTransfer || q.kind == qLevels:
 		return "median"
+	case q.kind == qInfo:
+		return "one value a case"
+	case q.kind == qSum:
+		return "sum of the terms' values"
 	}
 	return "mean"
 }

@@ -535,6 +535,38 @@ func TestCUDADepthAndMemory(t *testing.T) {
 	}
 }
 
+// TestCUDACopyInfo: the case info records the upload of the edge arrays
+// (packed or not: 4 or 8 bytes an edge, in a time above zero) and the
+// size of the parents' copy back, whose time each search's transfer_time_s
+// holds.
+func TestCUDACopyInfo(t *testing.T) {
+	for _, tc := range []struct {
+		pack         string
+		bytesPerEdge int64
+		nv           int64
+	}{
+		{packOff, 8, 1000},
+		{packOn, 4, 1000},
+	} {
+		v := gpuOrSkip(t, map[string]any{pPack16: tc.pack})
+		es := path(tc.nv)
+		if err := v.Construct(&sdk.Workload{NVertices: tc.nv, NEdges: int64(len(es)), Edges: es}); err != nil {
+			t.Fatal(err)
+		}
+		info := v.(sdk.Informer).CaseInfo()
+		if s, ok := info["upload_s"].(float64); !ok || !(s > 0) || s > 10 {
+			t.Errorf("pack16 = %s: upload_s = %v, want a time above 0", tc.pack, info["upload_s"])
+		}
+		if got, want := info["upload_bytes"], tc.bytesPerEdge*int64(len(es)); got != want {
+			t.Errorf("pack16 = %s: upload_bytes = %v, want %d (%d edges of %d bytes)", tc.pack, got, want, len(es), tc.bytesPerEdge)
+		}
+		if got := info["parents_copy_bytes"]; got != 8*tc.nv {
+			t.Errorf("parents_copy_bytes = %v, want %d", got, 8*tc.nv)
+		}
+		v.Close()
+	}
+}
+
 func TestTileChunks(t *testing.T) {
 	// 2 × 2 tiles of 8, 0, 20 and 4 entries, chunks of at most 8.
 	a := &edgeArrays{Ranges: 2, TileOff: []int64{0, 8, 8, 28, 32}}

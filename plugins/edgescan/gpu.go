@@ -6,6 +6,16 @@ package main
 // before allocating, uploads the edge arrays prepared by prepare.go (the
 // same code the CPU backend uses) and turns each search's per-iteration
 // CUDA-event times into results.LevelPhase entries.
+//
+// The copies the article's summary table times beside its kernels ("array
+// copy time": the arrays to the GPU before the search, the result back
+// after it) are recorded outside the timed search: the upload of the edge
+// arrays in construction, by the host's clock around edgescan_upload
+// (synchronous copies, the device synchronised before it returns), as the
+// case info upload_s and upload_bytes; the parents' copy back after each
+// search by the SDK's clock around Parents (the widening kernel, the
+// synchronous device-to-host copy of parents_copy_bytes), as the search's
+// transfer_time_s.
 
 import (
 	"cmp"
@@ -15,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"time"
 	"unsafe"
 
 	"github.com/bfsbench/bfsbench/harness/cuda"
@@ -140,6 +151,10 @@ type gpuVariant struct {
 	bound  boundBytes
 	chunks int64 // dense-kernel blocks (tile chunks), 0 without tiles
 	last   int64 // root of the last search, -1 before any
+	// upload is the edge arrays' copy to the device in Construct: its
+	// host-clock time and bytes.
+	uploadS     float64
+	uploadBytes int64
 }
 
 // newGPU loads the library and finds the device; without either it fails
@@ -233,7 +248,9 @@ func (v *gpuVariant) Construct(w *sdk.Workload) error {
 	if packed {
 		src, dst = cuda.Ptr(arr.Packed), nil
 	}
+	t0 := time.Now()
 	err = v.lib.Call("edgescan_upload", func(e *byte, el int32) int32 { return v.fn.upload(h, src, dst, e, el) })
+	v.uploadS, v.uploadBytes = time.Since(t0).Seconds(), arr.EdgeBytes()
 	runtime.KeepAlive(arr)
 	if err != nil {
 		return err
@@ -321,7 +338,8 @@ func (v *gpuVariant) Devices() []string {
 }
 
 // CaseInfo implements sdk.Informer: the byte count of the bandwidth bound
-// (see boundBytes) and the device.
+// (see boundBytes), the device, and the edge arrays' upload (upload_s,
+// upload_bytes) and the size of the parents' copy back.
 func (v *gpuVariant) CaseInfo() map[string]any {
 	if v.arr == nil {
 		return nil
@@ -333,6 +351,9 @@ func (v *gpuVariant) CaseInfo() map[string]any {
 	m["device_memory_bytes"] = v.dev.TotalBytes
 	m["device_bytes_allocated"] = v.need
 	m["dense_chunks"] = v.chunks
+	m["upload_s"] = v.uploadS
+	m["upload_bytes"] = v.uploadBytes
+	m["parents_copy_bytes"] = 8 * v.nv
 	m["dense_min_frontier"] = denseMin(v.opt.DenseFrontier, v.nv, v.dev.L2Bytes)
 	m["cuda_driver_version"] = v.dev.DriverVersion
 	m["cuda_runtime_version"] = v.dev.RuntimeVersion

@@ -89,18 +89,22 @@ type search struct {
 	alpha, beta  int64
 	parents      []int64
 	front, next  bitmap
-	workers      int
+	workers      int // goroutines of a search (the threads parameter; 1: on the calling one)
 	levelPhases  []results.LevelPhase
 	levels       int
 	bottomUpUsed bool
 }
 
 func newSearch(cfg sdk.Config) *search {
+	workers := int(cfg.Int("threads"))
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	return &search{
 		dirOpt:  cfg.Bool("direction_optimizing"),
 		alpha:   cfg.Int("alpha"),
 		beta:    cfg.Int("beta"),
-		workers: runtime.GOMAXPROCS(0),
+		workers: workers,
 	}
 }
 
@@ -116,10 +120,12 @@ func (s *search) construct(w *sdk.Workload) error {
 	return nil
 }
 
-// bfs runs one search from root, alternating top-down and bottom-up steps.
+// bfs runs one search from root, alternating top-down and bottom-up steps,
+// on s.workers goroutines (one: the queue of each level in order on the
+// calling goroutine).
 func (s *search) bfs(root int64) {
 	g := s.g
-	par.For(g.n, func(lo, hi int64) {
+	par.ForWorkers(g.n, 1, s.workers, func(lo, hi int64) {
 		for i := lo; i < hi; i++ {
 			s.parents[i] = -1
 		}
@@ -177,7 +183,7 @@ func (s *search) topDownStep(queue []uint32) ([]uint32, int64) {
 	chunks := make([][]uint32, 0, s.workers*4)
 	var mu sync.Mutex
 	var scout int64
-	par.For(int64(len(queue)), func(lo, hi int64) {
+	par.ForWorkers(int64(len(queue)), 1, s.workers, func(lo, hi int64) {
 		var local []uint32
 		var sc int64
 		for _, u := range queue[lo:hi] {
@@ -208,7 +214,7 @@ func (s *search) bottomUpStep() int64 {
 	var awake int64
 	// Chunks are multiples of 64 vertices so that each worker owns whole
 	// words of s.next and can set bits without atomics.
-	par.ForAligned(g.n, 64, func(lo, hi int64) {
+	par.ForWorkers(g.n, 64, s.workers, func(lo, hi int64) {
 		var found int64
 		for v := lo; v < hi; v++ {
 			if s.parents[v] >= 0 {

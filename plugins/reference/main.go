@@ -25,6 +25,7 @@ func (plugin) Info() sdk.Info {
 			{Name: "direction_optimizing", Type: sdk.TypeBool, Default: true, Help: "switch to bottom-up steps on large frontiers (single rank)"},
 			{Name: "alpha", Type: sdk.TypeInt, Default: int64(15), Min: sdk.Bound(1), Help: "go bottom-up when mf > mu/alpha"},
 			{Name: "beta", Type: sdk.TypeInt, Default: int64(18), Min: sdk.Bound(1), Help: "go back top-down when the frontier < n/beta"},
+			{Name: "threads", Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(4096), Help: "goroutines a search runs on (single rank): 0, all the host's cores (GOMAXPROCS); 1, one core, each level's queue in order (with direction_optimizing = false, the sequential queue BFS the edge-scan article's CPU series runs)"},
 		},
 		// Rough linear estimates (bytes), for the harness's memory
 		// preflight: per vertex the CSR offsets and the degree count that

@@ -124,7 +124,11 @@ func cmdVerdicts(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "%s: verdict table written\n", readme)
 		}
 	}
-	fmt.Fprintf(stdout, "verdicts: %d folders, %d claims hold, %d partly, %d differ\n", len(dirs), counts[report.Holds], counts[report.Partly], counts[report.Differs])
+	pending := ""
+	if n := counts[report.Pending]; n > 0 {
+		pending = fmt.Sprintf(", %d not measured yet", n)
+	}
+	fmt.Fprintf(stdout, "verdicts: %d folders, %d claims hold, %d partly, %d differ%s\n", len(dirs), counts[report.Holds], counts[report.Partly], counts[report.Differs], pending)
 	if len(problems) > 0 {
 		return errors.New("verdicts:\n  " + strings.Join(problems, "\n  "))
 	}

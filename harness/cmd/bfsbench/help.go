@@ -109,6 +109,16 @@ var commands = map[string]command{
 		example: "bfsbench stale results/figures",
 		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdStale(a, o) },
 	},
+	"copybw": {
+		synopsis: "copybw --out DIR [--device D] [--reps R] [--min BYTES] [--max BYTES] [--name N] [--title T]\n" +
+			"copybw --plot CSV [--out DIR] [--name N] [--title T]",
+		summary: "Measures host-GPU copy throughput against the transfer size ([Mitsuishi] Fig. 5): cudaMemcpy host to " +
+			"device and device to host, from pinned and from pageable memory, powers of two from --min to --max, each " +
+			"point the median of --reps copies between CUDA events (bars: quartiles); writes DIR/copybw.csv and " +
+			"DIR/figure-NAME.png and .svg. It fails where there is no CUDA runtime or GPU; --plot redraws the figure from a CSV.",
+		example: "bfsbench copybw --out copybw   # on a GPU machine: 4 KiB to 1 GiB, 10 copies a point",
+		run:     func(ctx context.Context, a []string, o, _ io.Writer) error { return cmdCopyBW(ctx, a, o) },
+	},
 	"degrees": {
 		synopsis: "degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]",
 		summary:  "Writes the degree distribution of a Graph500 Kronecker graph ([Ueno] Fig. 1): DIR/degrees.csv and its figure.",

@@ -42,6 +42,8 @@ Usage:
   bfsbench verdicts [--check] [FIGURE_DIR...]   (default results/figures)
   bfsbench stale [--strict] [FIGURE_DIR...]
   bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]
+  bfsbench copybw --out DIR [--device D] [--reps R] [--min BYTES] [--max BYTES]   host-GPU copy throughput
+  bfsbench copybw --plot CSV [--out DIR]
   bfsbench summary RESULTS.json [--out FILE]
   bfsbench help [COMMAND]     (or bfsbench COMMAND -h): a command's usage, flags and an example
 

@@ -739,6 +739,9 @@ extern "C" int32_t edgescan_upload(void* hv, const uint32_t* src, const uint32_t
     if (bytes > 0) BFSB_CHECK(cudaMemcpy(h->dst, dst, bytes, cudaMemcpyHostToDevice));
     if (pad > 0) BFSB_CHECK(cudaMemset((char*)h->dst + bytes, 0, pad));
   }
+  /* Every copy and fill done when it returns: the caller times the upload
+   * by its clock around this call (the case info's upload_s). */
+  BFSB_CHECK(cudaDeviceSynchronize());
   return 0;
 }
 

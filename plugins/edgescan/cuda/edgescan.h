@@ -74,7 +74,8 @@ int32_t edgescan_create(const edgescan_options* opt, int64_t nv, int64_t m, void
 
 /* edgescan_upload copies the edge arrays to the device: src[m] and dst[m]
  * vertex ids, or, when packed16 is set, the packed words in src and dst
- * NULL. The order of the arrays is the order the kernel scans. */
+ * NULL. The order of the arrays is the order the kernel scans. It returns
+ * once the copies are complete on the device (the caller times it). */
 int32_t edgescan_upload(void* h, const uint32_t* src, const uint32_t* dst, char* err,
                         int32_t errlen);
 
