@@ -341,7 +341,10 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
 // warp's help reads 64 entries a step (two a lane, both bits tested before
-// the ballots) instead of 32.
+// the ballots) instead of 32. kBatch = 2 holds 64 registers a thread
+// against 48 and made searches 3 % faster at scale 25 on an H200; 4 (85
+// registers, 3 blocks of 256 threads an SM instead of 5) made them 11 %
+// slower and was removed (results/diropt-1000).
 template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
@@ -920,10 +923,6 @@ ExploreKernel BottomUpFor(const dob_params& p) {
     case 5: return BottomUpKernel<false, true, 1>;
     case 6: return BottomUpKernel<true, false, 1>;
     case 7: return BottomUpKernel<true, true, 1>;
-    case 16: return BottomUpKernel<false, false, 4>;
-    case 17: return BottomUpKernel<false, true, 4>;
-    case 18: return BottomUpKernel<true, false, 4>;
-    case 19: return BottomUpKernel<true, true, 4>;
     case 8: return BottomUpKernel<false, false, 2>;
     case 9: return BottomUpKernel<false, true, 2>;
     case 10: return BottomUpKernel<true, false, 2>;
@@ -1112,7 +1111,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->local_rows, (long long)p->local_cols);
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
-  BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1, 2 or 4", (long long)p->bu_batch);
+  BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
 

@@ -64,7 +64,7 @@ typedef struct dob_params {
                                 the list (4 bytes a row, coalesced, where the
                                 list's entry costs a 32-byte sector) */
   int64_t bu_batch;          /* bottom-up: list entries a lane loads at
-                                once in its own scan (1, 2 or 4; 1: one
+                                once in its own scan (1 or 2; 1: one
                                 entry at a time, as the paper's scan) */
 } dob_params;
 
