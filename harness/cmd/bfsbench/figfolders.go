@@ -147,7 +147,8 @@ type staleness struct {
 
 // cmdStale lists the figure folders whose results were measured before a
 // change to a plugin they use: the commit each results file records
-// against git log of plugins/<plugin> since then.
+// against git log of plugins/<plugin> since then, its tests (*_test.go)
+// and documents (*.md) left out.
 func cmdStale(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("stale", flag.ContinueOnError)
 	strict := fs.Bool("strict", false, "exit 1 when a folder is stale or its commit is unknown (without it, the list is for reading: exit 0)")
@@ -241,7 +242,10 @@ func folderStaleness(dir string) staleness {
 			}
 		}
 		for _, pl := range slices.Sorted(maps.Keys(plugins)) {
-			log, err := gitOut(root, "log", "--format=%h %cs", base+"..HEAD", "--", "plugins/"+pl)
+			// A change to the plugin's tests or documents alone changes
+			// nothing a figure measured.
+			log, err := gitOut(root, "log", "--format=%h %cs", base+"..HEAD", "--", "plugins/"+pl,
+				":(exclude,glob)plugins/"+pl+"/**/*_test.go", ":(exclude,glob)plugins/"+pl+"/**/*.md")
 			if err != nil {
 				s.note = err.Error()
 				return s

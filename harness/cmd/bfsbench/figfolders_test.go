@@ -63,6 +63,13 @@ func TestStale(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "plugins/foo/a.go"), []byte("package x // changed\n"), 0o644)
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "foo changes")
+	// Tests and documents of bar change: bar's figure stays current.
+	for _, p := range []string{"plugins/bar/b_test.go", "plugins/bar/README.md", "plugins/bar/sub/c_test.go"} {
+		os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(repo, p), []byte("package x\n"), 0o644)
+	}
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "bar tests")
 
 	var out bytes.Buffer
 	if err := dispatch(t.Context(), []string{"stale", figs}, &out, &out); err != nil {
