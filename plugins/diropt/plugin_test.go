@@ -200,3 +200,42 @@ func TestCPUUnalignedBlocks(t *testing.T) {
 		searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: grid[0] * grid[1], Grid: grid}, g)
 	}
 }
+
+// TestCPURelabel runs 1×1 searches on a block whose hubs were relabelled
+// (relabel_hubs): every search validates in the graph's ids (sdktest
+// validates each one), and the levels are those of the same searches
+// without relabelling (a relabelling changes ids, not the search). A 2D
+// grid, and more hubs than vertices, are refused.
+func TestCPURelabel(t *testing.T) {
+	g := sdktest.NewGraph(t, 12, 16, 5)
+	run := func(params map[string]any) []sdk.Search {
+		full, err := plugin{}.Info().CheckParams(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1, Grid: [2]int{1, 1}}, g)
+	}
+	base := run(nil)
+	for _, hubs := range []int64{32, 256, 4096} {
+		got := run(map[string]any{pRelabel: hubs})
+		for k := range base {
+			if a, b := fmt.Sprint(levelShape(base[k])), fmt.Sprint(levelShape(got[k])); a != b {
+				t.Errorf("relabel_hubs %d, search %d: levels %s, without relabelling %s", hubs, k, b, a)
+			}
+		}
+	}
+	for name, cfg := range map[string]sdk.Config{
+		"2x2":         {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{2, 2}, Params: map[string]any{pRelabel: int64(32)}},
+		"beyond n":    {Backend: sdk.BackendCPU, Ranks: 1, Grid: [2]int{1, 1}, Params: map[string]any{pRelabel: int64(1 << 13)}},
+		"not a mult.": {Backend: sdk.BackendCPU, Ranks: 1, Grid: [2]int{1, 1}, Params: map[string]any{pRelabel: int64(40)}},
+	} {
+		v, err := sdk.New(plugin{}, cfg)
+		if err == nil {
+			err = v.Construct(&sdk.Workload{NVertices: g.N, NEdges: int64(len(g.Edges)), Edges: g.Edges})
+			v.Close()
+		}
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

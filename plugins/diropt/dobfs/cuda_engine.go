@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 5
+const dobABIVersion = 6
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -30,11 +30,11 @@ type dobParams struct {
 	Shared, Single, OwnLen, ThreadsPerBlock    int64
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
-	BUFirst, BUBatch                           int64
+	BUFirst, BUBatch, Relabel                  int64
 }
 
-var _ [144 - unsafe.Sizeof(dobParams{})]struct{} // 18 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 144]struct{}
+var _ [152 - unsafe.Sizeof(dobParams{})]struct{} // 19 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 152]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -74,6 +74,7 @@ type errBuf = *byte
 type dobFuncs struct {
 	deviceBytes  func(p *dobParams, bytes *int64, e errBuf, n int32) int32
 	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated *uint32, out *uintptr, e errBuf, n int32) int32
+	setRelabel   func(h uintptr, moved, newToOld, oldToNew *uint32, e errBuf, n int32) int32
 	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
 	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
 	finish       func(h uintptr, seconds, endSeconds *float64, e errBuf, n int32) int32
@@ -109,7 +110,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 	Syms: func(f *dobFuncs) []cuda.Sym {
 		return []cuda.Sym{
 			{Name: "dob_device_bytes", Fn: &f.deviceBytes}, {Name: "dob_create", Fn: &f.create},
-			{Name: "dob_reset", Fn: &f.reset},
+			{Name: "dob_reset", Fn: &f.reset}, {Name: "dob_set_relabel", Fn: &f.setRelabel},
 			{Name: "dob_explore", Fn: &f.explore},
 			{Name: "dob_finish", Fn: &f.finish}, {Name: "dob_stage_out", Fn: &f.stageOut},
 			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
@@ -209,7 +210,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
-		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1)}
+		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), Relabel: b64(b.Relabel != nil)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -222,6 +223,14 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), &e.h, eb, n)
 	}); err != nil {
 		return nil, err
+	}
+	if r := b.Relabel; r != nil {
+		if err := e.call("dob_set_relabel", func(eb *byte, n int32) int32 {
+			return lib.setRelabel(e.h, ptr32(r.Moved), ptr32(r.NewToOld), ptr32(r.OldToNew), eb, n)
+		}); err != nil {
+			e.Close()
+			return nil, err
+		}
 	}
 	if devX {
 		return e, nil // no host staging
