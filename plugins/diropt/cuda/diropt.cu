@@ -271,6 +271,41 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 // word at a time would wait for each.
 constexpr int kBuWords = 4;
 
+// FirstEntries is the first step of a bottom-up level, shared by
+// BottomUp and FloorKernel: for the kBuWords words of rows from word w0,
+// each lane whose bit is clear in skip (visited, or isolated) loads its
+// row's CSC range [beg, end) and first entry u, from the dense first
+// array with kFirst (its loads issued with the offsets', streamed past
+// L1 and L2), else from the list once the offsets are in. Skipped lanes
+// get an empty range.
+template <bool kFirst>
+__device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
+                                             const uint32_t* __restrict__ bu_adj,
+                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
+                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
+    beg[j] = end[j] = 0;
+    u[j] = 0;
+    if (!((skip[j] >> lane) & 1u)) {
+      if (kFirst) {
+        u[j] = __ldcs(&first[v]);
+        beg[j] = __ldcs(&bu_off[v]);
+        end[j] = __ldcs(&bu_off[v + 1]);
+      } else {
+        beg[j] = bu_off[v];
+        end[j] = bu_off[v + 1];
+      }
+    }
+  }
+  if (!kFirst) {
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+  }
+}
+
 // BatchScan is the lanes' own scan of their lists (after the first entry,
 // up to `serial` entries with the warp's help, else to the end) for
 // kBatch > 1: each lane loads the next kBatch entries of each of its
@@ -383,26 +418,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     bool hit[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-      beg[j] = end[j] = 0;
-      parent[j] = 0;
-      if (!((vis[j] >> lane) & 1u)) {
-        if (kFirst) {
-          parent[j] = __ldcs(&first[v]);
-          beg[j] = __ldcs(&bu_off[v]);
-          end[j] = __ldcs(&bu_off[v + 1]);
-        } else {
-          beg[j] = bu_off[v];
-          end[j] = bu_off[v + 1];
-        }
-      }
-    }
-    if (!kFirst) {
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
-    }
+    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
@@ -800,26 +816,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
     uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? isolated[w0 + j] : kFull;
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-      beg[j] = end[j] = 0;
-      u[j] = 0;
-      if (!((iso[j] >> lane) & 1u)) {
-        if (kFirst) {
-          u[j] = __ldcs(&first[v]);
-          beg[j] = __ldcs(&bu_off[v]);
-          end[j] = __ldcs(&bu_off[v + 1]);
-        } else {
-          beg[j] = bu_off[v];
-          end[j] = bu_off[v + 1];
-        }
-      }
-    }
-    if (!kFirst) {
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
-    }
+    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, iso, beg, end, u);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
