@@ -162,6 +162,8 @@ func TestFigureFolders(t *testing.T) {
 				t.Errorf("%s: %s: figures are kept as PNG only", name, n)
 			case strings.HasSuffix(n, ".png") && !strings.Contains(string(readme), "("+n+")"):
 				t.Errorf("%s: its README does not show %s", name, n)
+			case isCopy(filepath.Join(d, n), filepath.Join("../../../configs/figures", n)):
+				t.Errorf("%s: %s is a copy of configs/figures/%s: keep the config there only", name, n, n)
 			}
 		}
 	}
@@ -169,4 +171,14 @@ func TestFigureFolders(t *testing.T) {
 	if err := dispatch(t.Context(), []string{"verdicts", "--check", root}, &out, &out); err != nil {
 		t.Errorf("%v\n%s", err, out.String())
 	}
+}
+
+// isCopy reports whether file a exists and has b's bytes (b exists too).
+func isCopy(a, b string) bool {
+	x, err := os.ReadFile(a)
+	if err != nil {
+		return false
+	}
+	y, err := os.ReadFile(b)
+	return err == nil && bytes.Equal(x, y)
 }
