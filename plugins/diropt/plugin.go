@@ -31,7 +31,7 @@ const (
 	pBUSerial  = "bu_serial"
 	pBUFirst   = "bu_first"
 	pBUBatch   = "bu_batch"
-	pRelabel   = "relabel_hubs"
+	pBUSkip    = "bu_skip"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -44,9 +44,10 @@ const (
 // list after its lane's first 4 entries, lists ordered by decreasing
 // neighbour degree (chosen on an H200 at scale 25 among td_big 64..2048,
 // bu_serial 4..64 and alpha 14..120); each row's first CSC entry also in a
-// dense array for the bottom-up level's first check (bu_first:
+// dense array for the bottom-up level's first check (bu_first, issue 35:
 // results/diropt-1000); the lanes' own bottom-up scans two entries at a
-// time (bu_batch 2; 4 measured slower and is not offered).
+// time (bu_batch 2; 4 measured slower and is not offered); bottom-up warps
+// that load 32 words of visited at once and skip the full ones (bu_skip).
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
@@ -80,8 +81,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: keep each row's first CSC entry (its neighbour of highest degree with order = degree) also in a dense array, which a level's first check reads: 8 bytes a row (offsets and that entry) instead of the offsets and a 32-byte sector of the list. The CPU backend ignores it"},
 			{Name: pBUBatch, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(2),
 				Help: "CUDA bottom-up: list entries a lane loads at once in its own scan, with the entries of its four lists together, before testing their in_queue bits together (1: one entry at a time, each waiting for the last, as the paper's scan; 2: twice the loads in flight, and the warp's help 64 entries a step). The CPU backend ignores it"},
-			{Name: pRelabel, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Multiple: 32,
-				Help: "1×1 grids: the vertices of highest degree moved to ids 0..K-1 in construction (a swap with the vertices that held those ids; every other vertex keeps its id), so that their in_queue bits, which the bottom-up checks read most, sit together; parents are written in the graph's ids inside the search. 0: off. Not yet measured on a GPU (results/diropt-1000)"},
+			{Name: pBUSkip, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA bottom-up: a warp loads 32 words of visited at once (one 128-byte load) and explores only the words with an unvisited row, four at a time, so that a late level, whose rows are nearly all visited, costs one load per 32 words (false: four words at a time, each explored, as the paper's thread per vertex). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -94,14 +95,10 @@ func (plugin) Info() sdk.Info {
 		// pairs (32); per vertex, for a grid of a few ranks, the offsets,
 		// the bitmaps, the predecessors, the row exchange's pairs and the
 		// parents; per rank the staging buffers. The CUDA backend holds the
-		// block, bitmaps, predecessors and parents on the device too, and
-		// the dense first entries (bu_first, 4 bytes a vertex);
-		// relabel_hubs adds its two maps (8 bytes a vertex, host and
-		// device) and, in construction, a second copy of the lists (8
-		// bytes an input edge).
+		// block, bitmaps, predecessors and parents on the device too.
 		Memory: map[string]sdk.Memory{
-			sdk.BackendCPU:  {HostPerVertex: 72, HostPerEdge: 56, HostPerRank: 16 << 20},
-			sdk.BackendCUDA: {HostPerVertex: 72, HostPerEdge: 56, HostPerRank: 16 << 20, DevicePerVertex: 60, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 48, DevicePerEdge: 16, DevicePerRank: 64 << 20},
 		},
 	}
 }
@@ -114,7 +111,7 @@ type options struct {
 	BUSerial int64
 	BUFirst  bool
 	BUBatch  int64
-	Relabel  int64
+	BUSkip   bool
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -125,7 +122,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
-		BUBatch: cfg.Int(pBUBatch), Relabel: cfg.Int(pRelabel),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
@@ -172,7 +169,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	if err != nil {
 		return err
 	}
-	b, err := dobfs.BuildBlock(part, v.opt.Order, v.opt.Relabel, v.opt.Workers)
+	b, err := dobfs.BuildBlock(part, v.opt.Order, v.opt.Workers)
 	if err := comm.Agree(v.Grid.World, err); err != nil {
 		return err
 	}
@@ -185,7 +182,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, Exchange: xch})
 		if err != nil {
 			return err
 		}

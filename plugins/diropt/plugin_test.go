@@ -169,7 +169,7 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {
@@ -198,44 +198,5 @@ func TestCPUUnalignedBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: grid[0] * grid[1], Grid: grid}, g)
-	}
-}
-
-// TestCPURelabel runs 1×1 searches on a block whose hubs were relabelled
-// (relabel_hubs): every search validates in the graph's ids (sdktest
-// validates each one), and the levels are those of the same searches
-// without relabelling (a relabelling changes ids, not the search). A 2D
-// grid, and more hubs than vertices, are refused.
-func TestCPURelabel(t *testing.T) {
-	g := sdktest.NewGraph(t, 12, 16, 5)
-	run := func(params map[string]any) []sdk.Search {
-		full, err := plugin{}.Info().CheckParams(params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1, Grid: [2]int{1, 1}}, g)
-	}
-	base := run(nil)
-	for _, hubs := range []int64{32, 256, 4096} {
-		got := run(map[string]any{pRelabel: hubs})
-		for k := range base {
-			if a, b := fmt.Sprint(levelShape(base[k])), fmt.Sprint(levelShape(got[k])); a != b {
-				t.Errorf("relabel_hubs %d, search %d: levels %s, without relabelling %s", hubs, k, b, a)
-			}
-		}
-	}
-	for name, cfg := range map[string]sdk.Config{
-		"2x2":         {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{2, 2}, Params: map[string]any{pRelabel: int64(32)}},
-		"beyond n":    {Backend: sdk.BackendCPU, Ranks: 1, Grid: [2]int{1, 1}, Params: map[string]any{pRelabel: int64(1 << 13)}},
-		"not a mult.": {Backend: sdk.BackendCPU, Ranks: 1, Grid: [2]int{1, 1}, Params: map[string]any{pRelabel: int64(40)}},
-	} {
-		v, err := sdk.New(plugin{}, cfg)
-		if err == nil {
-			err = v.Construct(&sdk.Workload{NVertices: g.N, NEdges: int64(len(g.Edges)), Edges: g.Edges})
-			v.Close()
-		}
-		if err == nil {
-			t.Errorf("%s: accepted", name)
-		}
 	}
 }

@@ -14,9 +14,6 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
-//   moved, new2old,  with relabel (1×1, relabel_hubs): the relabelled ids
-//   old2new          and the maps to the graph's ids and back (Relab);
-//                    pred is then indexed and valued in the graph's ids
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -153,28 +150,13 @@ __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
   return gate != nullptr && (gate->done || gate->dir != dir);
 }
 
-// Relab maps a relabelled 1×1 block's ids to the graph's (relabel_hubs:
-// dobfs/relabel.go): an id whose bit is set in moved is looked up in
-// new2old, every other id is its own. pred is indexed and valued in the
-// graph's ids, so a search's output needs no pass of its own: only the
-// moved ids (at most twice the hubs) write away from where they would
-// without relabelling. moved == nullptr: no relabelling.
-struct Relab {
-  const uint32_t* moved;
-  const uint32_t* new2old;
-  __device__ __forceinline__ uint32_t Old(uint32_t x) const {
-    if (moved == nullptr || !((__ldg(&moved[x >> 5]) >> (x & 31)) & 1u)) return x;
-    return __ldg(&new2old[x]);
-  }
-};
-
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
 // thread whose atomicOr set the bit adds v to out_queue and writes its
 // predecessor.
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
-                                      uint32_t* pred, Relab rl, const uint32_t* __restrict__ bu_off,
+                                      uint32_t* pred, const uint32_t* __restrict__ bu_off,
                                       unsigned long long& found, unsigned long long& degrees) {
   const uint32_t mask = 1u << (v & 31);
   // Line 36's test reads the word from L2 (ld.global.cg), not through the
@@ -184,7 +166,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   if (__ldcg(&visited[v >> 5]) & mask) return;          // line 36
   if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
   atomicOr(&out_queue[v >> 5], mask);                   // line 38
-  pred[rl.Old(v)] = rl.Old(u);
+  pred[v] = u;
   found += 1;
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
 }
@@ -202,11 +184,10 @@ struct BigVisit {
     unsigned long long found, degrees;
   };
   uint32_t *visited, *out_queue, *pred;
-  Relab rl;
   const uint32_t* bu_off;
   Counters* ctr;
   __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
-    Visit(v, u, visited, out_queue, pred, rl, bu_off, acc.found, acc.degrees);
+    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees);
   }
   __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
 };
@@ -224,8 +205,8 @@ constexpr int kBigThreads = 256;
 // entries a step, while the warps with short lists finish.
 __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                         const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
-                                        uint32_t* visited, uint32_t* out_queue, uint32_t* pred, Relab rl,
-                                        BigQueue big, Counters* ctr, Counters* next) {
+                                        uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
+                                        Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
@@ -253,7 +234,7 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
         const uint32_t gu = __shfl_sync(kFull, u, leader);
         if (lane == leader) beg = end;
         for (uint32_t e = gb + lane; e < ge; e += 32) {  // lines 32-41
-          Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, rl, bu_off, found, degrees);
+          Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
         }
       }
     }
@@ -371,6 +352,118 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
   }
 }
 
+// BottomUpWords explores the kBuWords words of rows of a bottom-up level
+// from word w0, whose visited words are vis (all ones past row_words);
+// see BottomUpKernel.
+template <bool kWarpAssist, bool kFirst, int kBatch>
+__device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
+                                              const uint32_t* __restrict__ bu_adj,
+                                              const uint32_t* __restrict__ first,
+                                              const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                              uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
+                                              int64_t w0, int64_t row_words,
+                                              const uint32_t (&vis)[kBuWords],
+                                              unsigned long long& found, unsigned long long& degrees,
+                                              unsigned long long& edges) {
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
+  bool hit[kBuWords];
+  FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+    edges += beg[j] < end[j];
+  }
+  uint32_t bs[kBuWords];  // where each list's scan stands
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
+      if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+      continue;
+    }
+    const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
+    const uint32_t deg = end[j] - beg[j];
+    uint32_t b = bs[j];
+    const uint32_t e1 = end[j];
+    // The lane alone: the rest of its list, or up to `serial` entries
+    // (kBatch > 1: done by BatchScan).
+    const uint32_t stop =
+        kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+    for (; b < stop; ++b) {
+      const uint32_t u = __ldg(&bu_adj[b]);
+      ++edges;
+      if (InQueue(in_queue, u)) {
+        hit[j] = true;
+        parent[j] = u;
+        b = e1;
+        break;
+      }
+    }
+    if (kWarpAssist) {
+      // The rest of each long list, the whole warp at a time.
+      for (unsigned pending = __ballot_sync(kFull, b < e1); pending != 0;
+           pending = __ballot_sync(kFull, b < e1)) {
+        const int leader = __ffs(pending) - 1;
+        const uint32_t gb = __shfl_sync(kFull, b, leader);
+        const uint32_t ge = __shfl_sync(kFull, e1, leader);
+        if (lane == leader) b = e1;
+        if (kBatch > 1) {  // 64 entries a step: both loads, then both bits, then the ballots
+          for (uint32_t e0 = gb; e0 < ge; e0 += 64) {
+            const uint32_t ea = e0 + lane, eb = e0 + 32 + lane;
+            uint32_t ua = 0, ub = 0;
+            if (ea < ge) ua = __ldg(&bu_adj[ea]);
+            if (eb < ge) ub = __ldg(&bu_adj[eb]);
+            edges += (ea < ge) + (eb < ge);
+            const bool ha = ea < ge && InQueue(in_queue, ua);
+            const bool hb = eb < ge && InQueue(in_queue, ub);
+            const unsigned hits_a = __ballot_sync(kFull, ha), hits_b = __ballot_sync(kFull, hb);
+            if ((hits_a | hits_b) != 0) {
+              const uint32_t first = hits_a != 0 ? __shfl_sync(kFull, ua, __ffs(hits_a) - 1)
+                                                 : __shfl_sync(kFull, ub, __ffs(hits_b) - 1);
+              if (lane == leader) {
+                hit[j] = true;
+                parent[j] = first;
+              }
+              break;
+            }
+          }
+        }
+        for (uint32_t e0 = gb; kBatch == 1 && e0 < ge; e0 += 32) {
+          const uint32_t e = e0 + lane;
+          uint32_t u = 0;
+          bool h = false;
+          if (e < ge) {
+            u = __ldg(&bu_adj[e]);
+            ++edges;
+            h = InQueue(in_queue, u);
+          }
+          const unsigned hits = __ballot_sync(kFull, h);
+          if (hits != 0) {
+            const uint32_t first = __shfl_sync(kFull, u, __ffs(hits) - 1);
+            if (lane == leader) {
+              hit[j] = true;
+              parent[j] = first;
+            }
+            break;
+          }
+        }
+      }
+    }
+    const unsigned hits = __ballot_sync(kFull, hit[j]);
+    if (hit[j]) {
+      pred[v] = parent[j];
+      found += 1;
+      degrees += deg;
+    }
+    if (lane == 0) {
+      out_queue[w0 + j] = hits;
+      visited[w0 + j] = vis[j] | hits;
+    }
+  }
+}
+
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
 // lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
 // for the kBuWords words together: each unvisited vertex reads its CSC
@@ -395,127 +488,55 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
 // warp's help reads 64 entries a step (two a lane, both bits tested before
-// the ballots) instead of 32. kRelabel (relabel_hubs): predecessors are
-// written through Relab, a separate instance so that the others keep
-// their registers (the mapping alone took the tuned instance from 64 to
-// 72). kBatch = 2 holds 64 registers a thread
+// the ballots) instead of 32. kBatch = 2 holds 64 registers a thread
 // against 48 and made searches 3 % faster at scale 25 on an H200; 4 (85
 // registers, 3 blocks of 256 threads an SM instead of 5) made them 11 %
 // slower and was removed (results/diropt-1000).
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kRelabel>
+//
+// kSkip (bu_skip; ours): a warp takes 32 words at a time in one 128-byte
+// load of visited, writes a zero out_queue word for each full one, and
+// explores only the groups of kBuWords words with an unvisited row.
+// Without it a warp waits for its kBuWords visited words before it knows
+// there is nothing to do: on a late bottom-up level, whose rows are nearly
+// all visited, about 60 such round trips a warp at scale 25 (0.07 ms for a
+// level that read 20 K entries on an H200). BottomUpKernel is bounded to
+// 64 registers (__launch_bounds__(1024, 1): any block size), which the
+// chunk's state would otherwise take to 76 with bu_batch 2.
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                         uint32_t* out_queue, uint32_t* pred, Relab rl, int64_t row_words,
-                                         uint32_t serial,
+                                         uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned long long found = 0, degrees = 0, edges = 0;
-  for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * kBuWords; w0 < row_words;
-       w0 += warps * kBuWords) {
-    uint32_t vis[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
-    bool hit[kBuWords];
+  uint32_t vis[kBuWords];
+  if (kSkip) {
+    // 32 words a warp: lane l loads word c0 + l, and a full word's
+    // out_queue word is 0; only the groups of kBuWords words with an open
+    // word (a clear bit) are explored.
+    for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
+      const bool in = c0 + lane < row_words;
+      const uint32_t mine = in ? visited[c0 + lane] : kFull;
+      if (in && mine == kFull) out_queue[c0 + lane] = 0;
+      const unsigned open = __ballot_sync(kFull, mine != kFull);
+#pragma unroll 1
+      for (int g = 0; g < 32; g += kBuWords) {
+        if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
-      edges += beg[j] < end[j];
+        for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
+      }
     }
-    uint32_t bs[kBuWords];  // where each list's scan stands
+  } else {
+    for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
-        if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
-        continue;
-      }
-      const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-      const uint32_t deg = end[j] - beg[j];
-      uint32_t b = bs[j];
-      const uint32_t e1 = end[j];
-      // The lane alone: the rest of its list, or up to `serial` entries
-      // (kBatch > 1: done by BatchScan).
-      const uint32_t stop =
-          kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
-      for (; b < stop; ++b) {
-        const uint32_t u = __ldg(&bu_adj[b]);
-        ++edges;
-        if (InQueue(in_queue, u)) {
-          hit[j] = true;
-          parent[j] = u;
-          b = e1;
-          break;
-        }
-      }
-      if (kWarpAssist) {
-        // The rest of each long list, the whole warp at a time.
-        for (unsigned pending = __ballot_sync(kFull, b < e1); pending != 0;
-             pending = __ballot_sync(kFull, b < e1)) {
-          const int leader = __ffs(pending) - 1;
-          const uint32_t gb = __shfl_sync(kFull, b, leader);
-          const uint32_t ge = __shfl_sync(kFull, e1, leader);
-          if (lane == leader) b = e1;
-          if (kBatch > 1) {  // 64 entries a step: both loads, then both bits, then the ballots
-            for (uint32_t e0 = gb; e0 < ge; e0 += 64) {
-              const uint32_t ea = e0 + lane, eb = e0 + 32 + lane;
-              uint32_t ua = 0, ub = 0;
-              if (ea < ge) ua = __ldg(&bu_adj[ea]);
-              if (eb < ge) ub = __ldg(&bu_adj[eb]);
-              edges += (ea < ge) + (eb < ge);
-              const bool ha = ea < ge && InQueue(in_queue, ua);
-              const bool hb = eb < ge && InQueue(in_queue, ub);
-              const unsigned hits_a = __ballot_sync(kFull, ha), hits_b = __ballot_sync(kFull, hb);
-              if ((hits_a | hits_b) != 0) {
-                const uint32_t first = hits_a != 0 ? __shfl_sync(kFull, ua, __ffs(hits_a) - 1)
-                                                   : __shfl_sync(kFull, ub, __ffs(hits_b) - 1);
-                if (lane == leader) {
-                  hit[j] = true;
-                  parent[j] = first;
-                }
-                break;
-              }
-            }
-          }
-          for (uint32_t e0 = gb; kBatch == 1 && e0 < ge; e0 += 32) {
-            const uint32_t e = e0 + lane;
-            uint32_t u = 0;
-            bool h = false;
-            if (e < ge) {
-              u = __ldg(&bu_adj[e]);
-              ++edges;
-              h = InQueue(in_queue, u);
-            }
-            const unsigned hits = __ballot_sync(kFull, h);
-            if (hits != 0) {
-              const uint32_t first = __shfl_sync(kFull, u, __ffs(hits) - 1);
-              if (lane == leader) {
-                hit[j] = true;
-                parent[j] = first;
-              }
-              break;
-            }
-          }
-        }
-      }
-      const unsigned hits = __ballot_sync(kFull, hit[j]);
-      if (hit[j]) {
-        if (kRelabel) {
-          pred[rl.Old(v)] = rl.Old(parent[j]);
-        } else {
-          pred[v] = parent[j];
-        }
-        found += 1;
-        degrees += deg;
-      }
-      if (lane == 0) {
-        out_queue[w0 + j] = hits;
-        visited[w0 + j] = vis[j] | hits;
-      }
+      for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                 lane, w0, row_words, vis, found, degrees, edges);
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
@@ -526,7 +547,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
   uint32_t *in_queue, *visited, *out_queue, *pred;
-  Relab rl;
   int64_t in_words, row_words;
   uint32_t serial;
   BigQueue big;
@@ -541,15 +561,15 @@ struct ExploreArgs {
 // bottom-up levels took 20-40 % longer.
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 0)) return;
-  TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.rl, a.big,
-          a.ctr, a.next);
+  TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
+          a.next);
 }
 
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kRelabel>
-__global__ void BottomUpKernel(ExploreArgs a, const LoopState* gate) {
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+__global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kRelabel>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
-                                        a.rl, a.row_words, a.serial, a.ctr, a.next);
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+                                a.row_words, a.serial, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -597,8 +617,7 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* all_assigned,
                             unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col,
-                            int64_t root_own, int64_t root_global, int64_t root_pred, uint32_t* pred,
-                            int64_t* parents) {
+                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -613,7 +632,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
-    if (root_pred >= 0) pred[root_pred] = (uint32_t)root_pred;  // the root's own predecessor
+    if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
   }
 }
@@ -647,19 +666,13 @@ __global__ void ScatterParentsKernel(const int64_t* __restrict__ pairs, int64_t 
 
 // ParentsKernel (1×1) makes the int64 parents from pred and visited: a
 // visited vertex that is not isolated (or is the root) has pred as parent.
-// With relabel_hubs, pred is already in the graph's ids; visited and
-// isolated are in the block's, reached through old2new (moved: the ids
-// that differ).
 __global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t* __restrict__ visited,
-                              const uint32_t* __restrict__ isolated, const uint32_t* __restrict__ moved,
-                              const uint32_t* __restrict__ old2new, int64_t n, int64_t root, int64_t* parents) {
+                              const uint32_t* __restrict__ isolated, int64_t n, int64_t root, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < n; o += stride) {
-    int64_t v = o;
-    if (moved != nullptr && ((moved[o >> 5] >> (o & 31)) & 1u)) v = old2new[o];
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
     const uint32_t m = 1u << (v & 31);
-    const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || o == root);
-    parents[o] = reached ? (int64_t)pred[o] : -1;
+    const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || v == root);
+    parents[v] = reached ? (int64_t)pred[v] : -1;
   }
 }
 
@@ -946,27 +959,27 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; relabel), nullptr
-// for a bu_batch it was not built for.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
+// bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
-  const bool assist = p.bu_serial > 0, first = p.bu_first != 0, relabel = p.relabel != 0;
-  switch (p.bu_batch * 8 + (relabel ? 4 : 0) + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 8: return BottomUpKernel<false, false, 1, false>;
-    case 9: return BottomUpKernel<false, true, 1, false>;
-    case 10: return BottomUpKernel<true, false, 1, false>;
-    case 11: return BottomUpKernel<true, true, 1, false>;
-    case 12: return BottomUpKernel<false, false, 1, true>;
-    case 13: return BottomUpKernel<false, true, 1, true>;
-    case 14: return BottomUpKernel<true, false, 1, true>;
-    case 15: return BottomUpKernel<true, true, 1, true>;
-    case 16: return BottomUpKernel<false, false, 2, false>;
-    case 17: return BottomUpKernel<false, true, 2, false>;
-    case 18: return BottomUpKernel<true, false, 2, false>;
-    case 19: return BottomUpKernel<true, true, 2, false>;
-    case 20: return BottomUpKernel<false, false, 2, true>;
-    case 21: return BottomUpKernel<false, true, 2, true>;
-    case 22: return BottomUpKernel<true, false, 2, true>;
-    case 23: return BottomUpKernel<true, true, 2, true>;
+  const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
+  switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
+    case 4: return BottomUpKernel<false, false, 1, false>;
+    case 5: return BottomUpKernel<false, true, 1, false>;
+    case 6: return BottomUpKernel<true, false, 1, false>;
+    case 7: return BottomUpKernel<true, true, 1, false>;
+    case 8: return BottomUpKernel<false, false, 2, false>;
+    case 9: return BottomUpKernel<false, true, 2, false>;
+    case 10: return BottomUpKernel<true, false, 2, false>;
+    case 11: return BottomUpKernel<true, true, 2, false>;
+    case 20: return BottomUpKernel<false, false, 1, true>;
+    case 21: return BottomUpKernel<false, true, 1, true>;
+    case 22: return BottomUpKernel<true, false, 1, true>;
+    case 23: return BottomUpKernel<true, true, 1, true>;
+    case 24: return BottomUpKernel<false, false, 2, true>;
+    case 25: return BottomUpKernel<false, true, 2, true>;
+    case 26: return BottomUpKernel<true, false, 2, true>;
+    case 27: return BottomUpKernel<true, true, 2, true>;
   }
   return nullptr;
 }
@@ -981,8 +994,6 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  // relabel: the moved ids' bitmap and the two maps (Relab, dob_set_relabel)
-  uint32_t *moved = nullptr, *new2old = nullptr, *old2new = nullptr;
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1052,7 +1063,7 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, moved, new2old, old2new, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
@@ -1089,8 +1100,6 @@ struct Handle {
     const int64_t b = (n + tpb - 1) / tpb;
     return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
   }
-  // Rl maps the block's ids to the graph's (the identity without relabel).
-  Relab Rl() const { return Relab{moved, new2old}; }
   Counters* Cur() const { return ctr + (level & 1); }
   Counters* Next() const { return ctr + ((level + 1) & 1); }
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
@@ -1106,7 +1115,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, Rl(), col_words(), row_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
                        (uint32_t)p.bu_serial, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
@@ -1120,7 +1129,6 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->relabel) b += 8 * p->local_rows + rw;                   // new2old, old2new, moved
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1156,8 +1164,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->local_rows, (long long)p->local_cols);
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
-  BFSB_REQUIRE(p->relabel == 0 || (p->relabel == 1 && p->single), "dob: relabel %lld: want 0, or 1 on a 1×1 grid",
-               (long long)p->relabel);
+  BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1182,7 +1189,7 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
   BFSB_CHECK_LAUNCH("TopDownKernel");
   if (h->p.td_big > 0) {
     bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
-        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->Rl(), h->bu_off, h->Cur()});
+        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
     BFSB_CHECK_LAUNCH("HugeKernel");
   }
   return 0;
@@ -1191,7 +1198,8 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 // LaunchBottomUp enqueues a bottom-up exploration (gate: see
 // TopDownKernel).
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  const int grid = std::min(h->WarpGrid((h->row_words() + kBuWords - 1) / kBuWords), h->bu_resident);
+  const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
+  const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
@@ -1267,12 +1275,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
-    if (p->relabel) {  // filled by dob_set_relabel; until then no id is moved
-      BFSB_CHECK(cudaMalloc(&h->moved, 4 * rw));
-      BFSB_CHECK(cudaMemset(h->moved, 0, 4 * rw));
-      BFSB_CHECK(cudaMalloc(&h->new2old, 4 * p->local_rows));
-      BFSB_CHECK(cudaMalloc(&h->old2new, 4 * p->local_rows));
-    }
     if (!p->single) {
       BFSB_CHECK(cudaMalloc(&h->level_assigned, 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->all_assigned, 4 * rw));
@@ -1323,19 +1325,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   return 0;
 }
 
-int32_t dob_set_relabel(void* hv, const uint32_t* moved, const uint32_t* new2old, const uint32_t* old2new, char* err,
-                        int32_t errlen) {
-  Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr && moved != nullptr && new2old != nullptr && old2new != nullptr,
-               "dob_set_relabel: null argument");
-  BFSB_REQUIRE(h->p.relabel, "dob_set_relabel: the handle was made without relabel");
-  BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  BFSB_CHECK(cudaMemcpy(h->moved, moved, 4 * h->row_words(), cudaMemcpyHostToDevice));
-  BFSB_CHECK(cudaMemcpy(h->new2old, new2old, 4 * h->p.local_rows, cudaMemcpyHostToDevice));
-  BFSB_CHECK(cudaMemcpy(h->old2new, old2new, 4 * h->p.local_rows, cudaMemcpyHostToDevice));
-  return 0;
-}
-
 int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, char* err,
                   int32_t errlen) {
   Handle* h = (Handle*)hv;
@@ -1361,8 +1350,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, root_global,
-                                                     h->p.single ? root_global : root_row, h->pred, h->parents);
+                                                     root_row, root_col, root_own, root_global, h->pred, h->parents);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
@@ -1486,8 +1474,8 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
   if (h->p.own_len == 0) return 0;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (h->p.single) {
-    ParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(h->pred, h->visited, h->isolated, h->moved,
-                                                                     h->old2new, h->p.own_len, root, h->parents);
+    ParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(h->pred, h->visited, h->isolated,
+                                                                     h->p.own_len, root, h->parents);
     BFSB_CHECK_LAUNCH("ParentsKernel");
   } else if (h->p.device_exchange && h->parents_deferred) {
     const bool one_col = h->p.grid_c == 1;

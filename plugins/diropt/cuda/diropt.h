@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 6
+#define DOB_ABI_VERSION 7
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -66,10 +66,10 @@ typedef struct dob_params {
   int64_t bu_batch;          /* bottom-up: list entries a lane loads at
                                 once in its own scan (1 or 2; 1: one
                                 entry at a time, as the paper's scan) */
-  int64_t relabel;           /* 1 (1×1 only): the block's ids are relabelled
-                                (dobfs/relabel.go) and dob_set_relabel gives
-                                the maps; predecessors are written in the
-                                graph's ids */
+  int64_t bu_skip;           /* bottom-up: 1: a warp loads 32 words of
+                                visited at once and explores only those
+                                with an unvisited row; 0: kBuWords words
+                                at a time, each explored */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -87,14 +87,6 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
 int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj,
                    const uint32_t* bu_off, const uint32_t* bu_adj, const uint32_t* isolated,
                    void** out, char* err, int32_t errlen);
-
-/* dob_set_relabel uploads a relabelled 1×1 block's maps (params.relabel):
- * moved, a bitmap over the ⌈local_rows/32⌉ words of the ids whose block id
- * and graph id differ, and new2old, old2new (local_rows entries each).
- * Every kernel that writes a predecessor writes pred[old(v)] = old(u), so
- * pred, and the parents dob_parents makes, are in the graph's ids. */
-int32_t dob_set_relabel(void* h, const uint32_t* moved, const uint32_t* new2old, const uint32_t* old2new,
-                        char* err, int32_t errlen);
 
 /* dob_reset is Algorithm 2 lines 1-5 and starts the search's clock (a CUDA
  * event): visited <- isolated, queues emptied, the root's bits set (row

@@ -226,16 +226,12 @@ func (e *cpuEngine) Parents(dst []int64) error {
 		copy(dst, e.parents)
 		return nil
 	}
-	// dst is indexed by the graph's ids; the search ran in the block's,
-	// which a relabelled block maps (Relabel; identities otherwise).
-	r := e.b.Relabel
 	forChunks(int64(len(dst)), 32, e.workers, func(lo, hi int64) {
-		for o := lo; o < hi; o++ {
-			v := r.New(uint32(o))
-			if testBit(e.visited, v) && (!testBit(e.b.Isolated, v) || int64(v) == e.root) {
-				dst[o] = int64(r.Old(e.pred[v]))
+		for v := lo; v < hi; v++ {
+			if testBit(e.visited, uint32(v)) && (!testBit(e.b.Isolated, uint32(v)) || v == e.root) {
+				dst[v] = int64(e.pred[v])
 			} else {
-				dst[o] = -1
+				dst[v] = -1
 			}
 		}
 	})

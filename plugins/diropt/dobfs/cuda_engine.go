@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 6
+const dobABIVersion = 7
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -30,7 +30,7 @@ type dobParams struct {
 	Shared, Single, OwnLen, ThreadsPerBlock    int64
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
-	BUFirst, BUBatch, Relabel                  int64
+	BUFirst, BUBatch, BUSkip                   int64
 }
 
 var _ [152 - unsafe.Sizeof(dobParams{})]struct{} // 19 int64 fields
@@ -74,7 +74,6 @@ type errBuf = *byte
 type dobFuncs struct {
 	deviceBytes  func(p *dobParams, bytes *int64, e errBuf, n int32) int32
 	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated *uint32, out *uintptr, e errBuf, n int32) int32
-	setRelabel   func(h uintptr, moved, newToOld, oldToNew *uint32, e errBuf, n int32) int32
 	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
 	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
 	finish       func(h uintptr, seconds, endSeconds *float64, e errBuf, n int32) int32
@@ -110,7 +109,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 	Syms: func(f *dobFuncs) []cuda.Sym {
 		return []cuda.Sym{
 			{Name: "dob_device_bytes", Fn: &f.deviceBytes}, {Name: "dob_create", Fn: &f.create},
-			{Name: "dob_reset", Fn: &f.reset}, {Name: "dob_set_relabel", Fn: &f.setRelabel},
+			{Name: "dob_reset", Fn: &f.reset},
 			{Name: "dob_explore", Fn: &f.explore},
 			{Name: "dob_finish", Fn: &f.finish}, {Name: "dob_stage_out", Fn: &f.stageOut},
 			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
@@ -158,7 +157,8 @@ type CUDAOptions struct {
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
 	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
-	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1, 2 or 4)
+	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
+	BUSkip          bool  // bottom-up: a warp takes 32 words of visited at once and skips the full ones
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -210,7 +210,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
-		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), Relabel: b64(b.Relabel != nil)}
+		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -223,14 +223,6 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), &e.h, eb, n)
 	}); err != nil {
 		return nil, err
-	}
-	if r := b.Relabel; r != nil {
-		if err := e.call("dob_set_relabel", func(eb *byte, n int32) int32 {
-			return lib.setRelabel(e.h, ptr32(r.Moved), ptr32(r.NewToOld), ptr32(r.OldToNew), eb, n)
-		}); err != nil {
-			e.Close()
-			return nil, err
-		}
 	}
 	if devX {
 		return e, nil // no host staging

@@ -63,9 +63,6 @@ type Block struct {
 	// this block (vertices of degree 0, the padding past N). A search
 	// starts with them marked visited, so that no kernel ever scans them.
 	Isolated []uint32
-	// Relabel, on a 1×1 block built with hubs to relabel, maps its ids to
-	// the graph's (relabel.go); nil otherwise (local ids are the graph's).
-	Relabel *Relabel
 }
 
 // OwnRow0 is the first local row of the rank's own vertex block (J·B).
@@ -79,20 +76,13 @@ func (b *Block) OwnLen() int64 {
 }
 
 // BuildBlock turns P(i,j)'s share of harness/partition's 2D partition into
-// a Block (consuming p: its arrays are released). hubs > 0 relabels the
-// hubs many vertices of highest degree to the front (relabel.go; a 1×1
-// grid only). workers ≤ 0 means GOMAXPROCS.
-func BuildBlock(p *partition.Part2D, order string, hubs int64, workers int) (*Block, error) {
+// a Block (consuming p: its arrays are released). workers ≤ 0 means
+// GOMAXPROCS.
+func BuildBlock(p *partition.Part2D, order string, workers int) (*Block, error) {
 	if order != OrderID && order != OrderDegree {
 		return nil, fmt.Errorf("adjacency order %q: want %q or %q", order, OrderID, OrderDegree)
 	}
 	l := p.Layout
-	if hubs > 0 && l.R*l.C != 1 {
-		return nil, fmt.Errorf("relabel_hubs %d: a 1×1 grid only (this one is %d×%d)", hubs, l.R, l.C)
-	}
-	if hubs > l.N {
-		return nil, fmt.Errorf("relabel_hubs %d: more than the graph's %d vertices", hubs, l.N)
-	}
 	if l.LocalRows() >= math.MaxUint32 || l.LocalCols() >= math.MaxUint32 {
 		return nil, fmt.Errorf("P(%d,%d): %d local rows, %d local columns: beyond 32-bit ids", p.I, p.J, l.LocalRows(), l.LocalCols())
 	}
@@ -109,13 +99,6 @@ func BuildBlock(p *partition.Part2D, order string, hubs int64, workers int) (*Bl
 	}
 	if order == OrderDegree {
 		sortByDegree(b.BU, b.TD, workers)
-	}
-	if hubs > 0 {
-		r, err := hubSwap(b.BU.Deg, l.LocalRows(), hubs)
-		if err != nil {
-			return nil, err
-		}
-		b.relabel(r, workers)
 	}
 	b.Isolated = make([]uint32, words(l.LocalRows()))
 	forChunks(int64(len(b.Isolated)), 1, workers, func(lo, hi int64) {

@@ -208,10 +208,6 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 	if l.ColBlock(root) == g.J {
 		pos.Col = int64(l.ColLocal(g.J, root))
 	}
-	if r := rk.b.Relabel; r != nil { // 1×1: the root's row and column in the relabelled ids
-		pos.Row = int64(r.New(uint32(root)))
-		pos.Col = pos.Row
-	}
 	if l.OwnerRank(root) == g.World.Rank() {
 		lo, _ := l.BlockRange(l.OwnerRank(root))
 		pos.Own = root - lo
