@@ -44,10 +44,12 @@ const (
 // list after its lane's first 4 entries, lists ordered by decreasing
 // neighbour degree (chosen on an H200 at scale 25 among td_big 64..2048,
 // bu_serial 4..64 and alpha 14..120); each row's first CSC entry also in a
-// dense array for the bottom-up level's first check (bu_first, issue 35:
-// results/diropt-1000); the lanes' own bottom-up scans two entries at a
-// time (bu_batch 2; 4 measured slower and is not offered); bottom-up warps
-// that load 32 words of visited at once and skip the full ones (bu_skip).
+// dense array for the bottom-up level's first check (bu_first); the lanes'
+// own bottom-up scans two entries at a time (bu_batch 2; 4 measured slower
+// and is not offered); bottom-up warps that load 32 words of visited at
+// once and skip the full ones (bu_skip). With those, bu_serial 2 and 8
+// measured slower than 4, and beta 100 to 1000 no faster than Beamer's 24
+// (results/diropt-1000).
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
