@@ -12,6 +12,7 @@ range of its level-0 gap (the device time before level 0).
 """
 import gzip
 import json
+import signal
 import statistics
 import sys
 from math import comb
@@ -24,6 +25,7 @@ def load(path):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
     run = load(sys.argv[1])
     cases = run["cases"]
     a, b = cases[int(sys.argv[2])], cases[int(sys.argv[3])]
