@@ -41,7 +41,7 @@ CUDA_TOOLS := $(patsubst scripts/%.cu,bin/%,$(wildcard scripts/*.cu))
 .PHONY: cuda cuda-clean cuda-info
 cuda: $(CUDA_LIBS) $(CUDA_TOOLS)
 
-bin/%: scripts/%.cu mk/cuda.mk
+bin/%: scripts/%.cu scripts/measure.cuh mk/cuda.mk
 	@mkdir -p bin
 	$(NVCC) $(CUDA_GENCODE) $(NVCCFLAGS) -o $@ $<
 

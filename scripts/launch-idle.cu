@@ -21,24 +21,13 @@
 // wake-up a search pays before its first level.
 //
 //   make -f mk/cuda.mk cuda && bin/launch-idle      (mk/cuda.mk builds every scripts/*.cu)
-#include <cuda_runtime.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <vector>
 
-#define CHECK(x)                                                                                \
-  do {                                                                                          \
-    cudaError_t e_ = (x);                                                                       \
-    if (e_ != cudaSuccess) {                                                                    \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));       \
-      exit(1);                                                                                  \
-    }                                                                                           \
-  } while (0)
+#include "measure.cuh"
 
 namespace {
 
@@ -62,12 +51,6 @@ __global__ void ScanLike(const uint32_t* __restrict__ a, int64_t words, unsigned
   uint32_t acc = 0;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) acc |= a[w];
   if (acc == 0xdeadbeefu) atomicAdd(sink, 1ull);  // never true: keeps the loads
-}
-
-void Idle(double ms) {
-  if (ms <= 0) return;
-  struct timespec ts = {(time_t)(ms / 1e3), (long)((ms - (time_t)(ms / 1e3) * 1e3) * 1e6)};
-  nanosleep(&ts, nullptr);
 }
 
 double Median(std::vector<double> v) {
@@ -99,7 +82,7 @@ int main() {
   for (double idle : idles) {
     std::vector<double> t01, t12, t23, host;
     for (int k = 0; k < 22; ++k) {
-      Idle(idle);
+      Idle(1e3 * idle);  // idle is in ms
       const auto h0 = std::chrono::steady_clock::now();
       CHECK(cudaEventRecord(ev[0], s));
       ResetLike<<<blocks, tpb, 0, s>>>(a, b, c, kWords);

@@ -12,28 +12,10 @@
 // tries per idle time.
 //
 //   make cuda && bin/peer-idle      (mk/cuda.mk builds every scripts/*.cu)
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
 #include <algorithm>
 #include <vector>
 
-#define CHECK(x)                                                                   \
-  do {                                                                             \
-    cudaError_t e_ = (x);                                                          \
-    if (e_ != cudaSuccess) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(1);                                                                     \
-    }                                                                              \
-  } while (0)
-
-static void Idle(double us) {
-  if (us <= 0) return;
-  struct timespec ts = {(time_t)(us / 1e6), (long)((us - (time_t)(us / 1e6) * 1e6) * 1e3)};
-  nanosleep(&ts, nullptr);
-}
+#include "measure.cuh"
 
 int main() {
   int n = 0;
