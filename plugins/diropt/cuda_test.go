@@ -83,6 +83,8 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUFirst: false, pBUBatch: int64(1)}, {pPreset: presetPaper, pBUFirst: true}, {pMode: dobfs.ModeBottomUp, pBUFirst: false},
 			{pBUBatch: int64(1)}, {pPreset: presetPaper, pBUBatch: int64(2)}, {pMode: dobfs.ModeBottomUp, pBUSerial: int64(64)},
 			{pBUSkip: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
+			{pBUSum: false}, {pPreset: presetPaper, pBUSum: true}, {pMode: dobfs.ModeBottomUp, pBUSum: false},
+			{pMode: dobfs.ModeBottomUp, pBUSkip: false, pBUBatch: int64(1), pBUSerial: int64(0)},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
@@ -175,7 +177,10 @@ func TestCUDADeviceExchange(t *testing.T) {
 // Kronecker graph hanging off one end), so that the device loop enqueues
 // many batches of levels, at its 32-level limit: every search validates
 // and has the CPU backend's level structure, on 1×1 and, where two GPUs
-// and NCCL are present, on 2×1 with the device exchanges.
+// and NCCL are present, on 2×1 with the device exchanges. It runs the
+// tuned preset and, on 1×1, every level bottom-up: the path's levels have
+// a frontier of one vertex, so each reads the summary of in_queue
+// (bu_summary) that DecideKernel built for it.
 func TestCUDADeepGraph(t *testing.T) {
 	needCUDA(t)
 	const path = 2000
@@ -187,13 +192,18 @@ func TestCUDADeepGraph(t *testing.T) {
 		prev = v
 	}
 	g := sdktest.GraphOf(t, edges, k.N+path, 3)
-	grids := [][2]int{{1, 1}}
-	if _, _, err := comm.SelectExchange(comm.ExchangeDevice, true, 2, 2); err == nil {
-		grids = append(grids, [2]int{2, 1})
+	type run struct {
+		grid   [2]int
+		params map[string]any
 	}
-	for _, grid := range grids {
-		t.Run(fmt.Sprintf("%dx%d", grid[0], grid[1]), func(t *testing.T) {
-			full, err := plugin{}.Info().CheckParams(nil)
+	runs := []run{{[2]int{1, 1}, nil}, {[2]int{1, 1}, map[string]any{pMode: dobfs.ModeBottomUp}}}
+	if _, _, err := comm.SelectExchange(comm.ExchangeDevice, true, 2, 2); err == nil {
+		runs = append(runs, run{[2]int{2, 1}, nil})
+	}
+	for _, r := range runs {
+		grid := r.grid
+		t.Run(fmt.Sprintf("%dx%d/%v", grid[0], grid[1], r.params), func(t *testing.T) {
+			full, err := plugin{}.Info().CheckParams(r.params)
 			if err != nil {
 				t.Fatal(err)
 			}
