@@ -82,9 +82,9 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUSerial: int64(1), pTDBig: int64(32), pWritePred: dobfs.WritePredLevel},
 			{pBUFirst: false, pBUBatch: int64(1)}, {pPreset: presetPaper, pBUFirst: true}, {pMode: dobfs.ModeBottomUp, pBUFirst: false},
 			{pBUBatch: int64(1)}, {pPreset: presetPaper, pBUBatch: int64(2)}, {pMode: dobfs.ModeBottomUp, pBUSerial: int64(64)},
-			{pBUSkip: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
-			{pBUSum: false}, {pPreset: presetPaper, pBUSum: true}, {pMode: dobfs.ModeBottomUp, pBUSum: false},
-			{pMode: dobfs.ModeBottomUp, pBUSkip: false, pBUBatch: int64(1), pBUSerial: int64(0)},
+			{pBUSkip: false, pBUSum: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
+			{pBUSum: false}, {pPreset: presetPaper, pBUSkip: true, pBUSum: true}, {pMode: dobfs.ModeBottomUp, pBUSum: false},
+			{pMode: dobfs.ModeBottomUp, pBUBatch: int64(1), pBUSerial: int64(0)},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -88,7 +88,7 @@ func (plugin) Info() sdk.Info {
 			{Name: pBUSkip, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA bottom-up: a warp loads 32 words of visited at once (one 128-byte load) and explores only the words with an unvisited row, four at a time, so that a late level, whose rows are nearly all visited, costs one load per 32 words (false: four words at a time, each explored, as the paper's thread per vertex). The CPU backend ignores it"},
 			{Name: pBUSum, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA bottom-up, 1×1 grids: on a level whose frontier is small (at most a quarter as many vertices as the summary has bits), each entry's in_queue test first reads a summary of in_queue (a bit per 2^k words, at most 32 KB) copied into each block's shared memory, and reads in_queue only where that bit is set (false: every test reads in_queue, as the paper's scan). Ignored on 2D grids; the CPU backend ignores it"},
+				Help: "CUDA bottom-up, 1×1 grids: on a level whose frontier is small (at most a quarter as many vertices as the summary has bits), each entry's in_queue test first reads a summary of in_queue (a bit per 2^k words, at most 32 KB) copied into each block's shared memory, and reads in_queue only where that bit is set (false: every test reads in_queue, as the paper's scan). Needs bu_skip; ignored on 2D grids; the CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -134,6 +134,9 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
+	}
+	if o.BUSum && !o.BUSkip {
+		return options{}, fmt.Errorf("%s = true needs %s = true (the summary's path is in those kernels): set %s = false too", pBUSum, pBUSkip, pBUSum)
 	}
 	return o, nil
 }

@@ -252,20 +252,25 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 }
 
 // Frontier is a bottom-up level's test of a neighbour u against in_queue.
-// With a summary (bu_summary, on a level whose frontier is small: see
+// With kSum (bu_summary, on a level whose frontier is small: see
 // BottomUpKernel) the test first reads u's summary bit from shared memory,
-// set where one of the 2^k in_queue words around u's is not zero, and reads
-// in_queue (from L2) only where it is set. The summary is exact in that
-// direction (a clear bit: no frontier vertex there), so the test's answer
-// is in_queue's either way.
+// set where one of the 2^k in_queue words around u's is not zero, and
+// loads u's in_queue word (from L2) only where it is set, a predicated
+// load rather than a branch, so that a batch's loads still issue together.
+// The summary is exact in that direction (a clear bit: no frontier vertex
+// there), so the test's answer is in_queue's either way. Without kSum the
+// test is InQueue, as before the summary.
+template <bool kSum>
 struct Frontier {
   const uint32_t* __restrict__ bits;  // in_queue
-  const uint32_t* sum;                // the summary in shared memory; nullptr: none this level
-  int shift;                          // 5 + k: u's summary bit is u >> shift
+  const uint32_t* sum;                // kSum: the summary, in shared memory
+  int shift;                          // kSum: 5 + k (u's summary bit is u >> shift)
 
   __device__ __forceinline__ bool Has(uint32_t u) const {
-    if (sum != nullptr && !((sum[u >> (shift + 5)] >> ((u >> shift) & 31)) & 1u)) return false;
-    return InQueue(bits, u);
+    if (!kSum) return InQueue(bits, u);
+    const bool maybe = (sum[u >> (shift + 5)] >> ((u >> shift) & 31)) & 1u;
+    const uint32_t w = maybe ? __ldg(&bits[u >> 5]) : 0u;
+    return (w >> (u & 31)) & 1u;
   }
 };
 
@@ -319,8 +324,8 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
 // a lane has up to kBuWords·kBatch entries and bits in flight. Entries
 // loaded past a hit in the same batch are read and counted (edges), not
 // used. b[j] is where list j's scan stands (end[j] once it hit).
-template <int kBatch, bool kWarpAssist>
-__device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const Frontier& in_queue,
+template <int kBatch, bool kWarpAssist, class F>
+__device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const F& in_queue,
                                           const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
                                           uint32_t serial, uint32_t (&b)[kBuWords], bool (&hit)[kBuWords],
                                           uint32_t (&parent)[kBuWords], unsigned long long& edges) {
@@ -378,11 +383,11 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel.
-template <bool kWarpAssist, bool kFirst, int kBatch>
+template <bool kWarpAssist, bool kFirst, int kBatch, class F>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
-                                              const Frontier& in_queue, uint32_t* visited,
+                                              const F& in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
@@ -399,7 +404,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   uint32_t bs[kBuWords];  // where each list's scan stands
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+  if (kBatch > 1) BatchScan<kBatch, kWarpAssist, F>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -525,10 +530,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, class F>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
-                                         const Frontier& in_queue, uint32_t* visited,
+                                         const F& in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
@@ -550,7 +555,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch, F>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -558,7 +563,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch, F>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -599,20 +604,25 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // A level whose frontier is a few thousand vertices (level 2 after a
 // top-down level 1) sends most vertices to the end of their lists, each
 // entry's test otherwise a round trip to L2 for a bit that is nearly
-// always clear.
+// always clear. Only the bu_skip instances hold the summary's path (a
+// second copy of the level's code, with Frontier<true>), so that the
+// others keep their code and registers: bu_summary needs bu_skip.
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 1)) return;
-  extern __shared__ uint4 summary_s[];
-  Frontier f{a.in_queue, nullptr, a.sum_shift};
-  if (a.summary != nullptr && gate != nullptr && gate->sparse) {
+  if (kSkip && a.summary != nullptr && gate != nullptr && gate->sparse) {
+    extern __shared__ uint4 summary_s[];
     const uint4* src = reinterpret_cast<const uint4*>(a.summary);
     for (int64_t i = threadIdx.x; i < a.sum_words / 4; i += blockDim.x) summary_s[i] = src[i];
     __syncthreads();
-    f.sum = reinterpret_cast<const uint32_t*>(summary_s);
+    const Frontier<true> f{a.in_queue, reinterpret_cast<const uint32_t*>(summary_s), a.sum_shift};
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, f, a.visited, a.out_queue, a.pred,
+                                                 a.row_words, a.serial, a.ctr, a.next);
+  } else {
+    const Frontier<false> f{a.in_queue, nullptr, 0};
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, f, a.visited, a.out_queue, a.pred,
+                                                 a.row_words, a.serial, a.ctr, a.next);
   }
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, f, a.visited, a.out_queue, a.pred,
-                                               a.row_words, a.serial, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1265,6 +1275,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->bu_summary == 0 || p->bu_summary == 1, "dob: bu_summary %lld: want 0 or 1",
                (long long)p->bu_summary);
+  BFSB_REQUIRE(!p->bu_summary || p->bu_skip, "dob: bu_summary needs bu_skip (its kernels hold the summary's path)");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
