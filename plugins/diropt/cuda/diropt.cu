@@ -15,10 +15,6 @@
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
 //   in_queue         bitmap over local columns: the frontier
-//   summary          with bu_summary (1×1): a bit per 2^k words of in_queue,
-//                    set where one of them is not zero; built by
-//                    DecideKernel before a bottom-up level whose frontier
-//                    is small, and read from shared memory (see Frontier)
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
 //                    without neighbours, never scanned) plus the root
@@ -134,7 +130,6 @@ __device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned 
 struct LoopState {
   int dir;   // the next level's direction (0 top-down, 1 bottom-up)
   int done;  // 1 once a level found no vertex: later levels do nothing
-  int sparse;  // bu_summary: DecideKernel built the summary of this level's in_queue
   long long nf, prev_nf, mf, mu;  // n_f, the previous n_f, m_f, m_u
   long long level;                // levels completed
 };
@@ -251,29 +246,6 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
   return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// Frontier is a bottom-up level's test of a neighbour u against in_queue.
-// With kSum (bu_summary, on a level whose frontier is small: see
-// BottomUpKernel) the test first reads u's summary bit from shared memory,
-// set where one of the 2^k in_queue words around u's is not zero, and
-// loads u's in_queue word (from L2) only where it is set, a predicated
-// load rather than a branch, so that a batch's loads still issue together.
-// The summary is exact in that direction (a clear bit: no frontier vertex
-// there), so the test's answer is in_queue's either way. Without kSum the
-// test is InQueue, as before the summary.
-template <bool kSum>
-struct Frontier {
-  const uint32_t* __restrict__ bits;  // in_queue
-  const uint32_t* sum;                // kSum: the summary, in shared memory
-  int shift;                          // kSum: 5 + k (u's summary bit is u >> shift)
-
-  __device__ __forceinline__ bool Has(uint32_t u) const {
-    if (!kSum) return InQueue(bits, u);
-    const bool maybe = (sum[u >> (shift + 5)] >> ((u >> shift) & 31)) & 1u;
-    const uint32_t w = maybe ? __ldg(&bits[u >> 5]) : 0u;
-    return (w >> (u & 31)) & 1u;
-  }
-};
-
 // kBuWords is how many words of visited a bottom-up warp takes at once:
 // their loads (visited, CSC offsets, first list entries, their in_queue
 // bits) are issued together, so kBuWords memory round trips overlap where a
@@ -324,8 +296,8 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
 // a lane has up to kBuWords·kBatch entries and bits in flight. Entries
 // loaded past a hit in the same batch are read and counted (edges), not
 // used. b[j] is where list j's scan stands (end[j] once it hit).
-template <int kBatch, bool kWarpAssist, class F>
-__device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const F& in_queue,
+template <int kBatch, bool kWarpAssist>
+__device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
                                           const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
                                           uint32_t serial, uint32_t (&b)[kBuWords], bool (&hit)[kBuWords],
                                           uint32_t (&parent)[kBuWords], unsigned long long& edges) {
@@ -352,7 +324,7 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
     for (int j = 0; j < kBuWords; ++j) {
 #pragma unroll
       for (int k = 0; k < kBatch; ++k) {
-        q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && in_queue.Has(u[j][k]);
+        q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && InQueue(in_queue, u[j][k]);
       }
     }
 #pragma unroll
@@ -383,11 +355,11 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel.
-template <bool kWarpAssist, bool kFirst, int kBatch, class F>
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
-                                              const F& in_queue, uint32_t* visited,
+                                              const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
@@ -398,13 +370,13 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
-    hit[j] = beg[j] < end[j] && in_queue.Has(parent[j]);
+    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
   }
   uint32_t bs[kBuWords];  // where each list's scan stands
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-  if (kBatch > 1) BatchScan<kBatch, kWarpAssist, F>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -422,7 +394,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     for (; b < stop; ++b) {
       const uint32_t u = __ldg(&bu_adj[b]);
       ++edges;
-      if (in_queue.Has(u)) {
+      if (InQueue(in_queue, u)) {
         hit[j] = true;
         parent[j] = u;
         b = e1;
@@ -444,8 +416,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
             if (ea < ge) ua = __ldg(&bu_adj[ea]);
             if (eb < ge) ub = __ldg(&bu_adj[eb]);
             edges += (ea < ge) + (eb < ge);
-            const bool ha = ea < ge && in_queue.Has(ua);
-            const bool hb = eb < ge && in_queue.Has(ub);
+            const bool ha = ea < ge && InQueue(in_queue, ua);
+            const bool hb = eb < ge && InQueue(in_queue, ub);
             const unsigned hits_a = __ballot_sync(kFull, ha), hits_b = __ballot_sync(kFull, hb);
             if ((hits_a | hits_b) != 0) {
               const uint32_t first = hits_a != 0 ? __shfl_sync(kFull, ua, __ffs(hits_a) - 1)
@@ -465,7 +437,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
           if (e < ge) {
             u = __ldg(&bu_adj[e]);
             ++edges;
-            h = in_queue.Has(u);
+            h = InQueue(in_queue, u);
           }
           const unsigned hits = __ballot_sync(kFull, h);
           if (hits != 0) {
@@ -530,10 +502,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, class F>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
-                                         const F& in_queue, uint32_t* visited,
+                                         const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
@@ -555,7 +527,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, F>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -563,7 +535,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch, F>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -579,9 +551,6 @@ struct ExploreArgs {
   uint32_t serial;
   BigQueue big;
   Counters *ctr, *next;
-  const uint32_t* summary;  // bu_summary: in_queue's summary (nullptr: none)
-  int64_t sum_words;        // its words, a multiple of 4
-  int sum_shift;            // 5 + k (Frontier::shift)
 };
 
 // TopDownKernel and BottomUpKernel run a level in the direction the host
@@ -596,33 +565,11 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
           a.next);
 }
 
-//
-// With bu_summary (ours), on a level whose loop state says sparse (the
-// frontier is small, so DecideKernel built the summary of in_queue), each
-// block first copies the summary (at most kSumWords words) into shared
-// memory, and every test reads its bit there before in_queue (Frontier).
-// A level whose frontier is a few thousand vertices (level 2 after a
-// top-down level 1) sends most vertices to the end of their lists, each
-// entry's test otherwise a round trip to L2 for a bit that is nearly
-// always clear. Only the bu_skip instances hold the summary's path (a
-// second copy of the level's code, with Frontier<true>), so that the
-// others keep their code and registers: bu_summary needs bu_skip.
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 1)) return;
-  if (kSkip && a.summary != nullptr && gate != nullptr && gate->sparse) {
-    extern __shared__ uint4 summary_s[];
-    const uint4* src = reinterpret_cast<const uint4*>(a.summary);
-    for (int64_t i = threadIdx.x; i < a.sum_words / 4; i += blockDim.x) summary_s[i] = src[i];
-    __syncthreads();
-    const Frontier<true> f{a.in_queue, reinterpret_cast<const uint32_t*>(summary_s), a.sum_shift};
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, f, a.visited, a.out_queue, a.pred,
-                                                 a.row_words, a.serial, a.ctr, a.next);
-  } else {
-    const Frontier<false> f{a.in_queue, nullptr, 0};
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, f, a.visited, a.out_queue, a.pred,
-                                                 a.row_words, a.serial, a.ctr, a.next);
-  }
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+                                a.row_words, a.serial, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -918,7 +865,6 @@ __global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   st->dir = dir;
   st->done = 0;
-  st->sparse = 0;
   st->nf = 1;
   st->prev_nf = 0;
   st->level = 0;
@@ -968,13 +914,6 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
 // come from this level's counter set c (1×1) or from the allreduced red
 // (2D: {n_f, m_f, entries read} over the grid).
 //
-// With a summary buffer (bu_summary on 1×1: sum), a next level that goes
-// bottom-up with a frontier of at most sum_nf vertices is marked sparse,
-// and the grid builds the summary of its in_queue (`in`, after the swap):
-// a warp per summary word, a lane per bit ORs its 2^sum_k in_queue words.
-// One pass over in_queue (4 MB at scale 25), about once a search: the
-// level after the top-down level 1.
-//
 // The state is double-buffered: the level read cur and its successor
 // reads next, so that every block can compute the decision from cur while
 // block 0 writes next. The blocks need it because a top-down level needs
@@ -985,8 +924,7 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
 // rather than in a launch of its own.
 __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counters* c, const long long* red,
                              LevelRec* ring, double alpha, double beta, int mode, long long n, int single,
-                             uint32_t* out, int64_t out_words, const uint32_t* in, int64_t in_words, uint32_t* sum,
-                             int64_t sum_words, int sum_k, long long sum_nf) {
+                             uint32_t* out, int64_t out_words) {
   const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
   LoopState st = *cur;
   if (st.done) {  // past the last level: carry the end on
@@ -1010,21 +948,7 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
   st.done = found == 0;
   const int was = st.dir;
   if (!st.done) st.dir = Rule(was, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
-  st.sparse = sum != nullptr && !st.done && st.dir == 1 && st.nf <= sum_nf;
   if (lead) *next = st;
-  if (st.sparse) {
-    const int lane = threadIdx.x & 31;
-    const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
-    const int64_t span = 1ll << sum_k;
-    for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < sum_words; w += warps) {
-      const int64_t w0 = (w * 32 + lane) * span;  // this lane's bit: in words [w0, w0 + span)
-      uint32_t any = 0;
-      for (int64_t i = w0; i < w0 + span && i < in_words; ++i) any |= in[i];
-      const unsigned bits = __ballot_sync(kFull, any != 0);
-      if (lane == 0) sum[w] = bits;
-    }
-    return;
-  }
   if (st.done || st.dir != 0 || (single && was == 0)) return;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
@@ -1060,30 +984,6 @@ ExploreKernel BottomUpFor(const dob_params& p) {
   return nullptr;
 }
 
-// kSumWords bounds the summary (bu_summary): 32 KB of shared memory a
-// block, so that the 4 blocks of 256 threads an SM that BottomUpKernel's
-// 64 registers allow still fit, with about 100 KB of the SM's 256 KB left
-// to L1. At scale 25 (2^20 words of in_queue) a bit covers 4 words, 128
-// vertices.
-constexpr int64_t kSumWords = 8192;
-
-// SummaryShape is the summary of in_words words of in_queue: the least k
-// whose bit per 2^k words fits in kSumWords words, its bits, and its words
-// (a multiple of 4, for the blocks' 16-byte copies). A level uses it when
-// its frontier has at most a quarter as many vertices as the summary has
-// bits, so that at most a quarter of the bits are set (ours, not tuned:
-// level 2's frontier is a few thousand vertices, far below).
-struct SummaryShape {
-  int k = 0;
-  int64_t bits = 0, words = 0;
-  explicit SummaryShape(int64_t in_words) {
-    while (((in_words + (1ll << k) - 1) >> k) > kSumWords * 32) ++k;
-    bits = (in_words + (1ll << k) - 1) >> k;
-    words = ((bits + 31) / 32 + 3) / 4 * 4;
-  }
-  long long MaxFrontier() const { return bits / 4; }
-};
-
 struct Handle {
   dob_params p{};
   int sms = 0;
@@ -1094,13 +994,6 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  // bu_summary on 1×1: in_queue's summary, a bit per 2^sum_k words
-  // (sum_words words, at most kSumWords, a multiple of 4), used on a
-  // bottom-up level whose frontier has at most sum_nf vertices.
-  uint32_t* summary = nullptr;
-  int64_t sum_words = 0;
-  int sum_k = 0;
-  long long sum_nf = 0;
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1170,7 +1063,7 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, summary, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
@@ -1223,7 +1116,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, Big(), Cur(), Next(), summary, sum_words, 5 + sum_k};
+                       (uint32_t)p.bu_serial, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1236,7 +1129,6 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_summary && p->single) b += 4 * SummaryShape(cw / 4).words;  // summary
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1273,9 +1165,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
-  BFSB_REQUIRE(p->bu_summary == 0 || p->bu_summary == 1, "dob: bu_summary %lld: want 0 or 1",
-               (long long)p->bu_summary);
-  BFSB_REQUIRE(!p->bu_summary || p->bu_skip, "dob: bu_summary needs bu_skip (its kernels hold the summary's path)");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1311,7 +1200,7 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
-  h->bu_kernel<<<grid, h->tpb, 4 * h->sum_words, h->s>>>(h->Args(), gate);  // shared memory: the summary
+  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
 }
@@ -1322,8 +1211,7 @@ int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, in
   const int64_t rw = h->row_words();
   DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
                                                        h->lp.beta, (int)h->lp.mode, (long long)h->lp.n,
-                                                       (int)h->p.single, h->out_q, rw, h->in_q, h->col_words(),
-                                                       h->summary, h->sum_words, h->sum_k, h->sum_nf);
+                                                       (int)h->p.single, h->out_q, rw);
   BFSB_CHECK_LAUNCH("DecideKernel");
   return 0;
 }
@@ -1357,13 +1245,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->bu_kernel = BottomUpFor(*p);
-    if (p->bu_summary && p->single) {
-      const SummaryShape sh(h->col_words());
-      h->sum_k = sh.k;
-      h->sum_words = sh.words;
-      h->sum_nf = sh.MaxFrontier();
-    }
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 4 * h->sum_words));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
@@ -1393,7 +1275,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
-    if (h->sum_words > 0) BFSB_CHECK(cudaMalloc(&h->summary, 4 * h->sum_words));
     if (!p->single) {
       BFSB_CHECK(cudaMalloc(&h->level_assigned, 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->all_assigned, 4 * rw));

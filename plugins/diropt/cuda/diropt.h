@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 8
+#define DOB_ABI_VERSION 7
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -70,11 +70,6 @@ typedef struct dob_params {
                                 visited at once and explores only those
                                 with an unvisited row; 0: kBuWords words
                                 at a time, each explored */
-  int64_t bu_summary;        /* bottom-up, 1×1 device loop: 1: a level whose
-                                frontier is small tests each entry first
-                                against a summary of in_queue (a bit per
-                                2^k words) in shared memory, and reads
-                                in_queue only where the summary bit is set */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
