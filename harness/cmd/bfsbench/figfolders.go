@@ -147,8 +147,11 @@ type staleness struct {
 
 // cmdStale lists the figure folders whose results were measured before a
 // change to a plugin they use: the commit each results file records
-// against git log of plugins/<plugin> since then, its tests (*_test.go)
-// and documents (*.md) left out.
+// against plugins/<plugin> at HEAD, its tests (*_test.go) and documents
+// (*.md) left out. A plugin whose files are as they were at that commit
+// (changed and then reverted) is not a change: the figure measured the
+// code that is there now. A changed one is listed with git log's count of
+// the commits since.
 func cmdStale(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("stale", flag.ContinueOnError)
 	strict := fs.Bool("strict", false, "exit 1 when a folder is stale or its commit is unknown (without it, the list is for reading: exit 0)")
@@ -244,8 +247,17 @@ func folderStaleness(dir string) staleness {
 		for _, pl := range slices.Sorted(maps.Keys(plugins)) {
 			// A change to the plugin's tests or documents alone changes
 			// nothing a figure measured.
-			log, err := gitOut(root, "log", "--format=%h %cs", base+"..HEAD", "--", "plugins/"+pl,
-				":(exclude,glob)plugins/"+pl+"/**/*_test.go", ":(exclude,glob)plugins/"+pl+"/**/*.md")
+			spec := []string{"--", "plugins/" + pl, ":(exclude,glob)plugins/" + pl + "/**/*_test.go",
+				":(exclude,glob)plugins/" + pl + "/**/*.md"}
+			diff, err := gitOut(root, append([]string{"diff", "--name-only", base, "HEAD"}, spec...)...)
+			if err != nil {
+				s.note = err.Error()
+				return s
+			}
+			if diff == "" {
+				continue
+			}
+			log, err := gitOut(root, append([]string{"log", "--format=%h %cs", base + "..HEAD"}, spec...)...)
 			if err != nil {
 				s.note = err.Error()
 				return s
