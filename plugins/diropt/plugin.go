@@ -32,7 +32,6 @@ const (
 	pBUFirst   = "bu_first"
 	pBUBatch   = "bu_batch"
 	pBUSkip    = "bu_skip"
-	pBUGather  = "bu_gather"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -48,8 +47,7 @@ const (
 // dense array for the bottom-up level's first check (bu_first); the lanes'
 // own bottom-up scans two entries at a time (bu_batch 2; 4 measured slower
 // and is not offered); bottom-up warps that load 32 words of visited at
-// once and skip the full ones (bu_skip); the warp's help reading the rest
-// of all its lanes' lists together (bu_gather). With bu_skip, bu_serial 2 and 8
+// once and skip the full ones (bu_skip). With those, bu_serial 2 and 8
 // measured slower than 4, and beta 100 to 1000 no faster than Beamer's 24
 // (results/diropt-1000).
 const (
@@ -87,8 +85,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: list entries a lane loads at once in its own scan, with the entries of its four lists together, before testing their in_queue bits together (1: one entry at a time, each waiting for the last, as the paper's scan; 2: twice the loads in flight, and the warp's help 64 entries a step). The CPU backend ignores it"},
 			{Name: pBUSkip, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA bottom-up: a warp loads 32 words of visited at once (one 128-byte load) and explores only the words with an unvisited row, four at a time, so that a late level, whose rows are nearly all visited, costs one load per 32 words (false: four words at a time, each explored, as the paper's thread per vertex). The CPU backend ignores it"},
-			{Name: pBUGather, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA bottom-up: the warp's help (after a lane's first bu_serial entries) reads the rest of all its lanes' lists together, 64 entries a step ranked by a warp scan of the lengths (Merrill et al.'s scan-based gathering), each list stopping at its first hit (false: one list a step, the whole warp on it). Needs bu_serial > 0. The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -118,7 +114,6 @@ type options struct {
 	BUFirst  bool
 	BUBatch  int64
 	BUSkip   bool
-	BUGather bool
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -129,14 +124,11 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), BUGather: cfg.Bool(pBUGather),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
-	}
-	if o.BUGather && o.BUSerial == 0 {
-		return options{}, fmt.Errorf("%s = true needs %s > 0 (it is the warp's help, which %s = 0 turns off): set %s = false too", pBUGather, pBUSerial, pBUSerial, pBUGather)
 	}
 	return o, nil
 }
@@ -192,8 +184,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip,
-			BUGather: v.opt.BUGather, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, Exchange: xch})
 		if err != nil {
 			return err
 		}

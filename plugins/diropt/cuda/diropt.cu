@@ -352,78 +352,10 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
   }
 }
 
-// Owner is, for rank r of a step of GatherRest, the lane whose list holds
-// it: the last lane whose exclusive offset `off` (non-decreasing over the
-// lanes) is at most r. Lanes with an empty list share the next lane's
-// offset, so the last lane at or below r has a list. Every lane calls it.
-__device__ __forceinline__ int Owner(uint32_t off, uint32_t r) {
-  int l = 0;
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1) {
-    if (__shfl_sync(kFull, off, l + d) <= r) l += d;
-  }
-  return l;
-}
-
-// GatherRest is the warp's help with bu_gather (ours, after [Merrill]'s
-// scan-based gathering, §4): the rest of every lane's list [b, e) at
-// once, where the help without it takes one list a step. A warp scan of
-// the remaining lengths ranks the lists' entries one after another; each
-// step the warp reads the next 64 ranks, two a lane (both loads, then both
-// tests, issued together), each lane finding the list of its rank with
-// Owner, and each list's lane takes the first hit among its ranks: that
-// list stops (its parent found), the others go on from where the step
-// left them. A step thus reads the next entries of several short lists,
-// which on a level with a small frontier (most lists read to their end)
-// saves the warp a round trip per list. Entries read past a hit in the same
-// step are counted (edges), not used.
-__device__ __forceinline__ void GatherRest(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
-                                           int lane,
-                                           uint32_t& b, uint32_t e, bool& hit, uint32_t& parent,
-                                           unsigned long long& edges) {
-  for (;;) {
-    const uint32_t len = b < e ? e - b : 0u;
-    uint32_t inc = len;  // inclusive scan of the lengths
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const uint32_t x = __shfl_up_sync(kFull, inc, d);
-      if (lane >= d) inc += x;
-    }
-    const uint32_t total = __shfl_sync(kFull, inc, 31);
-    if (total == 0) return;
-    const uint32_t off = inc - len;
-    const uint32_t ra = lane, rb = lane + 32;  // this lane's two ranks
-    const int oa = Owner(off, ra), ob = Owner(off, rb);
-    const uint32_t ea = __shfl_sync(kFull, b, oa) + (ra - __shfl_sync(kFull, off, oa));
-    const uint32_t eb = __shfl_sync(kFull, b, ob) + (rb - __shfl_sync(kFull, off, ob));
-    uint32_t ua = 0, ub = 0;
-    if (ra < total) ua = __ldg(&bu_adj[ea]);
-    if (rb < total) ub = __ldg(&bu_adj[eb]);
-    edges += (ra < total) + (rb < total);
-    const bool ha = ra < total && InQueue(in_queue, ua);
-    const bool hb = rb < total && InQueue(in_queue, ub);
-    const unsigned long long hits =
-        (unsigned long long)__ballot_sync(kFull, ha) | ((unsigned long long)__ballot_sync(kFull, hb) << 32);
-    // This lane's ranks in the step: [lo, hi).
-    const uint32_t lo = min(off, 64u), hi = min(off + len, 64u);
-    const unsigned long long span = hi - lo >= 64 ? ~0ull : ((1ull << (hi - lo)) - 1) << lo;
-    const unsigned long long mine = hi > lo ? hits & span : 0ull;
-    const int r = mine != 0 ? __ffsll((long long)mine) - 1 : 0;
-    const uint32_t pa = __shfl_sync(kFull, ua, r & 31), pb = __shfl_sync(kFull, ub, r & 31);
-    if (mine != 0) {
-      hit = true;
-      parent = r < 32 ? pa : pb;
-      b = e;
-    } else {
-      b += hi - lo;
-    }
-  }
-}
-
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kGather>
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
@@ -469,9 +401,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
         break;
       }
     }
-    if (kWarpAssist && kGather) {
-      GatherRest(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
-    } else if (kWarpAssist) {
+    if (kWarpAssist) {
       // The rest of each long list, the whole warp at a time.
       for (unsigned pending = __ballot_sync(kFull, b < e1); pending != 0;
            pending = __ballot_sync(kFull, b < e1)) {
@@ -572,11 +502,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-//
-// kGather (bu_gather; ours): the warp's help is GatherRest, the rest of all
-// its lanes' lists of a word together, 64 ranked entries a step, instead
-// of one list a step.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kGather>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -601,7 +527,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kGather>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -609,7 +535,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch, kGather>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -639,10 +565,10 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
           a.next);
 }
 
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kGather = false>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kGather>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
                                 a.row_words, a.serial, a.ctr, a.next);
 }
 
@@ -1033,24 +959,10 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_gather,
-// built with the warp's help only), nullptr for a combination it was not
-// built for.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
+// bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_gather) {
-    if (!assist || (p.bu_batch != 1 && p.bu_batch != 2)) return nullptr;
-    switch ((skip ? 4 : 0) + (p.bu_batch == 2 ? 2 : 0) + (first ? 1 : 0)) {
-      case 0: return BottomUpKernel<true, false, 1, false, true>;
-      case 1: return BottomUpKernel<true, true, 1, false, true>;
-      case 2: return BottomUpKernel<true, false, 2, false, true>;
-      case 3: return BottomUpKernel<true, true, 2, false, true>;
-      case 4: return BottomUpKernel<true, false, 1, true, true>;
-      case 5: return BottomUpKernel<true, true, 1, true, true>;
-      case 6: return BottomUpKernel<true, false, 2, true, true>;
-      case 7: return BottomUpKernel<true, true, 2, true, true>;
-    }
-  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
     case 4: return BottomUpKernel<false, false, 1, false>;
     case 5: return BottomUpKernel<false, true, 1, false>;
@@ -1253,11 +1165,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
-  BFSB_REQUIRE(p->bu_gather == 0 || p->bu_gather == 1, "dob: bu_gather %lld: want 0 or 1", (long long)p->bu_gather);
-  BFSB_REQUIRE(BottomUpFor(*p) != nullptr,
-               "dob: bu_batch %lld with bu_gather %lld, bu_serial %lld: want bu_batch 1 or 2, and bu_gather only "
-               "with bu_serial > 0 (the warp's help)",
-               (long long)p->bu_batch, (long long)p->bu_gather, (long long)p->bu_serial);
+  BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
 

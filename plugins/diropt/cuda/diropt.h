@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 8
+#define DOB_ABI_VERSION 7
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -70,10 +70,6 @@ typedef struct dob_params {
                                 visited at once and explores only those
                                 with an unvisited row; 0: kBuWords words
                                 at a time, each explored */
-  int64_t bu_gather;         /* bottom-up: 1: the warp's help reads the rest
-                                of all its lanes' lists together, 64 ranked
-                                entries a step (scan-based gathering); 0:
-                                one list a step. Needs bu_serial > 0 */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
