@@ -31,7 +31,8 @@
 // edges out of BlockGather pushes them on a HugeQueue instead (Take), and
 // HugeKernel, launched after it on the same stream, expands every queued
 // list in chunks of kHugeChunk edges, one chunk a block step, over the
-// whole grid. ueno, merrill and diropt use it.
+// whole grid. ueno, merrill and diropt use it (diropt's device loop calls
+// HugeExpand, HugeKernel's body, from a kernel it launches anyway).
 //
 // API (stable; see the example below):
 //
@@ -302,16 +303,13 @@ struct HugeAcc<Visit, std::void_t<typename Visit::Acc>> {
   using type = typename Visit::Acc;
 };
 
-// HugeKernel expands every list queued on q: vis(src, col[e], acc) for each
-// of their edges e, with a per-thread accumulator acc (the visitor's Acc, or
-// uint32_t; value-initialized) that vis.Flush(acc) receives once at the
-// end, on every thread. Launch it with kThreads threads a block and as many
-// blocks as the GPU holds; a block takes chunks k, k + gridDim.x, ... of the
-// queue's numbering. A queue whose ctl is zero costs one load a block.
-template <int kThreads, typename V, typename Col, class Visit>
-__global__ void __launch_bounds__(kThreads)
-    HugeKernel(HugeQueue<V> q, const Col* __restrict__ col, Visit vis) {
-  __shared__ HugeList<V> cur;
+// HugeExpand is HugeKernel's body, for a kernel that expands the queue
+// in a launch of its own making (diropt's bottom-up kernel on a top-down
+// level of its device loop): every block of the grid calls it, with
+// `threads` its block size and cur in its shared memory. See HugeKernel.
+template <typename V, typename Col, class Visit>
+__device__ __forceinline__ void HugeExpand(const HugeQueue<V>& q, const Col* __restrict__ col, const Visit& vis,
+                                           int threads, HugeList<V>& cur) {
   const unsigned long long c = *q.ctl;
   // No slot past cap is read (a push past it set the error bit instead).
   const int64_t n = min((int64_t)(c >> kHugeChunkBits), q.cap);
@@ -331,9 +329,22 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t e = min(b + kHugeChunk, cur.e);
     const V src = cur.src;
     __syncthreads();  // cur is rewritten next step
-    for (int64_t x = b + threadIdx.x; x < e; x += kThreads) vis(src, __ldg(&col[x]), acc);
+    for (int64_t x = b + threadIdx.x; x < e; x += threads) vis(src, __ldg(&col[x]), acc);
   }
   vis.Flush(acc);
+}
+
+// HugeKernel expands every list queued on q: vis(src, col[e], acc) for each
+// of their edges e, with a per-thread accumulator acc (the visitor's Acc, or
+// uint32_t; value-initialized) that vis.Flush(acc) receives once at the
+// end, on every thread. Launch it with kThreads threads a block and as many
+// blocks as the GPU holds; a block takes chunks k, k + gridDim.x, ... of the
+// queue's numbering. A queue whose ctl is zero costs one load a block.
+template <int kThreads, typename V, typename Col, class Visit>
+__global__ void __launch_bounds__(kThreads)
+    HugeKernel(HugeQueue<V> q, const Col* __restrict__ col, Visit vis) {
+  __shared__ HugeList<V> cur;
+  HugeExpand(q, col, vis, kThreads, cur);
 }
 
 }  // namespace bfsb
