@@ -67,11 +67,11 @@
 // dobfs/device_loop.go): TopDownKernel and BottomUpKernel, each returning
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
-// with td_big, bfsb::HugeKernel's work), then DecideKernel (the switching rule, and the clearing of
-// out_queue before a top-down level that needs it). No round trip: the
-// host waits once per batch of levels. (A host loop, reading each level's
-// counts back, measured the same on one H200 and 4.6 % slower on two:
-// results/diropt-device-loop.)
+// with td_big, bfsb::HugeKernel's work), then DecideKernel (the switching
+// rule, and the clearing of out_queue before a top-down level that needs
+// it). No round trip: the host waits once per batch of levels. (A host
+// loop, reading each level's counts back, measured the same on one H200
+// and 4.6 % slower on two: results/diropt-device-loop.)
 // The queue swap is a pointer swap; a top-down level leaves its in_queue
 // empty (each warp clears the word it read), so the next top-down level
 // finds out_queue clean.
@@ -517,12 +517,15 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
   if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
-    // word (a clear bit) are explored.
+    // word (a clear bit) are explored. BottomUpWords writes the out_queue
+    // words of the groups it explores, full ones too; the chunk writes the
+    // others.
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
       const uint32_t mine = in ? visited[c0 + lane] : kFull;
-      if (in && mine == kFull) out_queue[c0 + lane] = 0;
       const unsigned open = __ballot_sync(kFull, mine != kFull);
+      const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
+      if (in && !explored) out_queue[c0 + lane] = 0;
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
@@ -566,7 +569,6 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
           a.next);
 }
 
-//
 // On a top-down level of the device loop (gate: the level is not done and
 // its direction is top-down) BottomUpKernel is where the lists that
 // TopDownKernel queued on the BigQueue (td_big) are expanded, by
