@@ -35,15 +35,30 @@ const (
 // WriteEdgesBinary writes edges over nvertices vertices in the binary
 // format above.
 func WriteEdgesBinary(w io.Writer, edges []graph500.Edge, nvertices int64) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := WriteBinaryHeader(w, nvertices, int64(len(edges))); err != nil {
+		return err
+	}
+	return WriteBinaryEdges(w, edges)
+}
+
+// WriteBinaryHeader writes the header of a binary edge list of count edges
+// over nvertices vertices; WriteBinaryEdges then writes the edges, in one
+// call or several (a writer that streams them, such as bfsbench
+// generate).
+func WriteBinaryHeader(w io.Writer, nvertices, count int64) error {
 	var h [binaryHeaderSize]byte
 	copy(h[:8], binaryMagic)
 	binary.LittleEndian.PutUint32(h[8:], binaryVersion)
 	binary.LittleEndian.PutUint64(h[16:], uint64(nvertices))
-	binary.LittleEndian.PutUint64(h[24:], uint64(len(edges)))
-	if _, err := bw.Write(h[:]); err != nil {
-		return err
-	}
+	binary.LittleEndian.PutUint64(h[24:], uint64(count))
+	_, err := w.Write(h[:])
+	return err
+}
+
+// WriteBinaryEdges writes edges in the binary format's edge layout, after
+// WriteBinaryHeader.
+func WriteBinaryEdges(w io.Writer, edges []graph500.Edge) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
 	var b [binaryEdgeSize]byte
 	for _, e := range edges {
 		binary.LittleEndian.PutUint64(b[:8], uint64(e.V0))
