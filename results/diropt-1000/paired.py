@@ -4,11 +4,14 @@
 For two cases of one results file (the same roots, in the same order) it
 prints how many searches the second case ran faster, the median of the
 per-root time ratios and a two-sided sign test; and for every case the
-range of its level-0 gap (the device time before level 0).
+range of its level-0 gap (the device time before level 0). With a level L
+after the case numbers it also prints, root by root, level L's direction,
+frontier, entries examined and exploration time (ms) in both cases.
 
     python3 paired.py steps-25.json.gz 1 2     # tuned before -> + bu_first
     git show aae54f8:results/diropt-1000/batch-25.json.gz > batch-25.json.gz
     python3 paired.py batch-25.json.gz 0 1     # bu_batch 1 -> 2 (0 2: -> 4; 2 3: alpha 14 -> 40)
+    python3 paired.py summary-25.json.gz 0 1 2 # and level 2 root by root
 """
 import gzip
 import json
@@ -38,6 +41,19 @@ def main():
     for i, c in enumerate(cases):
         gaps = [s["phases"][0]["times"].get("gap", 0) * 1e6 for s in c["bfs"]]
         print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
+    if len(sys.argv) > 4:
+        level = int(sys.argv[4])
+        print(f"level {level}: root, direction, frontier, entries examined a / b, explore ms a / b")
+        for x, y in zip(a["bfs"], b["bfs"]):
+            pa = next((p for p in x["phases"] if p["level"] == level), None)
+            pb = next((p for p in y["phases"] if p["level"] == level), None)
+            if pa is None or pb is None:
+                continue
+            ta = sum(v for k, v in pa["times"].items() if k.startswith("explore_")) * 1e3
+            tb = sum(v for k, v in pb["times"].items() if k.startswith("explore_")) * 1e3
+            d = "bu" if "explore_bu" in pa["times"] else "td"
+            ea, eb = pa["bytes"]["edges_examined"], pb["bytes"]["edges_examined"]
+            print(f"{x['root']} {d} {pa['frontier']} {ea} / {eb} {ta:.3f} / {tb:.3f}")
 
 
 if __name__ == "__main__":
