@@ -13,7 +13,9 @@
 //                    on a 1×1 grid the same arrays as the CSR
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
-//                    a bottom-up level's first check; see BottomUp)
+//                    a bottom-up level's first check; see BottomUp); with
+//                    bu_head, the next bu_head entries of each list follow
+//                    as dense arrays of their own (HeadScan)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -288,15 +290,84 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
   }
 }
 
-// BatchScan is the lanes' own scan of their lists (after the first entry,
-// up to `serial` entries with the warp's help, else to the end) for
-// kBatch > 1: each lane loads the next kBatch entries of each of its
-// kBuWords lists at once, then their in_queue bits at once, and stops a
-// list at its first hit. A scan of one entry at a time waits for two
-// loads (the entry, then its bit) per entry, one list after another; here
-// a lane has up to kBuWords·kBatch entries and bits in flight. Entries
-// loaded past a hit in the same batch are read and counted (edges), not
-// used. b[j] is where list j's scan stands (end[j] once it hit).
+// TestBatch tests the kBatch entries u[j][0..kBatch) loaded for each of a
+// lane's kBuWords lists, whose scans stand at b[j] and may read up to
+// stop[j]: their in_queue bits together, then list by list the first hit
+// (b[j] <- end[j]) or the next position (b[j] += the entries tested).
+// Entries past a hit in the same batch were read and are counted (edges),
+// not used.
+template <int kBatch>
+__device__ __forceinline__ void TestBatch(const uint32_t* __restrict__ in_queue,
+                                          const uint32_t (&u)[kBuWords][kBatch], const uint32_t (&stop)[kBuWords],
+                                          const uint32_t (&end)[kBuWords], uint32_t (&b)[kBuWords],
+                                          bool (&hit)[kBuWords], uint32_t (&parent)[kBuWords],
+                                          unsigned long long& edges) {
+  bool q[kBuWords][kBatch];
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && InQueue(in_queue, u[j][k]);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    if (b[j] >= stop[j]) continue;
+    const uint32_t n = min((uint32_t)kBatch, stop[j] - b[j]);
+    edges += n;
+    bool h = false;
+    uint32_t pu = 0;
+#pragma unroll
+    for (int k = kBatch - 1; k >= 0; --k) {
+      if (q[j][k]) {
+        h = true;
+        pu = u[j][k];
+      }
+    }
+    if (h) {
+      hit[j] = true;
+      parent[j] = pu;
+      b[j] = end[j];
+    } else {
+      b[j] += n;
+    }
+  }
+}
+
+// HeadScan (bu_head; ours) is the step after the first check: each list
+// that missed tests its next kHead entries, loaded from the dense head
+// arrays (entry 1 + k of row v at head[k * stride + v]) rather than from
+// the list. The lanes of a warp hold 32 consecutive rows, so each entry
+// is one 128-byte load a warp (for the lanes that need it) where the
+// lists' entries are up to 32 separate 32-byte sectors: on a bottom-up
+// level with a small frontier, where most rows miss their first check,
+// those sectors are most of what the level waits for. The loads stream
+// past L1 and L2 (read once a level), as first's do.
+template <int kHead>
+__device__ __forceinline__ void HeadScan(const uint32_t* __restrict__ head, int64_t stride, int64_t w0, int lane,
+                                         const uint32_t* __restrict__ in_queue, const uint32_t (&end)[kBuWords],
+                                         uint32_t (&b)[kBuWords], bool (&hit)[kBuWords],
+                                         uint32_t (&parent)[kBuWords], unsigned long long& edges) {
+  uint32_t u[kBuWords][kHead];
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    const int64_t v = (w0 + j) * 32 + lane;
+#pragma unroll
+    for (int k = 0; k < kHead; ++k) {
+      u[j][k] = b[j] < end[j] && (uint32_t)k < end[j] - b[j] ? __ldcs(&head[k * stride + v]) : 0u;
+    }
+  }
+  TestBatch<kHead>(in_queue, u, end, end, b, hit, parent, edges);
+}
+
+// BatchScan is the lanes' own scan of their lists (from where b[j] stands,
+// up to `serial` entries of the list with the warp's help, else to the
+// end) for kBatch > 1: each lane loads the next kBatch entries of each of
+// its kBuWords lists at once, then tests their in_queue bits at once
+// (TestBatch), and stops a list at its first hit. A scan of one entry at
+// a time waits for two loads (the entry, then its bit) per entry, one list
+// after another; here a lane has up to kBuWords·kBatch entries and bits in
+// flight. b[j] is where list j's scan stands (end[j] once it hit).
 template <int kBatch, bool kWarpAssist>
 __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
                                           const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
@@ -313,7 +384,6 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
     for (int j = 0; j < kBuWords; ++j) more |= b[j] < stop[j];
     if (!more) break;
     uint32_t u[kBuWords][kBatch];
-    bool q[kBuWords][kBatch];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
 #pragma unroll
@@ -321,33 +391,61 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
         u[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] ? __ldg(&bu_adj[b[j] + k]) : 0u;
       }
     }
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
+    TestBatch<kBatch>(in_queue, u, stop, end, b, hit, parent, edges);
+  }
+}
+
+// WarpAssist is the warp's help with the rest [b, e) of each lane's list
+// that is still pending (a lane whose b < e): one list at a time, the
+// leader's, kBatch·32 entries a step (a lane loads kBatch entries, then
+// tests their bits, then the ballots), stopping at the list's first hit.
+template <int kBatch>
+__device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ in_queue, int lane, uint32_t b, uint32_t e,
+                                           bool& hit, uint32_t& parent, unsigned long long& edges) {
+  for (unsigned pending = __ballot_sync(kFull, b < e); pending != 0; pending = __ballot_sync(kFull, b < e)) {
+    const int leader = __ffs(pending) - 1;
+    const uint32_t gb = __shfl_sync(kFull, b, leader);
+    const uint32_t ge = __shfl_sync(kFull, e, leader);
+    if (lane == leader) b = e;
+    for (uint32_t e0 = gb; e0 < ge; e0 += kBatch * 32) {
+      uint32_t u[kBatch];
 #pragma unroll
       for (int k = 0; k < kBatch; ++k) {
-        q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && InQueue(in_queue, u[j][k]);
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      if (b[j] >= stop[j]) continue;
-      const uint32_t n = min((uint32_t)kBatch, stop[j] - b[j]);
-      edges += n;
-      bool h = false;
-      uint32_t pu = 0;
-#pragma unroll
-      for (int k = kBatch - 1; k >= 0; --k) {
-        if (q[j][k]) {
-          h = true;
-          pu = u[j][k];
+        const uint32_t x = e0 + k * 32 + lane;
+        u[k] = 0;
+        if (x < ge) {
+          u[k] = __ldg(&bu_adj[x]);
+          ++edges;
         }
       }
-      if (h) {
-        hit[j] = true;
-        parent[j] = pu;
-        b[j] = end[j];
-      } else {
-        b[j] += n;
+      bool h[kBatch];
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) h[k] = e0 + k * 32 + lane < ge && InQueue(in_queue, u[k]);
+      unsigned hits[kBatch];
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) hits[k] = __ballot_sync(kFull, h[k]);
+      // The first hit in list order: the lowest lane of the first batch
+      // with one.
+      unsigned any = 0;
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) any |= hits[k];
+      if (any != 0) {
+        uint32_t su = u[kBatch - 1];
+        unsigned sh = hits[kBatch - 1];
+#pragma unroll
+        for (int k = kBatch - 2; k >= 0; --k) {
+          if (hits[k] != 0) {
+            su = u[k];
+            sh = hits[k];
+          }
+        }
+        const uint32_t first = __shfl_sync(kFull, su, __ffs(sh) - 1);
+        if (lane == leader) {
+          hit = true;
+          parent = first;
+        }
+        break;
       }
     }
   }
@@ -356,7 +454,7 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel.
-template <bool kWarpAssist, bool kFirst, int kBatch>
+template <bool kWarpAssist, bool kFirst, int kBatch, int kHead>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
@@ -377,6 +475,9 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   uint32_t bs[kBuWords];  // where each list's scan stands
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+  if constexpr (kHead > 0) {
+    HeadScan<kHead>(first + row_words * 32, row_words * 32, w0, lane, in_queue, end, bs, hit, parent, edges);
+  }
   if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
@@ -402,56 +503,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
         break;
       }
     }
-    if (kWarpAssist) {
-      // The rest of each long list, the whole warp at a time.
-      for (unsigned pending = __ballot_sync(kFull, b < e1); pending != 0;
-           pending = __ballot_sync(kFull, b < e1)) {
-        const int leader = __ffs(pending) - 1;
-        const uint32_t gb = __shfl_sync(kFull, b, leader);
-        const uint32_t ge = __shfl_sync(kFull, e1, leader);
-        if (lane == leader) b = e1;
-        if (kBatch > 1) {  // 64 entries a step: both loads, then both bits, then the ballots
-          for (uint32_t e0 = gb; e0 < ge; e0 += 64) {
-            const uint32_t ea = e0 + lane, eb = e0 + 32 + lane;
-            uint32_t ua = 0, ub = 0;
-            if (ea < ge) ua = __ldg(&bu_adj[ea]);
-            if (eb < ge) ub = __ldg(&bu_adj[eb]);
-            edges += (ea < ge) + (eb < ge);
-            const bool ha = ea < ge && InQueue(in_queue, ua);
-            const bool hb = eb < ge && InQueue(in_queue, ub);
-            const unsigned hits_a = __ballot_sync(kFull, ha), hits_b = __ballot_sync(kFull, hb);
-            if ((hits_a | hits_b) != 0) {
-              const uint32_t first = hits_a != 0 ? __shfl_sync(kFull, ua, __ffs(hits_a) - 1)
-                                                 : __shfl_sync(kFull, ub, __ffs(hits_b) - 1);
-              if (lane == leader) {
-                hit[j] = true;
-                parent[j] = first;
-              }
-              break;
-            }
-          }
-        }
-        for (uint32_t e0 = gb; kBatch == 1 && e0 < ge; e0 += 32) {
-          const uint32_t e = e0 + lane;
-          uint32_t u = 0;
-          bool h = false;
-          if (e < ge) {
-            u = __ldg(&bu_adj[e]);
-            ++edges;
-            h = InQueue(in_queue, u);
-          }
-          const unsigned hits = __ballot_sync(kFull, h);
-          if (hits != 0) {
-            const uint32_t first = __shfl_sync(kFull, u, __ffs(hits) - 1);
-            if (lane == leader) {
-              hit[j] = true;
-              parent[j] = first;
-            }
-            break;
-          }
-        }
-      }
-    }
+    if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[v] = parent[j];
@@ -471,8 +523,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // range and its first entry and tests that entry's in_queue bit (with the
 // lists ordered by degree most vertices of a large level stop here). Step
 // 2, word by word: the rest of the lists that did not hit, the lane alone
-// for `serial` entries and then, with kWarpAssist, the whole warp 32
-// entries a step, stopping at the first hit.
+// for `serial` entries and then, with kWarpAssist, the whole warp kBatch·32
+// entries a step (WarpAssist), stopping at the first hit.
 //
 // kFirst (bu_first; ours, not in [1]): step 1 reads the first entry from
 // the dense array `first` instead of the list. Lanes of a warp hold 32
@@ -494,6 +546,11 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // registers, 3 blocks of 256 threads an SM instead of 5) made them 11 %
 // slower and was removed (results/diropt-1000).
 //
+// kHead (bu_head; ours, with kFirst, kBatch 2, kSkip and the warp's help):
+// between steps 1 and 2, each row that missed tests its next kHead
+// entries from the dense head arrays that follow `first` (HeadScan); the
+// lane's own scan (BatchScan) then goes on from entry 1 + kHead.
+//
 // kSkip (bu_skip; ours): a warp takes 32 words at a time in one 128-byte
 // load of visited, writes a zero out_queue word for each full one, and
 // explores only the groups of kBuWords words with an unvisited row.
@@ -503,7 +560,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kHead>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -531,7 +588,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch, kHead>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -539,7 +596,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch, kHead>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -577,9 +634,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kHead = 0>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
-  if (gate != nullptr && !gate->done && gate->dir == 0) {
+  if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
       bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
@@ -588,18 +645,20 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     return;
   }
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kHead>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
                                 a.row_words, a.serial, a.ctr, a.next);
 }
 
-// FirstKernel fills first (bu_first) at dob_create: each row's first CSC
-// entry, 0 for a row without neighbours (never read: it is visited).
+// FirstKernel fills first (bu_first) and the head arrays after it
+// (bu_head) at dob_create: entry k of row v's CSC list at
+// first[k * stride + v] for k <= head, 0 past the list's end (never read:
+// a scan stops at its list's end).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            uint32_t* first) {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
-    const uint32_t b = bu_off[v];
-    first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
+                            int64_t stride, int head, uint32_t* first) {
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += step) {
+    const uint32_t b = bu_off[v], e = bu_off[v + 1];
+    for (int k = 0; k <= head; ++k) first[k * stride + v] = (uint32_t)k < e - b ? bu_adj[b + k] : 0u;
   }
 }
 
@@ -979,10 +1038,18 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
-// bu_batch it was not built for.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_head),
+// nullptr for a bu_batch or bu_head it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
+  if (p.bu_head > 0) {  // CheckParams: only with the other steps
+    switch (p.bu_head) {
+      case 1: return BottomUpKernel<true, true, 2, true, 1>;
+      case 2: return BottomUpKernel<true, true, 2, true, 2>;
+      case 3: return BottomUpKernel<true, true, 2, true, 3>;
+    }
+    return nullptr;
+  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
     case 4: return BottomUpKernel<false, false, 1, false>;
     case 5: return BottomUpKernel<false, true, 1, false>;
@@ -1013,7 +1080,7 @@ struct Handle {
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
-  uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
+  uint32_t* first = nullptr;  // bu_first: each row's first CSC entry (then bu_head's, FirstKernel)
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1148,7 +1215,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
-  if (p->bu_first) b += 4 * p->local_rows;                       // first
+  if (p->bu_first) b += (1 + p->bu_head) * 32 * rw;              // first, head (a column of row_words·32)
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1185,6 +1252,9 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
+  BFSB_REQUIRE(p->bu_head >= 0 && p->bu_head <= 3, "dob: bu_head %lld: want 0 to 3", (long long)p->bu_head);
+  BFSB_REQUIRE(p->bu_head == 0 || (p->bu_first && p->bu_batch == 2 && p->bu_skip && p->bu_serial > 0),
+               "dob: bu_head %lld needs bu_first, bu_batch 2, bu_skip and bu_serial > 0", (long long)p->bu_head);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1284,8 +1354,10 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
     if (p->bu_first) {
-      BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
-      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
+      const int64_t stride = 32 * h->row_words();
+      BFSB_CHECK(cudaMalloc(&h->first, 4 * (1 + p->bu_head) * stride));
+      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, stride,
+                                                                      (int)p->bu_head, h->first);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 7
+#define DOB_ABI_VERSION 8
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -70,6 +70,13 @@ typedef struct dob_params {
                                 visited at once and explores only those
                                 with an unvisited row; 0: kBuWords words
                                 at a time, each explored */
+  int64_t bu_head;           /* bottom-up, with bu_first: a row's next
+                                bu_head CSC entries (0 to 3) are also kept
+                                in dense arrays, which a row that missed
+                                its first check reads next (one coalesced
+                                load a warp per entry instead of a 32-byte
+                                sector a row); needs bu_first, bu_batch 2,
+                                bu_skip and bu_serial > 0 */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
