@@ -156,9 +156,8 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"bad preset":          {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
 		"bu_batch 0":          {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
 		"bu_batch 4":          {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
-		"bu_head 4":           {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUHead: int64(4)}},
-		"bu_head, paper":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: presetPaper, pBUHead: int64(2)}},
-		"bu_head, bu_batch 1": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUHead: int64(1), pBUBatch: int64(1)}},
+		"bu_list, paper":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: presetPaper, pBUList: true}},
+		"bu_list, bu_batch 1": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUList: true, pBUBatch: int64(1)}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
@@ -172,7 +171,7 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, BUHead: 0, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {

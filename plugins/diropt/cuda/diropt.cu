@@ -13,9 +13,10 @@
 //                    on a 1×1 grid the same arrays as the CSR
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
-//                    a bottom-up level's first check; see BottomUp); with
-//                    bu_head, the next bu_head entries of each list follow
-//                    as dense arrays of their own (HeadScan)
+//                    a bottom-up level's first check; see BottomUp)
+//   list             with bu_list: the unvisited rows a bottom-up level
+//                    left (BuList), which the next one scans instead of
+//                    visited
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -50,9 +51,13 @@
 //                      neighbour in in_queue and stops at the first (its
 //                      first entry from `first` with bu_first); after
 //                      bu_serial entries alone, the rest of a long list is
-//                      scanned by the whole warp, 32 entries a step, stopping
-//                      at the first hit. The warp owns its words of visited
-//                      and out_queue, so it writes them without atomics.
+//                      scanned by the whole warp, 32 entries a step (64 with
+//                      bu_batch 2), stopping at the first hit. The warp owns
+//                      its words of visited and out_queue, so it writes them
+//                      without atomics. With bu_list, a bottom-up level
+//                      after the search's first runs over the list of rows
+//                      the last one left unvisited instead (BottomUpList).
+//   ListSwapKernel     bu_list, host loop: the level's misses become the list.
 //   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
 //   RowScanKernel, OwnBitsKernel, PlaceBitsKernel, PackPredKernel,
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
@@ -70,8 +75,8 @@
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
 // with td_big, bfsb::HugeKernel's work), then DecideKernel (the switching
-// rule, and the clearing of out_queue before a top-down level that needs
-// it). No round trip: the host waits once per batch of levels. (A host
+// rule, the clearing of out_queue before a level that needs it, and with
+// bu_list the list's swap). No round trip: the host waits once per batch of levels. (A host
 // loop, reading each level's counts back, measured the same on one H200
 // and 4.6 % slower on two: results/diropt-device-loop.)
 // The queue swap is a pointer swap; a top-down level leaves its in_queue
@@ -255,32 +260,29 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 // word at a time would wait for each.
 constexpr int kBuWords = 4;
 
-// FirstEntries is the first step of a bottom-up level, shared by
-// BottomUp and FloorKernel: for the kBuWords words of rows from word w0,
-// each lane whose bit is clear in skip (visited, or isolated) loads its
-// row's CSC range [beg, end) and first entry u, from the dense first
-// array with kFirst (its loads issued with the offsets', streamed past
-// L1 and L2), else from the list once the offsets are in. Skipped lanes
-// get an empty range.
+// RowEntries is the first step of a bottom-up level, shared by BottomUp,
+// BottomUpList and FloorKernel: each lane loads, for each of its kBuWords
+// rows v[j] that is on (unvisited), the row's CSC range [beg, end) and
+// first entry u, from the dense first array with kFirst (its loads issued
+// with the offsets', streamed past L1 and L2), else from the list once the
+// offsets are in. Rows that are off get an empty range.
 template <bool kFirst>
-__device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
-                                             const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
-                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
-                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
+__device__ __forceinline__ void RowEntries(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ first, const uint32_t (&v)[kBuWords],
+                                           const bool (&on)[kBuWords], uint32_t (&beg)[kBuWords],
+                                           uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
-    const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
-    if (!((skip[j] >> lane) & 1u)) {
+    if (on[j]) {
       if (kFirst) {
-        u[j] = __ldcs(&first[v]);
-        beg[j] = __ldcs(&bu_off[v]);
-        end[j] = __ldcs(&bu_off[v + 1]);
+        u[j] = __ldcs(&first[v[j]]);
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
       } else {
-        beg[j] = bu_off[v];
-        end[j] = bu_off[v + 1];
+        beg[j] = bu_off[v[j]];
+        end[j] = bu_off[v[j] + 1];
       }
     }
   }
@@ -288,6 +290,25 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
   }
+}
+
+// FirstEntries is RowEntries for the kBuWords words of rows from word w0:
+// lane l holds row 32·(w0 + j) + l, on where its bit in skip (visited, or
+// isolated) is clear.
+template <bool kFirst>
+__device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
+                                             const uint32_t* __restrict__ bu_adj,
+                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
+                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
+  uint32_t v[kBuWords];
+  bool on[kBuWords];
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    v[j] = (uint32_t)((w0 + j) * 32 + lane);
+    on[j] = !((skip[j] >> lane) & 1u);
+  }
+  RowEntries<kFirst>(bu_off, bu_adj, first, v, on, beg, end, u);
 }
 
 // TestBatch tests the kBatch entries u[j][0..kBatch) loaded for each of a
@@ -332,32 +353,6 @@ __device__ __forceinline__ void TestBatch(const uint32_t* __restrict__ in_queue,
       b[j] += n;
     }
   }
-}
-
-// HeadScan (bu_head; ours) is the step after the first check: each list
-// that missed tests its next kHead entries, loaded from the dense head
-// arrays (entry 1 + k of row v at head[k * stride + v]) rather than from
-// the list. The lanes of a warp hold 32 consecutive rows, so each entry
-// is one 128-byte load a warp (for the lanes that need it) where the
-// lists' entries are up to 32 separate 32-byte sectors: on a bottom-up
-// level with a small frontier, where most rows miss their first check,
-// those sectors are most of what the level waits for. The loads stream
-// past L1 and L2 (read once a level), as first's do.
-template <int kHead>
-__device__ __forceinline__ void HeadScan(const uint32_t* __restrict__ head, int64_t stride, int64_t w0, int lane,
-                                         const uint32_t* __restrict__ in_queue, const uint32_t (&end)[kBuWords],
-                                         uint32_t (&b)[kBuWords], bool (&hit)[kBuWords],
-                                         uint32_t (&parent)[kBuWords], unsigned long long& edges) {
-  uint32_t u[kBuWords][kHead];
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    const int64_t v = (w0 + j) * 32 + lane;
-#pragma unroll
-    for (int k = 0; k < kHead; ++k) {
-      u[j][k] = b[j] < end[j] && (uint32_t)k < end[j] - b[j] ? __ldcs(&head[k * stride + v]) : 0u;
-    }
-  }
-  TestBatch<kHead>(in_queue, u, end, end, b, hit, parent, edges);
 }
 
 // BatchScan is the lanes' own scan of their lists (from where b[j] stands,
@@ -451,17 +446,88 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
+// ScanRest is step 2 for one of a lane's rows, [b, e) being what is left
+// of its list: the lane alone up to `serial` entries of the list from beg
+// (kBatch > 1: BatchScan did that), then with kWarpAssist the whole warp
+// (WarpAssist). Every lane of the warp calls it.
+template <bool kWarpAssist, int kBatch>
+__device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
+                                         uint32_t serial, int lane, uint32_t beg, uint32_t b, uint32_t e, bool& hit,
+                                         uint32_t& parent, unsigned long long& edges) {
+  const uint32_t stop =
+      kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e, (uint64_t)beg + max(serial, 1u)) : e;
+  for (; b < stop; ++b) {
+    const uint32_t u = __ldg(&bu_adj[b]);
+    ++edges;
+    if (InQueue(in_queue, u)) {
+      hit = true;
+      parent = u;
+      b = e;
+      break;
+    }
+  }
+  if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
+}
+
+// BuList (bu_list; ours) holds the rows a bottom-up level left unvisited,
+// for the next bottom-up level to scan instead of the visited bitmap:
+// rows[in] is the list (n[in] rows, valid once a bottom-up level of the
+// search has written it), rows[in ^ 1] receives this level's misses. A
+// level reads the list as it was at its start; after it DecideKernel (or,
+// in the host loop, ListSwapKernel) makes its misses the list. Rows that
+// a later top-down level (or, in 2D, another processor of the row) visits
+// stay in the list until a bottom-up level finds them visited and drops
+// them, so the list always holds every unvisited row.
+struct BuList {
+  uint32_t* rows[2];
+  unsigned int n[2];
+  int in;
+  int valid;
+};
+
+// AppendRows appends the rows v of the lanes in miss to the list's out
+// side: one atomic a warp, the rows in lane order.
+__device__ __forceinline__ void AppendRows(BuList* list, int out, unsigned miss, uint32_t v, int lane) {
+  if (miss == 0) return;
+  unsigned base = 0;
+  if (lane == 0) base = atomicAdd(&list->n[out], (unsigned)__popc(miss));
+  base = __shfl_sync(kFull, base, 0);
+  if ((miss >> lane) & 1u) list->rows[out][base + __popc(miss & ((1u << lane) - 1))] = v;
+}
+
+// OrRows sets the bits of the lanes' rows v that hit in visited and
+// out_queue. The list's rows are in increasing order within a warp's
+// run, so lanes with the same word are mostly neighbours: a segmented OR
+// over the lanes (five shuffle steps) leaves the word's bits with the
+// last lane of each run, which makes the two atomics for the run.
+__device__ __forceinline__ void OrRows(uint32_t* visited, uint32_t* out_queue, uint32_t v, bool on, bool hit,
+                                       int lane) {
+  const uint32_t w = on ? v >> 5 : kFull;
+  uint32_t bits = hit ? 1u << (v & 31) : 0u;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const uint32_t ob = __shfl_up_sync(kFull, bits, d), ow = __shfl_up_sync(kFull, w, d);
+    if (lane >= d && ow == w) bits |= ob;
+  }
+  const uint32_t nw = __shfl_down_sync(kFull, w, 1);
+  if (bits != 0 && (lane == 31 || nw != w)) {
+    atomicOr(&visited[w], bits);
+    atomicOr(&out_queue[w], bits);
+  }
+}
+
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
-// see BottomUpKernel.
-template <bool kWarpAssist, bool kFirst, int kBatch, int kHead>
+// see BottomUpKernel. With a list (bu_list) it appends the rows it leaves
+// unvisited to the list's out side.
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kList>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
                                               const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
-                                              const uint32_t (&vis)[kBuWords],
+                                              const uint32_t (&vis)[kBuWords], BuList* list, int out,
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
@@ -475,9 +541,6 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   uint32_t bs[kBuWords];  // where each list's scan stands
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-  if constexpr (kHead > 0) {
-    HeadScan<kHead>(first + row_words * 32, row_words * 32, w0, lane, in_queue, end, bs, hit, parent, edges);
-  }
   if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
@@ -486,33 +549,77 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       continue;
     }
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-    const uint32_t deg = end[j] - beg[j];
-    uint32_t b = bs[j];
-    const uint32_t e1 = end[j];
-    // The lane alone: the rest of its list, or up to `serial` entries
-    // (kBatch > 1: done by BatchScan).
-    const uint32_t stop =
-        kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
-    for (; b < stop; ++b) {
-      const uint32_t u = __ldg(&bu_adj[b]);
-      ++edges;
-      if (InQueue(in_queue, u)) {
-        hit[j] = true;
-        parent[j] = u;
-        b = e1;
-        break;
-      }
-    }
-    if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
+    ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, serial, lane, beg[j], bs[j], end[j], hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[v] = parent[j];
       found += 1;
-      degrees += deg;
+      degrees += end[j] - beg[j];
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
+    }
+    if (kList) AppendRows(list, out, ~(vis[j] | hits), v, lane);
+  }
+}
+
+// BottomUpList is a bottom-up level over the list (bu_list) instead of
+// visited: each warp takes kBuWords·32 rows of it at a time, a lane a row
+// in each of kBuWords slots, drops the rows visited since the list was
+// written, explores the others as BottomUpWords does (RowEntries, the
+// first check, BatchScan, ScanRest), sets the bits of the rows found with
+// OrRows (out_queue was cleared before the level) and appends the rows it
+// leaves unvisited to the list's out side. Every lane of a warp works on
+// a row while the list lasts, where a warp over visited works on the
+// unvisited rows of its words only: at scale 25 the second bottom-up
+// level leaves about 7 M unvisited rows in 1 M words, the third 0.3 M.
+template <bool kWarpAssist, bool kFirst, int kBatch>
+__device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                             const uint32_t* __restrict__ first,
+                                             const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, BuList* list,
+                                             unsigned long long& found, unsigned long long& degrees,
+                                             unsigned long long& edges) {
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int in = list->in;
+  const int64_t n = list->n[in];
+  const uint32_t* __restrict__ rows = list->rows[in];
+  for (int64_t r0 = warp * kBuWords * 32; r0 < n; r0 += warps * kBuWords * 32) {
+    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
+    bool on[kBuWords], hit[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      const int64_t r = r0 + j * 32 + lane;
+      v[j] = r < n ? __ldcs(&rows[r]) : 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      on[j] = r0 + j * 32 + lane < n && !((visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
+    }
+    RowEntries<kFirst>(bu_off, bu_adj, first, v, on, beg, end, parent);
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+      edges += beg[j] < end[j];
+    }
+    uint32_t bs[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      if (__ballot_sync(kFull, on[j]) == 0) continue;
+      ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, serial, lane, beg[j], bs[j], end[j], hit[j], parent[j], edges);
+      if (hit[j]) {
+        pred[v[j]] = parent[j];
+        found += 1;
+        degrees += end[j] - beg[j];
+      }
+      OrRows(visited, out_queue, v[j], on[j], hit[j], lane);
+      AppendRows(list, in ^ 1, __ballot_sync(kFull, on[j] && !hit[j]), v[j], lane);
     }
   }
 }
@@ -546,11 +653,6 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // registers, 3 blocks of 256 threads an SM instead of 5) made them 11 %
 // slower and was removed (results/diropt-1000).
 //
-// kHead (bu_head; ours, with kFirst, kBatch 2, kSkip and the warp's help):
-// between steps 1 and 2, each row that missed tests its next kHead
-// entries from the dense head arrays that follow `first` (HeadScan); the
-// lane's own scan (BatchScan) then goes on from entry 1 + kHead.
-//
 // kSkip (bu_skip; ours): a warp takes 32 words at a time in one 128-byte
 // load of visited, writes a zero out_queue word for each full one, and
 // explores only the groups of kBuWords words with an unvisited row.
@@ -560,18 +662,26 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kHead>
+//
+// kList (bu_list; ours, with the other steps): a search's first bottom-up
+// level runs over visited and writes the rows it leaves unvisited to the
+// list (BuList); each later one runs over the list (BottomUpList).
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kList>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         Counters* ctr, Counters* next) {
+                                         BuList* list, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned long long found = 0, degrees = 0, edges = 0;
   uint32_t vis[kBuWords];
-  if (kSkip) {
+  const int out = kList ? list->in ^ 1 : 0;
+  if (kList && list->valid) {
+    BottomUpList<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial, list,
+                                              found, degrees, edges);
+  } else if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
     // word (a clear bit) are explored. BottomUpWords writes the out_queue
@@ -588,16 +698,18 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kHead>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
-                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
+                                                          serial, lane, c0 + g, row_words, vis, list, out, found,
+                                                          degrees, edges);
       }
     }
   } else {
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch, kHead>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
-                                                 lane, w0, row_words, vis, found, degrees, edges);
+      BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
+                                                        serial, lane, w0, row_words, vis, list, out, found, degrees,
+                                                        edges);
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
@@ -611,6 +723,7 @@ struct ExploreArgs {
   int64_t in_words, row_words;
   uint32_t serial;
   BigQueue big;
+  BuList* list;  // bu_list, else nullptr
   Counters *ctr, *next;
 };
 
@@ -634,7 +747,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kHead = 0>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kList = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
@@ -645,20 +758,29 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     return;
   }
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kHead>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
-                                a.row_words, a.serial, a.ctr, a.next);
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kList>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited,
+                                                      a.out_queue, a.pred, a.row_words, a.serial, a.list, a.ctr,
+                                                      a.next);
 }
 
-// FirstKernel fills first (bu_first) and the head arrays after it
-// (bu_head) at dob_create: entry k of row v's CSC list at
-// first[k * stride + v] for k <= head, 0 past the list's end (never read:
-// a scan stops at its list's end).
+// ListSwapKernel makes a bottom-up level's misses the list (bu_list), in
+// the host loop; the device loop's DecideKernel does it there.
+__global__ void ListSwapKernel(BuList* list) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  const int in = list->in ^ 1;
+  list->in = in;
+  list->n[in ^ 1] = 0;
+  list->valid = 1;
+}
+
+// FirstKernel fills first (bu_first) at dob_create: each row's first CSC
+// entry, 0 for a row without neighbours (never read: it is visited).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            int64_t stride, int head, uint32_t* first) {
-  const int64_t step = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += step) {
-    const uint32_t b = bu_off[v], e = bu_off[v + 1];
-    for (int k = 0; k <= head; ++k) first[k * stride + v] = (uint32_t)k < e - b ? bu_adj[b + k] : 0u;
+                            uint32_t* first) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
+    const uint32_t b = bu_off[v];
+    first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
   }
 }
 
@@ -696,7 +818,8 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* all_assigned,
                             unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col,
-                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents) {
+                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
+                            BuList* list) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -711,6 +834,10 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
+    if (list != nullptr) {  // no list until a bottom-up level writes one
+      list->n[0] = list->n[1] = 0;
+      list->in = list->valid = 0;
+    }
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
   }
@@ -1003,7 +1130,7 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
 // rather than in a launch of its own.
 __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counters* c, const long long* red,
                              LevelRec* ring, double alpha, double beta, int mode, long long n, int single,
-                             uint32_t* out, int64_t out_words) {
+                             uint32_t* out, int64_t out_words, BuList* list) {
   const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
   LoopState st = *cur;
   if (st.done) {  // past the last level: carry the end on
@@ -1028,7 +1155,16 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
   const int was = st.dir;
   if (!st.done) st.dir = Rule(was, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
   if (lead) *next = st;
-  if (st.done || st.dir != 0 || (single && was == 0)) return;
+  // bu_list: a bottom-up level's misses become the list; a later
+  // bottom-up level runs over it, setting only the bits it finds.
+  const bool listed = list != nullptr && (was == 1 || list->valid);
+  if (lead && list != nullptr && was == 1) {
+    const int in = list->in ^ 1;
+    list->in = in;
+    list->n[in ^ 1] = 0;
+    list->valid = 1;
+  }
+  if (st.done || (st.dir == 1 && !listed) || (single && was == 0)) return;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
 }
@@ -1038,18 +1174,11 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_head),
-// nullptr for a bu_batch or bu_head it was not built for.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_list),
+// nullptr for a bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_head > 0) {  // CheckParams: only with the other steps
-    switch (p.bu_head) {
-      case 1: return BottomUpKernel<true, true, 2, true, 1>;
-      case 2: return BottomUpKernel<true, true, 2, true, 2>;
-      case 3: return BottomUpKernel<true, true, 2, true, 3>;
-    }
-    return nullptr;
-  }
+  if (p.bu_list) return BottomUpKernel<true, true, 2, true, true>;  // CheckParams: only with the other steps
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
     case 4: return BottomUpKernel<false, false, 1, false>;
     case 5: return BottomUpKernel<false, true, 1, false>;
@@ -1080,7 +1209,9 @@ struct Handle {
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
-  uint32_t* first = nullptr;  // bu_first: each row's first CSC entry (then bu_head's, FirstKernel)
+  uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
+  BuList* list = nullptr;      // bu_list: the list's state, on the device
+  uint32_t* list_rows = nullptr;  // its two row arrays, local_rows each
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1203,7 +1334,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, Big(), Cur(), Next()};
+                       (uint32_t)p.bu_serial, Big(), list, Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1215,7 +1346,8 @@ int64_t DeviceBytes(const dob_params* p) {
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
-  if (p->bu_first) b += (1 + p->bu_head) * 32 * rw;              // first, head (a column of row_words·32)
+  if (p->bu_first) b += 4 * p->local_rows;                       // first
+  if (p->bu_list) b += 8 * p->local_rows + sizeof(BuList);        // list
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1252,9 +1384,9 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
-  BFSB_REQUIRE(p->bu_head >= 0 && p->bu_head <= 3, "dob: bu_head %lld: want 0 to 3", (long long)p->bu_head);
-  BFSB_REQUIRE(p->bu_head == 0 || (p->bu_first && p->bu_batch == 2 && p->bu_skip && p->bu_serial > 0),
-               "dob: bu_head %lld needs bu_first, bu_batch 2, bu_skip and bu_serial > 0", (long long)p->bu_head);
+  BFSB_REQUIRE(p->bu_list == 0 || p->bu_list == 1, "dob: bu_list %lld: want 0 or 1", (long long)p->bu_list);
+  BFSB_REQUIRE(!p->bu_list || (p->bu_first && p->bu_batch == 2 && p->bu_skip && p->bu_serial > 0),
+               "dob: bu_list needs bu_first, bu_batch 2, bu_skip and bu_serial > 0");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1292,16 +1424,20 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
+  if (h->list != nullptr && gate == nullptr) {  // the device loop's DecideKernel does it there
+    ListSwapKernel<<<1, 32, 0, h->s>>>(h->list);
+    BFSB_CHECK_LAUNCH("ListSwapKernel");
+  }
   return 0;
 }
 
 // Decide enqueues DecideKernel (the grid clears out_queue when the next
-// level is top-down and needs it).
+// level needs it: top-down, or bottom-up over the list).
 int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, int32_t errlen) {
   const int64_t rw = h->row_words();
   DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
                                                        h->lp.beta, (int)h->lp.mode, (long long)h->lp.n,
-                                                       (int)h->p.single, h->out_q, rw);
+                                                       (int)h->p.single, h->out_q, rw, h->list);
   BFSB_CHECK_LAUNCH("DecideKernel");
   return 0;
 }
@@ -1354,12 +1490,16 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
     if (p->bu_first) {
-      const int64_t stride = 32 * h->row_words();
-      BFSB_CHECK(cudaMalloc(&h->first, 4 * (1 + p->bu_head) * stride));
-      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, stride,
-                                                                      (int)p->bu_head, h->first);
+      BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
+      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
+    }
+    if (p->bu_list) {
+      BFSB_CHECK(cudaMalloc(&h->list, sizeof(BuList)));
+      BFSB_CHECK(cudaMalloc(&h->list_rows, 8 * p->local_rows));
+      const BuList l{{h->list_rows, h->list_rows + p->local_rows}, {0, 0}, 0, 0};
+      BFSB_CHECK(cudaMemcpy(h->list, &l, sizeof(BuList), cudaMemcpyHostToDevice));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
@@ -1442,7 +1582,8 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, root_global, h->pred, h->parents);
+                                                     root_row, root_col, root_own, root_global, h->pred, h->parents,
+                                                     h->list);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
@@ -1459,6 +1600,9 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words();
   if (bottom_up) {
+    // Over the list (bu_list) a level sets only the bits it finds: out_queue
+    // must be clear (over visited, it writes every word anyway).
+    if (h->list != nullptr && !h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
     if (int32_t st = LaunchBottomUp(h, nullptr, err, errlen)) return st;
   } else {
     if (!h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
