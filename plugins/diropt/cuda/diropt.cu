@@ -14,9 +14,9 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
-//   list             with bu_list: the unvisited rows a bottom-up level
-//                    left (BuList), which the next one scans instead of
-//                    visited
+//   list             with bu_list: per bottom-up warp, the unvisited rows
+//                    of its words that its last bottom-up level left
+//                    (BuList), which the next one scans instead of visited
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -57,7 +57,6 @@
 //                      without atomics. With bu_list, a bottom-up level
 //                      after the search's first runs over the list of rows
 //                      the last one left unvisited instead (BottomUpList).
-//   ListSwapKernel     bu_list, host loop: the level's misses become the list.
 //   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
 //   RowScanKernel, OwnBitsKernel, PlaceBitsKernel, PackPredKernel,
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
@@ -75,8 +74,8 @@
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
 // with td_big, bfsb::HugeKernel's work), then DecideKernel (the switching
-// rule, the clearing of out_queue before a level that needs it, and with
-// bu_list the list's swap). No round trip: the host waits once per batch of levels. (A host
+// rule, and the clearing of out_queue before a top-down level that needs
+// it). No round trip: the host waits once per batch of levels. (A host
 // loop, reading each level's counts back, measured the same on one H200
 // and 4.6 % slower on two: results/diropt-device-loop.)
 // The queue swap is a pointer swap; a top-down level leaves its in_queue
@@ -469,30 +468,29 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj, co
   if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
-// BuList (bu_list; ours) holds the rows a bottom-up level left unvisited,
-// for the next bottom-up level to scan instead of the visited bitmap:
-// rows[in] is the list (n[in] rows, valid once a bottom-up level of the
-// search has written it), rows[in ^ 1] receives this level's misses. A
-// level reads the list as it was at its start; after it DecideKernel (or,
-// in the host loop, ListSwapKernel) makes its misses the list. Rows that
-// a later top-down level (or, in 2D, another processor of the row) visits
-// stay in the list until a bottom-up level finds them visited and drops
-// them, so the list always holds every unvisited row.
+// BuList (bu_list; ours) holds, for each warp of the bottom-up grid (whose
+// size is fixed for a handle, so that a warp takes the same chunks of 32
+// words of visited at every level), the rows of its chunks that its last
+// bottom-up level left unvisited: rows[warp * cap, + n[warp]), or no list
+// (n[warp] = kFull, the reset's value) before the warp's first bottom-up
+// level of the search. A warp that has a list runs over it (BottomUpList)
+// and keeps its misses in place; one that has none runs over visited and
+// writes its misses. Each warp reads and writes only its own list, so no
+// atomic orders the appends. Rows that a later top-down level (or, in 2D,
+// another processor of the row) visits stay in the list until a bottom-up
+// level finds them visited and drops them, so a list always holds every
+// unvisited row of its warp's chunks.
 struct BuList {
-  uint32_t* rows[2];
-  unsigned int n[2];
-  int in;
-  int valid;
+  uint32_t* rows;
+  uint32_t* n;
+  int64_t cap;  // rows a warp's list can hold: 1024 per chunk it takes
 };
 
-// AppendRows appends the rows v of the lanes in miss to the list's out
-// side: one atomic a warp, the rows in lane order.
-__device__ __forceinline__ void AppendRows(BuList* list, int out, unsigned miss, uint32_t v, int lane) {
-  if (miss == 0) return;
-  unsigned base = 0;
-  if (lane == 0) base = atomicAdd(&list->n[out], (unsigned)__popc(miss));
-  base = __shfl_sync(kFull, base, 0);
-  if ((miss >> lane) & 1u) list->rows[out][base + __popc(miss & ((1u << lane) - 1))] = v;
+// AppendRows appends the rows v of the lanes in miss to a warp's list
+// (seg), at pos, which it advances: the rows in lane order.
+__device__ __forceinline__ void AppendRows(uint32_t* seg, uint32_t& pos, unsigned miss, uint32_t v, int lane) {
+  if ((miss >> lane) & 1u) seg[pos + __popc(miss & ((1u << lane) - 1))] = v;
+  pos += __popc(miss);
 }
 
 // OrRows sets the bits of the lanes' rows v that hit in visited and
@@ -518,8 +516,8 @@ __device__ __forceinline__ void OrRows(uint32_t* visited, uint32_t* out_queue, u
 
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
-// see BottomUpKernel. With a list (bu_list) it appends the rows it leaves
-// unvisited to the list's out side.
+// see BottomUpKernel. With bu_list it appends the rows it leaves unvisited
+// to the warp's list (seg, at pos).
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kList>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
@@ -527,7 +525,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
-                                              const uint32_t (&vis)[kBuWords], BuList* list, int out,
+                                              const uint32_t (&vis)[kBuWords], uint32_t* seg, uint32_t& pos,
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
@@ -560,45 +558,45 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
     }
-    if (kList) AppendRows(list, out, ~(vis[j] | hits), v, lane);
+    if (kList) AppendRows(seg, pos, ~(vis[j] | hits), v, lane);
   }
 }
 
-// BottomUpList is a bottom-up level over the list (bu_list) instead of
-// visited: each warp takes kBuWords·32 rows of it at a time, a lane a row
+// BottomUpList is a warp's part of a bottom-up level over its list
+// (bu_list) instead of visited: it clears the out_queue words of its
+// chunks, then takes kBuWords·32 rows of the list at a time, a lane a row
 // in each of kBuWords slots, drops the rows visited since the list was
 // written, explores the others as BottomUpWords does (RowEntries, the
 // first check, BatchScan, ScanRest), sets the bits of the rows found with
-// OrRows (out_queue was cleared before the level) and appends the rows it
-// leaves unvisited to the list's out side. Every lane of a warp works on
-// a row while the list lasts, where a warp over visited works on the
-// unvisited rows of its words only: at scale 25 the second bottom-up
-// level leaves about 7 M unvisited rows in 1 M words, the third 0.3 M.
+// OrRows and keeps the rows it leaves unvisited, in place (a row is
+// written back at or before where it was read). Every lane works on a row
+// while the list lasts, where a warp over visited works on the unvisited
+// rows of its words only: at scale 25 the second bottom-up level has about
+// 7 M unvisited rows in 1 M words, the third 0.3 M.
 template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                              const uint32_t* __restrict__ first,
                                              const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, BuList* list,
-                                             unsigned long long& found, unsigned long long& degrees,
-                                             unsigned long long& edges) {
+                                             uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
+                                             uint32_t* seg, uint32_t n, unsigned long long& found,
+                                             unsigned long long& degrees, unsigned long long& edges, uint32_t& pos) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const int in = list->in;
-  const int64_t n = list->n[in];
-  const uint32_t* __restrict__ rows = list->rows[in];
-  for (int64_t r0 = warp * kBuWords * 32; r0 < n; r0 += warps * kBuWords * 32) {
+  for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
+    if (c0 + lane < row_words) out_queue[c0 + lane] = 0;
+  }
+  __syncwarp();
+  for (uint32_t r0 = 0; r0 < n; r0 += kBuWords * 32) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
     bool on[kBuWords], hit[kBuWords];
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      const int64_t r = r0 + j * 32 + lane;
-      v[j] = r < n ? __ldcs(&rows[r]) : 0u;
-    }
+    for (int j = 0; j < kBuWords; ++j) v[j] = r0 + j * 32 + lane < n ? seg[r0 + j * 32 + lane] : 0u;
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       on[j] = r0 + j * 32 + lane < n && !((visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
     }
+    __syncwarp();  // the slots are read before any is written back
     RowEntries<kFirst>(bu_off, bu_adj, first, v, on, beg, end, parent);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -619,7 +617,7 @@ __device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off
         degrees += end[j] - beg[j];
       }
       OrRows(visited, out_queue, v[j], on[j], hit[j], lane);
-      AppendRows(list, in ^ 1, __ballot_sync(kFull, on[j] && !hit[j]), v[j], lane);
+      AppendRows(seg, pos, __ballot_sync(kFull, on[j] && !hit[j]), v[j], lane);
     }
   }
 }
@@ -663,24 +661,28 @@ __device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
 //
-// kList (bu_list; ours, with the other steps): a search's first bottom-up
-// level runs over visited and writes the rows it leaves unvisited to the
-// list (BuList); each later one runs over the list (BottomUpList).
+// kList (bu_list; ours, with the other steps): a warp's first bottom-up
+// level of a search runs over visited and writes the rows it leaves
+// unvisited to its list (BuList); each later one runs over the list
+// (BottomUpList).
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kList>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         BuList* list, Counters* ctr, Counters* next) {
+                                         BuList list, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned long long found = 0, degrees = 0, edges = 0;
   uint32_t vis[kBuWords];
-  const int out = kList ? list->in ^ 1 : 0;
-  if (kList && list->valid) {
-    BottomUpList<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial, list,
-                                              found, degrees, edges);
+  uint32_t* seg = nullptr;  // the warp's list (bu_list)
+  uint32_t pos = 0;         // its rows written so far
+  const uint32_t n = kList ? list.n[warp] : kFull;
+  if (kList) seg = list.rows + warp * list.cap;
+  if (kList && n != kFull) {
+    BottomUpList<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, row_words,
+                                              serial, seg, n, found, degrees, edges, pos);
   } else if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
@@ -699,7 +701,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                          serial, lane, c0 + g, row_words, vis, list, out, found,
+                                                          serial, lane, c0 + g, row_words, vis, seg, pos, found,
                                                           degrees, edges);
       }
     }
@@ -708,10 +710,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
       BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                        serial, lane, w0, row_words, vis, list, out, found, degrees,
+                                                        serial, lane, w0, row_words, vis, seg, pos, found, degrees,
                                                         edges);
     }
   }
+  if (kList && lane == 0) list.n[warp] = pos;
   AddCounts(ctr, next, found, degrees, edges);
 }
 
@@ -723,7 +726,7 @@ struct ExploreArgs {
   int64_t in_words, row_words;
   uint32_t serial;
   BigQueue big;
-  BuList* list;  // bu_list, else nullptr
+  BuList list;  // bu_list (else rows nullptr)
   Counters *ctr, *next;
 };
 
@@ -761,16 +764,6 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kList>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited,
                                                       a.out_queue, a.pred, a.row_words, a.serial, a.list, a.ctr,
                                                       a.next);
-}
-
-// ListSwapKernel makes a bottom-up level's misses the list (bu_list), in
-// the host loop; the device loop's DecideKernel does it there.
-__global__ void ListSwapKernel(BuList* list) {
-  if (threadIdx.x != 0 || blockIdx.x != 0) return;
-  const int in = list->in ^ 1;
-  list->in = in;
-  list->n[in ^ 1] = 0;
-  list->valid = 1;
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -819,7 +812,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* all_assigned,
                             unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col,
                             int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            BuList* list) {
+                            uint32_t* list_n, int64_t list_warps) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -833,11 +826,8 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
     }
   }
   if (t < ctr_words) ctr[t] = 0;
+  for (int64_t k = t; k < list_warps; k += stride) list_n[k] = kFull;  // bu_list: no warp has a list yet
   if (t == 0) {
-    if (list != nullptr) {  // no list until a bottom-up level writes one
-      list->n[0] = list->n[1] = 0;
-      list->in = list->valid = 0;
-    }
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
   }
@@ -1130,7 +1120,7 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
 // rather than in a launch of its own.
 __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counters* c, const long long* red,
                              LevelRec* ring, double alpha, double beta, int mode, long long n, int single,
-                             uint32_t* out, int64_t out_words, BuList* list) {
+                             uint32_t* out, int64_t out_words) {
   const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
   LoopState st = *cur;
   if (st.done) {  // past the last level: carry the end on
@@ -1155,16 +1145,7 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
   const int was = st.dir;
   if (!st.done) st.dir = Rule(was, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
   if (lead) *next = st;
-  // bu_list: a bottom-up level's misses become the list; a later
-  // bottom-up level runs over it, setting only the bits it finds.
-  const bool listed = list != nullptr && (was == 1 || list->valid);
-  if (lead && list != nullptr && was == 1) {
-    const int in = list->in ^ 1;
-    list->in = in;
-    list->n[in ^ 1] = 0;
-    list->valid = 1;
-  }
-  if (st.done || (st.dir == 1 && !listed) || (single && was == 0)) return;
+  if (st.done || st.dir != 0 || (single && was == 0)) return;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
 }
@@ -1210,8 +1191,7 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  BuList* list = nullptr;      // bu_list: the list's state, on the device
-  uint32_t* list_rows = nullptr;  // its two row arrays, local_rows each
+  BuList list{};               // bu_list: the warps' lists (rows nullptr without)
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1283,7 +1263,7 @@ struct Handle {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
-                    loop, red};
+                    loop, red, list.rows, list.n};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -1318,6 +1298,12 @@ struct Handle {
     const int64_t b = (n + tpb - 1) / tpb;
     return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
   }
+  // BottomUpKernel's grid: the same at every level (bu_list's warps keep
+  // their chunks of visited).
+  int BuGrid() const {
+    const int64_t span = p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
+    return std::min(WarpGrid((row_words() + span - 1) / span), bu_resident);
+  }
   Counters* Cur() const { return ctr + (level & 1); }
   Counters* Next() const { return ctr + ((level + 1) & 1); }
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
@@ -1347,7 +1333,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_list) b += 8 * p->local_rows + sizeof(BuList);        // list
+  if (p->bu_list) b += 2 * 4 * 32 * rw;                           // list: at most 2 × rows (see BuList), and n
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1420,14 +1406,8 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 // LaunchBottomUp enqueues a bottom-up exploration (gate: see
 // TopDownKernel).
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
-  const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
-  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  h->bu_kernel<<<h->BuGrid(), h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
-  if (h->list != nullptr && gate == nullptr) {  // the device loop's DecideKernel does it there
-    ListSwapKernel<<<1, 32, 0, h->s>>>(h->list);
-    BFSB_CHECK_LAUNCH("ListSwapKernel");
-  }
   return 0;
 }
 
@@ -1437,7 +1417,7 @@ int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, in
   const int64_t rw = h->row_words();
   DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
                                                        h->lp.beta, (int)h->lp.mode, (long long)h->lp.n,
-                                                       (int)h->p.single, h->out_q, rw, h->list);
+                                                       (int)h->p.single, h->out_q, rw);
   BFSB_CHECK_LAUNCH("DecideKernel");
   return 0;
 }
@@ -1495,11 +1475,11 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
-    if (p->bu_list) {
-      BFSB_CHECK(cudaMalloc(&h->list, sizeof(BuList)));
-      BFSB_CHECK(cudaMalloc(&h->list_rows, 8 * p->local_rows));
-      const BuList l{{h->list_rows, h->list_rows + p->local_rows}, {0, 0}, 0, 0};
-      BFSB_CHECK(cudaMemcpy(h->list, &l, sizeof(BuList), cudaMemcpyHostToDevice));
+    if (p->bu_list) {  // a list per warp of the bottom-up grid, 1024 rows per chunk of 32 words it takes
+      const int64_t warps = (int64_t)h->BuGrid() * (h->tpb / 32), chunks = (h->row_words() + 31) / 32;
+      h->list.cap = 1024 * ((chunks + warps - 1) / warps);
+      BFSB_CHECK(cudaMalloc(&h->list.rows, 4 * std::min(warps, chunks) * h->list.cap));
+      BFSB_CHECK(cudaMalloc(&h->list.n, 4 * warps));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
@@ -1583,7 +1563,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
                                                      root_row, root_col, root_own, root_global, h->pred, h->parents,
-                                                     h->list);
+                                                     h->list.n, h->list.rows != nullptr ? h->BuGrid() * (h->tpb / 32) : 0);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
@@ -1600,9 +1580,6 @@ int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   const int64_t rw = h->row_words();
   if (bottom_up) {
-    // Over the list (bu_list) a level sets only the bits it finds: out_queue
-    // must be clear (over visited, it writes every word anyway).
-    if (h->list != nullptr && !h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
     if (int32_t st = LaunchBottomUp(h, nullptr, err, errlen)) return st;
   } else {
     if (!h->out_clean) BFSB_CHECK(cudaMemsetAsync(h->out_q, 0, 4 * rw, h->s));
