@@ -471,15 +471,19 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj, co
 // BuList (bu_list; ours) holds, for each warp of the bottom-up grid (whose
 // size is fixed for a handle, so that a warp takes the same chunks of 32
 // words of visited at every level), the rows of its chunks that its last
-// bottom-up level left unvisited: rows[warp * cap, + n[warp]), or no list
-// (n[warp] = kFull, the reset's value) before the warp's first bottom-up
-// level of the search. A warp that has a list runs over it (BottomUpList)
-// and keeps its misses in place; one that has none runs over visited and
-// writes its misses. Each warp reads and writes only its own list, so no
-// atomic orders the appends. Rows that a later top-down level (or, in 2D,
-// another processor of the row) visits stay in the list until a bottom-up
-// level finds them visited and drops them, so a list always holds every
-// unvisited row of its warp's chunks.
+// bottom-up level left unvisited: rows[warp * cap, + n[warp]). A warp's
+// first bottom-up level of a search (n[warp] = kFull, the reset's value)
+// runs over visited and writes no list: it leaves most rows unvisited
+// (about 7 M at scale 25), and writing them cost more than the list saved
+// later (results/diropt-1000). Its second (n[warp] = kNoListYet) runs over
+// visited and writes its misses; each later one runs over the list
+// (BottomUpList) and keeps its misses in place. Each warp reads and writes
+// only its own list, so no atomic orders the appends. Rows that a later
+// top-down level (or, in 2D, another processor of the row) visits stay in
+// the list until a bottom-up level finds them visited and drops them, so
+// a list always holds every unvisited row of its warp's chunks.
+constexpr uint32_t kNoListYet = kFull - 1;
+
 struct BuList {
   uint32_t* rows;
   uint32_t* n;
@@ -516,8 +520,8 @@ __device__ __forceinline__ void OrRows(uint32_t* visited, uint32_t* out_queue, u
 
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
-// see BottomUpKernel. With bu_list it appends the rows it leaves unvisited
-// to the warp's list (seg, at pos).
+// see BottomUpKernel. With bu_list, unless pos is kFull, it appends the
+// rows it leaves unvisited to the warp's list at pos.
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kList>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
@@ -525,7 +529,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
-                                              const uint32_t (&vis)[kBuWords], uint32_t* seg, uint32_t& pos,
+                                              const uint32_t (&vis)[kBuWords], const BuList& list, uint32_t& pos,
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
@@ -558,7 +562,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
     }
-    if (kList) AppendRows(seg, pos, ~(vis[j] | hits), v, lane);
+    if (kList && pos != kFull) {
+      const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+      AppendRows(list.rows + warp * list.cap, pos, ~(vis[j] | hits), v, lane);
+    }
   }
 }
 
@@ -661,10 +668,9 @@ __device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
 //
-// kList (bu_list; ours, with the other steps): a warp's first bottom-up
-// level of a search runs over visited and writes the rows it leaves
-// unvisited to its list (BuList); each later one runs over the list
-// (BottomUpList).
+// kList (bu_list; ours, with the other steps): a warp's second bottom-up
+// level of a search writes the rows it leaves unvisited to its list
+// (BuList); each later one runs over the list (BottomUpList).
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kList>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
@@ -676,13 +682,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned long long found = 0, degrees = 0, edges = 0;
   uint32_t vis[kBuWords];
-  uint32_t* seg = nullptr;  // the warp's list (bu_list)
-  uint32_t pos = 0;         // its rows written so far
   const uint32_t n = kList ? list.n[warp] : kFull;
-  if (kList) seg = list.rows + warp * list.cap;
-  if (kList && n != kFull) {
+  uint32_t pos = n == kFull ? kFull : 0;  // the rows of the warp's list written so far (kFull: none written)
+  if (kList && n < kNoListYet) {
     BottomUpList<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, row_words,
-                                              serial, seg, n, found, degrees, edges, pos);
+                                              serial, list.rows + warp * list.cap, n, found, degrees, edges, pos);
   } else if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
@@ -701,7 +705,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                          serial, lane, c0 + g, row_words, vis, seg, pos, found,
+                                                          serial, lane, c0 + g, row_words, vis, list, pos, found,
                                                           degrees, edges);
       }
     }
@@ -710,11 +714,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
       BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                        serial, lane, w0, row_words, vis, seg, pos, found, degrees,
+                                                        serial, lane, w0, row_words, vis, list, pos, found, degrees,
                                                         edges);
     }
   }
-  if (kList && lane == 0) list.n[warp] = pos;
+  if (kList && lane == 0) list.n[warp] = pos != kFull ? pos : kNoListYet;
   AddCounts(ctr, next, found, degrees, edges);
 }
 
