@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,7 +83,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUFirst: false, pBUBatch: int64(1)}, {pPreset: presetPaper, pBUFirst: true}, {pMode: dobfs.ModeBottomUp, pBUFirst: false},
 			{pBUBatch: int64(1)}, {pPreset: presetPaper, pBUBatch: int64(2)}, {pMode: dobfs.ModeBottomUp, pBUSerial: int64(64)},
 			{pBUSkip: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
-			{pBUList: true}, {pBUList: true, pBUSerial: int64(1), pBeta: 1000.0}, {pMode: dobfs.ModeBottomUp, pBUList: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
@@ -218,70 +216,6 @@ func TestCUDADeepGraph(t *testing.T) {
 					t.Errorf("search %d: %d levels, want the path's (at least %d)", k, gpu[k].Levels, path/2)
 				}
 			}
-		})
-	}
-}
-
-// listReused matches a search's directions, a letter a level, where a
-// bottom-up level runs over a list written before a top-down stretch.
-var listReused = regexp.MustCompile("bb+t+b")
-
-// TestCUDAListAfterTopDown checks bu_list where the list outlives a
-// top-down stretch: a Kronecker graph, a path of 300 vertices from it, and
-// a second copy of the graph at the path's end. From a root in the first
-// copy the search goes bottom-up for two levels or more (the second writes
-// the list), top-down along the path (visiting rows the list still
-// holds), then bottom-up again in the second copy, over the list. Every search validates and has the CPU
-// backend's levels, on 1×1 (the device loop) and 2×2 (the host loop).
-func TestCUDAListAfterTopDown(t *testing.T) {
-	needCUDA(t)
-	const path = 300
-	k := sdktest.NewGraph(t, 12, 16, 5)
-	n := k.N
-	edges := slices.Clone(k.Edges)
-	prev := k.Edges[0].V0
-	for v := n; v < n+path; v++ {
-		edges = append(edges, graph500.Edge{V0: prev, V1: v})
-		prev = v
-	}
-	off := n + path
-	for _, e := range k.Edges {
-		edges = append(edges, graph500.Edge{V0: e.V0 + off, V1: e.V1 + off})
-	}
-	edges = append(edges, graph500.Edge{V0: prev, V1: k.Edges[0].V0 + off})
-	g := sdktest.GraphOf(t, edges, 2*n+path, 6)
-	for _, grid := range [][2]int{{1, 1}, {2, 2}} {
-		t.Run(fmt.Sprintf("%dx%d", grid[0], grid[1]), func(t *testing.T) {
-			full, err := plugin{}.Info().CheckParams(map[string]any{pBUList: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: grid[0] * grid[1], Grid: grid}
-			cpu := searchAll(t, cfg, g)
-			cfg.Backend = sdk.BackendCUDA
-			gpu := searchAll(t, cfg, g)
-			again := 0 // searches with a bottom-up level after a top-down one after two bottom-up ones
-			for k := range cpu {
-				a, b := levelShape(cpu[k]), levelShape(gpu[k])
-				if fmt.Sprint(a) != fmt.Sprint(b) {
-					t.Errorf("search %d: CPU levels %v, CUDA levels %v", k, a, b)
-				}
-				dirs := ""
-				for _, l := range a {
-					d := "t"
-					if strings.HasSuffix(l, dobfs.PhaseExploreBU) {
-						d = "b"
-					}
-					dirs += d
-				}
-				if listReused.MatchString(dirs) {
-					again++
-				}
-			}
-			if again == 0 {
-				t.Errorf("no search went bottom-up, top-down, then bottom-up again: the list's reuse is untested")
-			}
-			t.Logf("%d of %d searches went bottom-up again after a top-down stretch", again, len(cpu))
 		})
 	}
 }

@@ -32,7 +32,6 @@ const (
 	pBUFirst   = "bu_first"
 	pBUBatch   = "bu_batch"
 	pBUSkip    = "bu_skip"
-	pBUList    = "bu_list"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -86,8 +85,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: list entries a lane loads at once in its own scan, with the entries of its four lists together, before testing their in_queue bits together (1: one entry at a time, each waiting for the last, as the paper's scan; 2: twice the loads in flight, and the warp's help 64 entries a step). The CPU backend ignores it"},
 			{Name: pBUSkip, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA bottom-up: a warp loads 32 words of visited at once (one 128-byte load) and explores only the words with an unvisited row, four at a time, so that a late level, whose rows are nearly all visited, costs one load per 32 words (false: four words at a time, each explored, as the paper's thread per vertex). The CPU backend ignores it"},
-			{Name: pBUList, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA bottom-up, with bu_first, bu_batch 2, bu_skip and bu_serial > 0: a search's first bottom-up level writes the rows it leaves unvisited to a list, and each later bottom-up level runs over that list (a lane a row) instead of over the visited bitmap (a lane a bit, most of them visited). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -117,7 +114,6 @@ type options struct {
 	BUFirst  bool
 	BUBatch  int64
 	BUSkip   bool
-	BUList   bool
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -128,15 +124,11 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), BUList: cfg.Bool(pBUList),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
-	}
-	if o.BUList && (!o.BUFirst || o.BUBatch != 2 || !o.BUSkip || o.BUSerial == 0) {
-		return options{}, fmt.Errorf("%s = true needs %s = true, %s = 2, %s = true and %s > 0 (it is built only with those)",
-			pBUList, pBUFirst, pBUBatch, pBUSkip, pBUSerial)
 	}
 	return o, nil
 }
@@ -192,7 +184,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, BUList: v.opt.BUList, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, Exchange: xch})
 		if err != nil {
 			return err
 		}

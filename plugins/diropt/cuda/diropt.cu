@@ -14,9 +14,6 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
-//   list             with bu_list: per bottom-up warp, the unvisited rows
-//                    of its words that its last bottom-up level left
-//                    (BuList), which the next one scans instead of visited
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -54,9 +51,7 @@
 //                      scanned by the whole warp, 32 entries a step (64 with
 //                      bu_batch 2), stopping at the first hit. The warp owns
 //                      its words of visited and out_queue, so it writes them
-//                      without atomics. With bu_list, a bottom-up level
-//                      after the search's first runs over the list of rows
-//                      the last one left unvisited instead (BottomUpList).
+//                      without atomics.
 //   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
 //   RowScanKernel, OwnBitsKernel, PlaceBitsKernel, PackPredKernel,
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
@@ -259,29 +254,32 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 // word at a time would wait for each.
 constexpr int kBuWords = 4;
 
-// RowEntries is the first step of a bottom-up level, shared by BottomUp,
-// BottomUpList and FloorKernel: each lane loads, for each of its kBuWords
-// rows v[j] that is on (unvisited), the row's CSC range [beg, end) and
-// first entry u, from the dense first array with kFirst (its loads issued
-// with the offsets', streamed past L1 and L2), else from the list once the
-// offsets are in. Rows that are off get an empty range.
+// FirstEntries is the first step of a bottom-up level, shared by
+// BottomUp and FloorKernel: for the kBuWords words of rows from word w0,
+// each lane whose bit is clear in skip (visited, or isolated) loads its
+// row's CSC range [beg, end) and first entry u, from the dense first
+// array with kFirst (its loads issued with the offsets', streamed past
+// L1 and L2), else from the list once the offsets are in. Skipped lanes
+// get an empty range.
 template <bool kFirst>
-__device__ __forceinline__ void RowEntries(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ first, const uint32_t (&v)[kBuWords],
-                                           const bool (&on)[kBuWords], uint32_t (&beg)[kBuWords],
-                                           uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
+__device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
+                                             const uint32_t* __restrict__ bu_adj,
+                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
+                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
+    const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
-    if (on[j]) {
+    if (!((skip[j] >> lane) & 1u)) {
       if (kFirst) {
-        u[j] = __ldcs(&first[v[j]]);
-        beg[j] = __ldcs(&bu_off[v[j]]);
-        end[j] = __ldcs(&bu_off[v[j] + 1]);
+        u[j] = __ldcs(&first[v]);
+        beg[j] = __ldcs(&bu_off[v]);
+        end[j] = __ldcs(&bu_off[v + 1]);
       } else {
-        beg[j] = bu_off[v[j]];
-        end[j] = bu_off[v[j] + 1];
+        beg[j] = bu_off[v];
+        end[j] = bu_off[v + 1];
       }
     }
   }
@@ -291,77 +289,15 @@ __device__ __forceinline__ void RowEntries(const uint32_t* __restrict__ bu_off, 
   }
 }
 
-// FirstEntries is RowEntries for the kBuWords words of rows from word w0:
-// lane l holds row 32·(w0 + j) + l, on where its bit in skip (visited, or
-// isolated) is clear.
-template <bool kFirst>
-__device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
-                                             const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
-                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
-                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
-  uint32_t v[kBuWords];
-  bool on[kBuWords];
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    v[j] = (uint32_t)((w0 + j) * 32 + lane);
-    on[j] = !((skip[j] >> lane) & 1u);
-  }
-  RowEntries<kFirst>(bu_off, bu_adj, first, v, on, beg, end, u);
-}
-
-// TestBatch tests the kBatch entries u[j][0..kBatch) loaded for each of a
-// lane's kBuWords lists, whose scans stand at b[j] and may read up to
-// stop[j]: their in_queue bits together, then list by list the first hit
-// (b[j] <- end[j]) or the next position (b[j] += the entries tested).
-// Entries past a hit in the same batch were read and are counted (edges),
-// not used.
-template <int kBatch>
-__device__ __forceinline__ void TestBatch(const uint32_t* __restrict__ in_queue,
-                                          const uint32_t (&u)[kBuWords][kBatch], const uint32_t (&stop)[kBuWords],
-                                          const uint32_t (&end)[kBuWords], uint32_t (&b)[kBuWords],
-                                          bool (&hit)[kBuWords], uint32_t (&parent)[kBuWords],
-                                          unsigned long long& edges) {
-  bool q[kBuWords][kBatch];
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-#pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-      q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && InQueue(in_queue, u[j][k]);
-    }
-  }
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    if (b[j] >= stop[j]) continue;
-    const uint32_t n = min((uint32_t)kBatch, stop[j] - b[j]);
-    edges += n;
-    bool h = false;
-    uint32_t pu = 0;
-#pragma unroll
-    for (int k = kBatch - 1; k >= 0; --k) {
-      if (q[j][k]) {
-        h = true;
-        pu = u[j][k];
-      }
-    }
-    if (h) {
-      hit[j] = true;
-      parent[j] = pu;
-      b[j] = end[j];
-    } else {
-      b[j] += n;
-    }
-  }
-}
-
-// BatchScan is the lanes' own scan of their lists (from where b[j] stands,
-// up to `serial` entries of the list with the warp's help, else to the
-// end) for kBatch > 1: each lane loads the next kBatch entries of each of
-// its kBuWords lists at once, then tests their in_queue bits at once
-// (TestBatch), and stops a list at its first hit. A scan of one entry at
-// a time waits for two loads (the entry, then its bit) per entry, one list
-// after another; here a lane has up to kBuWords·kBatch entries and bits in
-// flight. b[j] is where list j's scan stands (end[j] once it hit).
+// BatchScan is the lanes' own scan of their lists (after the first entry,
+// up to `serial` entries with the warp's help, else to the end) for
+// kBatch > 1: each lane loads the next kBatch entries of each of its
+// kBuWords lists at once, then their in_queue bits at once, and stops a
+// list at its first hit. A scan of one entry at a time waits for two
+// loads (the entry, then its bit) per entry, one list after another; here
+// a lane has up to kBuWords·kBatch entries and bits in flight. Entries
+// loaded past a hit in the same batch are read and counted (edges), not
+// used. b[j] is where list j's scan stands (end[j] once it hit).
 template <int kBatch, bool kWarpAssist>
 __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
                                           const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
@@ -378,6 +314,7 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
     for (int j = 0; j < kBuWords; ++j) more |= b[j] < stop[j];
     if (!more) break;
     uint32_t u[kBuWords][kBatch];
+    bool q[kBuWords][kBatch];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
 #pragma unroll
@@ -385,7 +322,35 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
         u[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] ? __ldg(&bu_adj[b[j] + k]) : 0u;
       }
     }
-    TestBatch<kBatch>(in_queue, u, stop, end, b, hit, parent, edges);
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        q[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] && InQueue(in_queue, u[j][k]);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      if (b[j] >= stop[j]) continue;
+      const uint32_t n = min((uint32_t)kBatch, stop[j] - b[j]);
+      edges += n;
+      bool h = false;
+      uint32_t pu = 0;
+#pragma unroll
+      for (int k = kBatch - 1; k >= 0; --k) {
+        if (q[j][k]) {
+          h = true;
+          pu = u[j][k];
+        }
+      }
+      if (h) {
+        hit[j] = true;
+        parent[j] = pu;
+        b[j] = end[j];
+      } else {
+        b[j] += n;
+      }
+    }
   }
 }
 
@@ -445,91 +410,17 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
-// ScanRest is step 2 for one of a lane's rows, [b, e) being what is left
-// of its list: the lane alone up to `serial` entries of the list from beg
-// (kBatch > 1: BatchScan did that), then with kWarpAssist the whole warp
-// (WarpAssist). Every lane of the warp calls it.
-template <bool kWarpAssist, int kBatch>
-__device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
-                                         uint32_t serial, int lane, uint32_t beg, uint32_t b, uint32_t e, bool& hit,
-                                         uint32_t& parent, unsigned long long& edges) {
-  const uint32_t stop =
-      kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e, (uint64_t)beg + max(serial, 1u)) : e;
-  for (; b < stop; ++b) {
-    const uint32_t u = __ldg(&bu_adj[b]);
-    ++edges;
-    if (InQueue(in_queue, u)) {
-      hit = true;
-      parent = u;
-      b = e;
-      break;
-    }
-  }
-  if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
-}
-
-// BuList (bu_list; ours) holds, for each warp of the bottom-up grid (whose
-// size is fixed for a handle, so that a warp takes the same chunks of 32
-// words of visited at every level), the rows of its chunks that its last
-// bottom-up level left unvisited: rows[warp * cap, + n[warp]). A warp's
-// first bottom-up level of a search (n[warp] = kFull, the reset's value)
-// runs over visited and writes no list: it leaves most rows unvisited
-// (about 7 M at scale 25), and writing them cost more than the list saved
-// later (results/diropt-1000). Its second (n[warp] = kNoListYet) runs over
-// visited and writes its misses; each later one runs over the list
-// (BottomUpList) and keeps its misses in place. Each warp reads and writes
-// only its own list, so no atomic orders the appends. Rows that a later
-// top-down level (or, in 2D, another processor of the row) visits stay in
-// the list until a bottom-up level finds them visited and drops them, so
-// a list always holds every unvisited row of its warp's chunks.
-constexpr uint32_t kNoListYet = kFull - 1;
-
-struct BuList {
-  uint32_t* rows;
-  uint32_t* n;
-  int64_t cap;  // rows a warp's list can hold: 1024 per chunk it takes
-};
-
-// AppendRows appends the rows v of the lanes in miss to a warp's list
-// (seg), at pos, which it advances: the rows in lane order.
-__device__ __forceinline__ void AppendRows(uint32_t* seg, uint32_t& pos, unsigned miss, uint32_t v, int lane) {
-  if ((miss >> lane) & 1u) seg[pos + __popc(miss & ((1u << lane) - 1))] = v;
-  pos += __popc(miss);
-}
-
-// OrRows sets the bits of the lanes' rows v that hit in visited and
-// out_queue. The list's rows are in increasing order within a warp's
-// run, so lanes with the same word are mostly neighbours: a segmented OR
-// over the lanes (five shuffle steps) leaves the word's bits with the
-// last lane of each run, which makes the two atomics for the run.
-__device__ __forceinline__ void OrRows(uint32_t* visited, uint32_t* out_queue, uint32_t v, bool on, bool hit,
-                                       int lane) {
-  const uint32_t w = on ? v >> 5 : kFull;
-  uint32_t bits = hit ? 1u << (v & 31) : 0u;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const uint32_t ob = __shfl_up_sync(kFull, bits, d), ow = __shfl_up_sync(kFull, w, d);
-    if (lane >= d && ow == w) bits |= ob;
-  }
-  const uint32_t nw = __shfl_down_sync(kFull, w, 1);
-  if (bits != 0 && (lane == 31 || nw != w)) {
-    atomicOr(&visited[w], bits);
-    atomicOr(&out_queue[w], bits);
-  }
-}
-
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
-// see BottomUpKernel. With bu_list, unless pos is kFull, it appends the
-// rows it leaves unvisited to the warp's list at pos.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kList>
+// see BottomUpKernel.
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
                                               const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
-                                              const uint32_t (&vis)[kBuWords], const BuList& list, uint32_t& pos,
+                                              const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
@@ -551,80 +442,33 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       continue;
     }
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-    ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, serial, lane, beg[j], bs[j], end[j], hit[j], parent[j], edges);
+    const uint32_t deg = end[j] - beg[j];
+    uint32_t b = bs[j];
+    const uint32_t e1 = end[j];
+    // The lane alone: the rest of its list, or up to `serial` entries
+    // (kBatch > 1: done by BatchScan).
+    const uint32_t stop =
+        kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+    for (; b < stop; ++b) {
+      const uint32_t u = __ldg(&bu_adj[b]);
+      ++edges;
+      if (InQueue(in_queue, u)) {
+        hit[j] = true;
+        parent[j] = u;
+        b = e1;
+        break;
+      }
+    }
+    if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[v] = parent[j];
       found += 1;
-      degrees += end[j] - beg[j];
+      degrees += deg;
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
-    }
-    if (kList && pos != kFull) {
-      const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-      AppendRows(list.rows + warp * list.cap, pos, ~(vis[j] | hits), v, lane);
-    }
-  }
-}
-
-// BottomUpList is a warp's part of a bottom-up level over its list
-// (bu_list) instead of visited: it clears the out_queue words of its
-// chunks, then takes kBuWords·32 rows of the list at a time, a lane a row
-// in each of kBuWords slots, drops the rows visited since the list was
-// written, explores the others as BottomUpWords does (RowEntries, the
-// first check, BatchScan, ScanRest), sets the bits of the rows found with
-// OrRows and keeps the rows it leaves unvisited, in place (a row is
-// written back at or before where it was read). Every lane works on a row
-// while the list lasts, where a warp over visited works on the unvisited
-// rows of its words only: at scale 25 the second bottom-up level has about
-// 7 M unvisited rows in 1 M words, the third 0.3 M.
-template <bool kWarpAssist, bool kFirst, int kBatch>
-__device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first,
-                                             const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                             uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                             uint32_t* seg, uint32_t n, unsigned long long& found,
-                                             unsigned long long& degrees, unsigned long long& edges, uint32_t& pos) {
-  const int lane = threadIdx.x & 31;
-  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
-  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
-    if (c0 + lane < row_words) out_queue[c0 + lane] = 0;
-  }
-  __syncwarp();
-  for (uint32_t r0 = 0; r0 < n; r0 += kBuWords * 32) {
-    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
-    bool on[kBuWords], hit[kBuWords];
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) v[j] = r0 + j * 32 + lane < n ? seg[r0 + j * 32 + lane] : 0u;
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      on[j] = r0 + j * 32 + lane < n && !((visited[v[j] >> 5] >> (v[j] & 31)) & 1u);
-    }
-    __syncwarp();  // the slots are read before any is written back
-    RowEntries<kFirst>(bu_off, bu_adj, first, v, on, beg, end, parent);
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
-      edges += beg[j] < end[j];
-    }
-    uint32_t bs[kBuWords];
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      if (__ballot_sync(kFull, on[j]) == 0) continue;
-      ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, serial, lane, beg[j], bs[j], end[j], hit[j], parent[j], edges);
-      if (hit[j]) {
-        pred[v[j]] = parent[j];
-        found += 1;
-        degrees += end[j] - beg[j];
-      }
-      OrRows(visited, out_queue, v[j], on[j], hit[j], lane);
-      AppendRows(seg, pos, __ballot_sync(kFull, on[j] && !hit[j]), v[j], lane);
     }
   }
 }
@@ -667,27 +511,18 @@ __device__ __forceinline__ void BottomUpList(const uint32_t* __restrict__ bu_off
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-//
-// kList (bu_list; ours, with the other steps): a warp's second bottom-up
-// level of a search writes the rows it leaves unvisited to its list
-// (BuList); each later one runs over the list (BottomUpList).
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kList>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         BuList list, Counters* ctr, Counters* next) {
+                                         Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned long long found = 0, degrees = 0, edges = 0;
   uint32_t vis[kBuWords];
-  const uint32_t n = kList ? list.n[warp] : kFull;
-  uint32_t pos = n == kFull ? kFull : 0;  // the rows of the warp's list written so far (kFull: none written)
-  if (kList && n < kNoListYet) {
-    BottomUpList<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, row_words,
-                                              serial, list.rows + warp * list.cap, n, found, degrees, edges, pos);
-  } else if (kSkip) {
+  if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
     // word (a clear bit) are explored. BottomUpWords writes the out_queue
@@ -704,21 +539,18 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                          serial, lane, c0 + g, row_words, vis, list, pos, found,
-                                                          degrees, edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
   } else {
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch, kList>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                        serial, lane, w0, row_words, vis, list, pos, found, degrees,
-                                                        edges);
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                 lane, w0, row_words, vis, found, degrees, edges);
     }
   }
-  if (kList && lane == 0) list.n[warp] = pos != kFull ? pos : kNoListYet;
   AddCounts(ctr, next, found, degrees, edges);
 }
 
@@ -730,7 +562,6 @@ struct ExploreArgs {
   int64_t in_words, row_words;
   uint32_t serial;
   BigQueue big;
-  BuList list;  // bu_list (else rows nullptr)
   Counters *ctr, *next;
 };
 
@@ -754,7 +585,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kList = false>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
@@ -765,9 +596,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     return;
   }
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kList>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited,
-                                                      a.out_queue, a.pred, a.row_words, a.serial, a.list, a.ctr,
-                                                      a.next);
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+                                a.row_words, a.serial, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -815,8 +645,7 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* all_assigned,
                             unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col,
-                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            uint32_t* list_n, int64_t list_warps) {
+                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -830,7 +659,6 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
     }
   }
   if (t < ctr_words) ctr[t] = 0;
-  for (int64_t k = t; k < list_warps; k += stride) list_n[k] = kFull;  // bu_list: no warp has a list yet
   if (t == 0) {
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
@@ -1159,11 +987,10 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_list),
-// nullptr for a bu_batch it was not built for.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
+// bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_list) return BottomUpKernel<true, true, 2, true, true>;  // CheckParams: only with the other steps
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
     case 4: return BottomUpKernel<false, false, 1, false>;
     case 5: return BottomUpKernel<false, true, 1, false>;
@@ -1195,7 +1022,6 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  BuList list{};               // bu_list: the warps' lists (rows nullptr without)
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1267,7 +1093,7 @@ struct Handle {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
-                    loop, red, list.rows, list.n};
+                    loop, red};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -1302,12 +1128,6 @@ struct Handle {
     const int64_t b = (n + tpb - 1) / tpb;
     return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
   }
-  // BottomUpKernel's grid: the same at every level (bu_list's warps keep
-  // their chunks of visited).
-  int BuGrid() const {
-    const int64_t span = p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
-    return std::min(WarpGrid((row_words() + span - 1) / span), bu_resident);
-  }
   Counters* Cur() const { return ctr + (level & 1); }
   Counters* Next() const { return ctr + ((level + 1) & 1); }
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
@@ -1324,7 +1144,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, Big(), list, Cur(), Next()};
+                       (uint32_t)p.bu_serial, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1337,7 +1157,6 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_list) b += 2 * 4 * 32 * rw;                           // list: at most 2 × rows (see BuList), and n
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1374,9 +1193,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
-  BFSB_REQUIRE(p->bu_list == 0 || p->bu_list == 1, "dob: bu_list %lld: want 0 or 1", (long long)p->bu_list);
-  BFSB_REQUIRE(!p->bu_list || (p->bu_first && p->bu_batch == 2 && p->bu_skip && p->bu_serial > 0),
-               "dob: bu_list needs bu_first, bu_batch 2, bu_skip and bu_serial > 0");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1410,13 +1226,15 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 // LaunchBottomUp enqueues a bottom-up exploration (gate: see
 // TopDownKernel).
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  h->bu_kernel<<<h->BuGrid(), h->tpb, 0, h->s>>>(h->Args(), gate);
+  const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
+  const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
+  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
 }
 
 // Decide enqueues DecideKernel (the grid clears out_queue when the next
-// level needs it: top-down, or bottom-up over the list).
+// level is top-down and needs it).
 int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, int32_t errlen) {
   const int64_t rw = h->row_words();
   DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
@@ -1478,12 +1296,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
-    }
-    if (p->bu_list) {  // a list per warp of the bottom-up grid, 1024 rows per chunk of 32 words it takes
-      const int64_t warps = (int64_t)h->BuGrid() * (h->tpb / 32), chunks = (h->row_words() + 31) / 32;
-      h->list.cap = 1024 * ((chunks + warps - 1) / warps);
-      BFSB_CHECK(cudaMalloc(&h->list.rows, 4 * std::min(warps, chunks) * h->list.cap));
-      BFSB_CHECK(cudaMalloc(&h->list.n, 4 * warps));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
@@ -1566,8 +1378,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, root_global, h->pred, h->parents,
-                                                     h->list.n, h->list.rows != nullptr ? h->BuGrid() * (h->tpb / 32) : 0);
+                                                     root_row, root_col, root_own, root_global, h->pred, h->parents);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;

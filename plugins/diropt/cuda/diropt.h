@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 9
+#define DOB_ABI_VERSION 7
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -70,11 +70,6 @@ typedef struct dob_params {
                                 visited at once and explores only those
                                 with an unvisited row; 0: kBuWords words
                                 at a time, each explored */
-  int64_t bu_list;           /* bottom-up, with bu_first, bu_batch 2,
-                                bu_skip and bu_serial > 0: 1: a bottom-up
-                                level after the search's first scans the
-                                list of rows the last one left unvisited
-                                instead of the visited bitmap */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

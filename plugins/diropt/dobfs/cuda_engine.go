@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 9
+const dobABIVersion = 7
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -30,11 +30,11 @@ type dobParams struct {
 	Shared, Single, OwnLen, ThreadsPerBlock    int64
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
-	BUFirst, BUBatch, BUSkip, BUList           int64
+	BUFirst, BUBatch, BUSkip                   int64
 }
 
-var _ [160 - unsafe.Sizeof(dobParams{})]struct{} // 20 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 160]struct{}
+var _ [152 - unsafe.Sizeof(dobParams{})]struct{} // 19 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 152]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -159,7 +159,6 @@ type CUDAOptions struct {
 	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
 	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
 	BUSkip          bool  // bottom-up: a warp takes 32 words of visited at once and skips the full ones
-	BUList          bool  // bottom-up: a level after the first runs over the rows the last one left unvisited
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -211,7 +210,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
-		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), BUList: b64(co.BUList)}
+		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
