@@ -97,10 +97,11 @@ func (plugin) Info() sdk.Info {
 		// pairs (32); per vertex, for a grid of a few ranks, the offsets,
 		// the bitmaps, the predecessors, the row exchange's pairs and the
 		// parents; per rank the staging buffers. The CUDA backend holds the
-		// block, bitmaps, predecessors and parents on the device too.
+		// block, bitmaps, predecessors and parents on the device too, and
+		// the dense first entries (bu_first, 4 bytes a vertex).
 		Memory: map[string]sdk.Memory{
 			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
-			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 48, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 52, DevicePerEdge: 16, DevicePerRank: 64 << 20},
 		},
 	}
 }

@@ -6,7 +6,9 @@ prints how many searches the second case ran faster, the median of the
 per-root time ratios and a two-sided sign test; and for every case the
 range of its level-0 gap (the device time before level 0). With a level L
 after the case numbers it also prints, root by root, level L's direction,
-frontier, entries examined and exploration time (ms) in both cases.
+frontier, m_f, entries examined and exploration time (ms) in both cases,
+then each case's mean level-L time over its searches that went bottom-up
+there.
 
     python3 paired.py steps-25.json.gz 1 2     # tuned before -> + bu_first
     git show aae54f8:results/diropt-1000/batch-25.json.gz > batch-25.json.gz
@@ -43,7 +45,8 @@ def main():
         print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
     if len(sys.argv) > 4:
         level = int(sys.argv[4])
-        print(f"level {level}: root, direction, frontier, entries examined a / b, explore ms a / b")
+        print(f"level {level}: root, direction, frontier, m_f, entries examined a / b, explore ms a / b")
+        bu = ([], [])
         for x, y in zip(a["bfs"], b["bfs"]):
             pa = next((p for p in x["phases"] if p["level"] == level), None)
             pb = next((p for p in y["phases"] if p["level"] == level), None)
@@ -53,7 +56,13 @@ def main():
             tb = sum(v for k, v in pb["times"].items() if k.startswith("explore_")) * 1e3
             d = "bu" if "explore_bu" in pa["times"] else "td"
             ea, eb = pa["bytes"]["edges_examined"], pb["bytes"]["edges_examined"]
-            print(f"{x['root']} {d} {pa['frontier']} {ea} / {eb} {ta:.3f} / {tb:.3f}")
+            mf = pa["bytes"]["frontier_edges"]
+            print(f"{x['root']} {d} {pa['frontier']} {mf} {ea} / {eb} {ta:.3f} / {tb:.3f}")
+            for side, p, t in ((0, pa, ta), (1, pb, tb)):
+                if "explore_bu" in p["times"]:
+                    bu[side].append(t)
+        means = [f"{statistics.mean(t):.3f} ms ({len(t)})" if t else "-" for t in bu]
+        print(f"level {level} bottom-up, mean: {means[0]} / {means[1]}")
 
 
 if __name__ == "__main__":
