@@ -36,7 +36,9 @@
 //                      visited test from L2 (the paper's texture read, made
 //                      coherent: see Visit); the
 //                      atomicOr on visited decides who writes the
-//                      predecessor, so predecessors are unique. Lists of at
+//                      predecessor, so predecessors are unique. With
+//                      td_lane (ours) a lane per word instead, four words a
+//                      lane, its short lists alone (TopDownLanes). Lists of at
 //                      least td_big entries are queued on a bfsb::HugeQueue
 //                      for
 //   bfsb::HugeKernel   a block per chunk of 1024 entries over the whole
@@ -236,6 +238,88 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
         const uint32_t gu = __shfl_sync(kFull, u, leader);
         if (lane == leader) beg = end;
         for (uint32_t e = gb + lane; e < ge; e += 32) {  // lines 32-41
+          Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+        }
+      }
+    }
+  }
+  AddCounts(ctr, next, found, degrees, edges);
+}
+
+// kTdWords is how many words of in_queue a lane of TopDownLanes takes at
+// once: a warp's 32·kTdWords words in kTdWords coalesced loads, so that at
+// scale 25 (1 M words) a resident grid of warps reads in_queue in one
+// round instead of four.
+constexpr int kTdWords = 4;
+
+// TopDownLanes is TopDown with td_lane (ours, not in [1]): a lane takes a
+// word of in_queue (kTdWords of them at once, words c0 + j·32 + lane) and
+// its set bits one a round, every lane at once; a list of fewer than
+// lane_max entries is expanded by its lane alone, a longer one by the
+// warp together (lines 22-42, as TopDown), one of at least td_big queued
+// for bfsb::HugeExpand. Algorithm 3 gives each word to a warp and takes a
+// word's lists one after another: on a sparse level, where most lists
+// have an entry or two (level 5 at scale 25: 95 K vertices with 96 K
+// entries, about 3 non-empty words in 32), each list then costs the warp
+// its own chain of dependent loads (offsets, the entry, visited, the two
+// atomics), one list after another; here the lists of a round wait
+// together.
+__device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
+                                             const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
+                                             uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
+                                             uint32_t lane_max, Counters* ctr, Counters* next) {
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
+  const int64_t span = 32 * kTdWords;
+  unsigned long long found = 0, degrees = 0, edges = 0;
+  for (int64_t c0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * span; c0 < in_words;
+       c0 += warps * span) {
+    uint32_t words[kTdWords];
+#pragma unroll
+    for (int j = 0; j < kTdWords; ++j) {
+      const int64_t w = c0 + j * 32 + lane;
+      words[j] = w < in_words ? in_queue[w] : 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < kTdWords; ++j) {
+      if (words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
+    }
+    uint32_t cur = 0;  // the bits of the lane's word in hand, and its word
+    int64_t cw = 0;
+    for (;;) {
+      if (cur == 0) {  // the lane's next non-empty word (unrolled: words stays in registers)
+#pragma unroll
+        for (int j = 0; j < kTdWords; ++j) {
+          if (cur == 0 && words[j] != 0) {
+            cur = words[j];
+            cw = c0 + j * 32 + lane;
+            words[j] = 0;
+          }
+        }
+      }
+      if (!__any_sync(kFull, cur != 0)) break;
+      uint32_t u = 0, beg = 0, end = 0;
+      if (cur != 0) {  // lines 16-21 for the lane's next vertex
+        u = (uint32_t)(cw * 32 + __ffs(cur) - 1);
+        cur &= cur - 1;
+        beg = td_off[u];
+        end = td_off[u + 1];
+        edges += end - beg;
+        if (big.Take(u, beg, end)) {
+          beg = end;
+        } else if (end - beg < lane_max) {  // the lane alone
+          for (; beg < end; ++beg) Visit(__ldg(&td_adj[beg]), u, visited, out_queue, pred, bu_off, found, degrees);
+        }
+      }
+      // Lines 22-42 for the longer lists: the warp reads them together.
+      for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
+           pending = __ballot_sync(kFull, beg < end)) {
+        const int leader = __ffs(pending) - 1;
+        const uint32_t gb = __shfl_sync(kFull, beg, leader);
+        const uint32_t ge = __shfl_sync(kFull, end, leader);
+        const uint32_t gu = __shfl_sync(kFull, u, leader);
+        if (lane == leader) beg = end;
+        for (uint32_t e = gb + lane; e < ge; e += 32) {
           Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
         }
       }
@@ -561,6 +645,7 @@ struct ExploreArgs {
   uint32_t *in_queue, *visited, *out_queue, *pred;
   int64_t in_words, row_words;
   uint32_t serial;
+  uint32_t td_lane;
   BigQueue big;
   Counters *ctr, *next;
 };
@@ -571,10 +656,18 @@ struct ExploreArgs {
 // loop state). One kernel branching on the direction would save a launch
 // a level, but holds the registers of both: on an H200 at scale 25 its
 // bottom-up levels took 20-40 % longer.
+//
+// kLane: td_lane > 0 (TopDownLanes).
+template <bool kLane>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 0)) return;
-  TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
-          a.next);
+  if (kLane) {
+    TopDownLanes(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
+                 a.td_lane, a.ctr, a.next);
+  } else {
+    TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
+            a.next);
+  }
 }
 
 // On a top-down level of the device loop (gate: the level is not done and
@@ -1017,6 +1110,7 @@ struct Handle {
   int sms = 0;
   int tpb = 256;
   int resident = 0;  // blocks of tpb threads that fit on the GPU at once
+  ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
@@ -1144,7 +1238,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, Big(), Cur(), Next()};
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1193,6 +1287,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
+  BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1213,7 +1308,8 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 // it queued. In the device loop (gate: see TopDownKernel) the
 // BottomUpKernel launched after it expands them on a top-down level.
 int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  TopDownKernel<<<h->WarpGrid((h->col_words() + 31) / 32), h->tpb, 0, h->s>>>(h->Args(), gate);
+  const int64_t span = h->p.td_lane > 0 ? 32 * kTdWords : 32;  // words a warp takes at once
+  h->td_kernel<<<h->WarpGrid((h->col_words() + span - 1) / span), h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("TopDownKernel");
   if (h->p.td_big > 0 && gate == nullptr) {
     bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
@@ -1272,6 +1368,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     int per_sm = 0;
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
+    h->td_kernel = p->td_lane > 0 ? TopDownKernel<true> : TopDownKernel<false>;
     h->bu_kernel = BottomUpFor(*p);
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 7
+#define DOB_ABI_VERSION 10
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -70,6 +70,12 @@ typedef struct dob_params {
                                 visited at once and explores only those
                                 with an unvisited row; 0: kBuWords words
                                 at a time, each explored */
+  int64_t td_lane;           /* top-down: > 0: a lane takes a word of
+                                in_queue (kTdWords words a lane at once)
+                                and expands its lists of fewer than
+                                td_lane entries alone, every lane at once;
+                                0: a warp per word, its lists one after
+                                another, as Algorithm 3 */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
