@@ -33,6 +33,7 @@ const (
 	pBUBatch   = "bu_batch"
 	pBUSkip    = "bu_skip"
 	pTDLane    = "td_lane"
+	pTDBatch   = "td_batch"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -88,6 +89,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: a warp loads 32 words of visited at once (one 128-byte load) and explores only the words with an unvisited row, four at a time, so that a late level, whose rows are nearly all visited, costs one load per 32 words (false: four words at a time, each explored, as the paper's thread per vertex). The CPU backend ignores it"},
 			{Name: pTDLane, Type: sdk.TypeInt, Default: int64(32), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA top-down: a lane takes a word of in_queue (four words a lane at once) and expands its lists of fewer than this many entries alone, every lane of the warp at once, the warp reading the longer ones together (0: a warp per word, its lists one after another, as Algorithm 3). The CPU backend ignores it"},
+			{Name: pTDBatch, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
+				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1, 2 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -119,6 +122,7 @@ type options struct {
 	BUBatch  int64
 	BUSkip   bool
 	TDLane   int64
+	TDBatch  int64
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -129,11 +133,14 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
+	}
+	if o.TDBatch == 3 {
+		return options{}, fmt.Errorf("%s = 3: want 1, 2 or 4", pTDBatch)
 	}
 	return o, nil
 }
@@ -189,7 +196,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -246,6 +246,41 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
   AddCounts(ctr, next, found, degrees, edges);
 }
 
+// Visits is Visit for the entries x = e0 + k·step (k < kBatch, x < e) of
+// u's list, each step's loads, visited tests and atomics issued for all
+// of them before any is waited for (td_batch; ours): one chain of
+// dependent round trips (the entry, visited, the atomicOr) per kBatch
+// entries where Visit has one per entry. step is 32 for a warp reading a
+// list together (lane l from e0 = b + l), 1 for a lane alone.
+template <int kBatch>
+__device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
+                                       uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
+                                       const uint32_t* __restrict__ bu_off, unsigned long long& found,
+                                       unsigned long long& degrees) {
+  uint32_t v[kBatch], m[kBatch], old[kBatch];
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) {
+    const bool in = (uint64_t)e0 + (uint64_t)k * step < e;
+    v[k] = in ? __ldg(&td_adj[e0 + k * step]) : 0u;
+    m[k] = in ? 1u << (v[k] & 31) : 0u;
+  }
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) old[k] = m[k] != 0 ? __ldcg(&visited[v[k] >> 5]) : 0u;  // line 36
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) {
+    if (old[k] & m[k]) m[k] = 0;
+    if (m[k] != 0) old[k] = atomicOr(&visited[v[k] >> 5], m[k]);  // line 37
+  }
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) {
+    if (m[k] == 0 || (old[k] & m[k])) continue;
+    atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
+    pred[v[k]] = u;
+    found += 1;
+    degrees += __ldg(&bu_off[v[k] + 1]) - __ldg(&bu_off[v[k]]);
+  }
+}
+
 // kTdWords is how many words of in_queue a lane of TopDownLanes takes at
 // once: a warp's 32·kTdWords words in kTdWords coalesced loads, so that at
 // scale 25 (1 M words) a resident grid of warps reads in_queue in one
@@ -263,7 +298,8 @@ constexpr int kTdWords = 4;
 // entries, about 3 non-empty words in 32), each list then costs the warp
 // its own chain of dependent loads (offsets, the entry, visited, the two
 // atomics), one list after another; here the lists of a round wait
-// together.
+// together. kBatch (td_batch): Visits' entries a lane at once, in both.
+template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
                                              uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
@@ -308,7 +344,9 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
         if (big.Take(u, beg, end)) {
           beg = end;
         } else if (end - beg < lane_max) {  // the lane alone
-          for (; beg < end; ++beg) Visit(__ldg(&td_adj[beg]), u, visited, out_queue, pred, bu_off, found, degrees);
+          for (; beg < end; beg = (uint32_t)min((uint64_t)end, (uint64_t)beg + kBatch)) {
+            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees);
+          }
         }
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
@@ -319,8 +357,8 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
         const uint32_t ge = __shfl_sync(kFull, end, leader);
         const uint32_t gu = __shfl_sync(kFull, u, leader);
         if (lane == leader) beg = end;
-        for (uint32_t e = gb + lane; e < ge; e += 32) {
-          Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+        for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
+          Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees);
         }
       }
     }
@@ -657,12 +695,12 @@ struct ExploreArgs {
 // a level, but holds the registers of both: on an H200 at scale 25 its
 // bottom-up levels took 20-40 % longer.
 //
-// kLane: td_lane > 0 (TopDownLanes).
-template <bool kLane>
+// kLane: td_lane > 0 (TopDownLanes, with kBatch = td_batch).
+template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 0)) return;
   if (kLane) {
-    TopDownLanes(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
+    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
                  a.td_lane, a.ctr, a.next);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
@@ -1105,6 +1143,19 @@ ExploreKernel BottomUpFor(const dob_params& p) {
   return nullptr;
 }
 
+// TopDownFor is the TopDownKernel instance of p's top-down parameters
+// (td_lane > 0: TopDownLanes, td_batch), nullptr for a td_batch it was
+// not built for.
+ExploreKernel TopDownFor(const dob_params& p) {
+  if (p.td_lane == 0) return TopDownKernel<false, 1>;
+  switch (p.td_batch) {
+    case 1: return TopDownKernel<true, 1>;
+    case 2: return TopDownKernel<true, 2>;
+    case 4: return TopDownKernel<true, 4>;
+  }
+  return nullptr;
+}
+
 struct Handle {
   dob_params p{};
   int sms = 0;
@@ -1288,6 +1339,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
+  BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1, 2 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1368,7 +1420,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     int per_sm = 0;
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
-    h->td_kernel = p->td_lane > 0 ? TopDownKernel<true> : TopDownKernel<false>;
+    h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 10
+#define DOB_ABI_VERSION 11
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -76,6 +76,9 @@ typedef struct dob_params {
                                 td_lane entries alone, every lane at once;
                                 0: a warp per word, its lists one after
                                 another, as Algorithm 3 */
+  int64_t td_batch;          /* top-down with td_lane: list entries a lane
+                                reads at once (1, 2 or 4), their visited
+                                tests and atomics issued together */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
