@@ -84,7 +84,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUBatch: int64(1)}, {pPreset: presetPaper, pBUBatch: int64(2)}, {pMode: dobfs.ModeBottomUp, pBUSerial: int64(64)},
 			{pBUSkip: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
 			{pTDLane: int64(0)}, {pPreset: presetPaper, pTDLane: int64(32)}, {pMode: dobfs.ModeTopDown, pTDLane: int64(1), pTDBig: int64(0)},
-			{pMode: dobfs.ModeTopDown, pTDLane: int64(1024), pTDBatch: int64(2)}, {pTDBatch: int64(1)}, {pMode: dobfs.ModeTopDown, pTDBatch: int64(4), pTDBig: int64(0)},
+			{pMode: dobfs.ModeTopDown, pTDLane: int64(1024), pTDBatch: int64(1)}, {pTDBatch: int64(1)}, {pMode: dobfs.ModeTopDown, pTDBatch: int64(4), pTDBig: int64(0)},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

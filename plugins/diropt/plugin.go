@@ -49,9 +49,12 @@ const (
 // dense array for the bottom-up level's first check (bu_first); the lanes'
 // own bottom-up scans two entries at a time (bu_batch 2; 4 measured slower
 // and is not offered); bottom-up warps that load 32 words of visited at
-// once and skip the full ones (bu_skip). With those, bu_serial 2 and 8
-// measured slower than 4, and beta 100 to 1000 no faster than Beamer's 24
-// (results/diropt-1000).
+// once and skip the full ones (bu_skip); top-down levels with a lane per
+// in_queue word, its lists of fewer than 32 entries alone (td_lane), four
+// entries a lane at once (td_batch; 2 measured between 1 and 4). With
+// those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
+// faster than Beamer's 24, td_lane 8 the same as 32 and td_big 256 no
+// faster than 1024 (results/diropt-1000).
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
@@ -90,7 +93,7 @@ func (plugin) Info() sdk.Info {
 			{Name: pTDLane, Type: sdk.TypeInt, Default: int64(32), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA top-down: a lane takes a word of in_queue (four words a lane at once) and expands its lists of fewer than this many entries alone, every lane of the warp at once, the warp reading the longer ones together (0: a warp per word, its lists one after another, as Algorithm 3). The CPU backend ignores it"},
 			{Name: pTDBatch, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
-				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1, 2 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last). The CPU backend ignores it"},
+				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -139,8 +142,8 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
 	}
-	if o.TDBatch == 3 {
-		return options{}, fmt.Errorf("%s = 3: want 1, 2 or 4", pTDBatch)
+	if o.TDBatch != 1 && o.TDBatch != 4 {
+		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
 	}
 	return o, nil
 }

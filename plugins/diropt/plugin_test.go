@@ -152,7 +152,7 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"bad backend":   {Backend: "opencl", Ranks: 1},
 		"bad mode":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
 		"bad td_big":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
-		"bad td_batch":  {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(3)}},
+		"td_batch 2":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(2)}},
 		"bad threads":   {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
 		"bad preset":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
 		"bu_batch 0":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},

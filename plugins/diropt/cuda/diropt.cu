@@ -251,7 +251,10 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
 // of them before any is waited for (td_batch; ours): one chain of
 // dependent round trips (the entry, visited, the atomicOr) per kBatch
 // entries where Visit has one per entry. step is 32 for a warp reading a
-// list together (lane l from e0 = b + l), 1 for a lane alone.
+// list together (lane l from e0 = b + l), 1 for a lane alone. On an H200
+// at scale 25, kBatch 4 made level 1 (a few lists of up to 1,023 entries,
+// each read by one warp) and a top-down level 2 faster, and the searches
+// 1.6 % (2 was between; results/diropt-1000).
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
@@ -298,7 +301,10 @@ constexpr int kTdWords = 4;
 // entries, about 3 non-empty words in 32), each list then costs the warp
 // its own chain of dependent loads (offsets, the entry, visited, the two
 // atomics), one list after another; here the lists of a round wait
-// together. kBatch (td_batch): Visits' entries a lane at once, in both.
+// together. On an H200 at scale 25 that level took 0.024 ms instead of
+// 0.059, and the searches 2.5 % less (lane_max 8 and 32 the same;
+// results/diropt-1000). kBatch (td_batch): Visits' entries a lane at
+// once, alone and in the warp's step.
 template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
@@ -1150,7 +1156,6 @@ ExploreKernel TopDownFor(const dob_params& p) {
   if (p.td_lane == 0) return TopDownKernel<false, 1>;
   switch (p.td_batch) {
     case 1: return TopDownKernel<true, 1>;
-    case 2: return TopDownKernel<true, 2>;
     case 4: return TopDownKernel<true, 4>;
   }
   return nullptr;
@@ -1339,7 +1344,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
-  BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1, 2 or 4", (long long)p->td_batch);
+  BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }

@@ -77,7 +77,7 @@ typedef struct dob_params {
                                 0: a warp per word, its lists one after
                                 another, as Algorithm 3 */
   int64_t td_batch;          /* top-down with td_lane: list entries a lane
-                                reads at once (1, 2 or 4), their visited
+                                reads at once (1 or 4), their visited
                                 tests and atomics issued together */
 } dob_params;
 
