@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""paired.py: the A/B of each step in README.md, from bfsbench results files.
+"""paired.py: the A/B of each step in results/diropt-1000/README.md, from
+bfsbench results files (run it in that folder, or give the files' paths).
 
 For two cases of one results file (the same roots, in the same order) it
 prints how many searches the second case ran faster, the median of the
@@ -10,10 +11,10 @@ frontier, m_f, entries examined and exploration time (ms) in both cases,
 then each case's mean level-L time over its searches that went bottom-up
 there.
 
-    python3 paired.py steps-25.json.gz 1 2     # tuned before -> + bu_first
+    python3 ../../scripts/paired.py steps-all-25.json.gz 1 2  # before -> + bu_first
     git show aae54f8:results/diropt-1000/batch-25.json.gz > batch-25.json.gz
-    python3 paired.py batch-25.json.gz 0 1     # bu_batch 1 -> 2 (0 2: -> 4; 2 3: alpha 14 -> 40)
-    python3 paired.py summary-25.json.gz 0 1 2 # and level 2 root by root
+    python3 ../../scripts/paired.py batch-25.json.gz 0 1      # bu_batch 1 -> 2 (0 2: -> 4; 2 3: alpha 14 -> 40)
+    python3 ../../scripts/paired.py summary-25.json.gz 0 1 2  # and level 2 root by root
 """
 import gzip
 import json
