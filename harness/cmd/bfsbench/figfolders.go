@@ -148,7 +148,8 @@ type staleness struct {
 // cmdStale lists the figure folders whose results were measured before a
 // change to a plugin they use: the commit each results file records
 // against plugins/<plugin> at HEAD, its tests (*_test.go) and documents
-// (*.md) left out. A plugin whose files are as they were at that commit
+// (*.md) left out, and, for a plugin a case ran on the CUDA backend, the
+// shared device headers (cudaHeaders) its library is compiled from. A plugin whose files are as they were at that commit
 // (changed and then reverted) is not a change: the figure measured the
 // code that is there now. A changed one is listed with git log's count of
 // the commits since.
@@ -203,6 +204,11 @@ func cmdStale(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// cudaHeaders is the folder of the device code every plugin's CUDA library
+// includes (bfsb_gather.cuh, bfsb_scan.cuh, ...): a change there changes
+// what a CUDA case measured as much as a change under plugins/<plugin>.
+const cudaHeaders = "harness/cuda/include"
+
 // folderStaleness compares one folder's results with git's history.
 func folderStaleness(dir string) staleness {
 	s := staleness{dir: dir, changed: map[string]string{}}
@@ -238,10 +244,10 @@ func folderStaleness(dir string) staleness {
 			s.unknown = append(s.unknown, shortCommit(commit))
 			continue
 		}
-		plugins := map[string]bool{}
+		plugins := map[string]bool{} // plugin → a case ran it on the CUDA backend
 		for _, c := range run.Cases {
 			if c != nil && c.Plugin != "" {
-				plugins[c.Plugin] = true
+				plugins[c.Plugin] = plugins[c.Plugin] || c.Backend == "cuda"
 			}
 		}
 		for _, pl := range slices.Sorted(maps.Keys(plugins)) {
@@ -249,6 +255,9 @@ func folderStaleness(dir string) staleness {
 			// nothing a figure measured.
 			spec := []string{"--", "plugins/" + pl, ":(exclude,glob)plugins/" + pl + "/**/*_test.go",
 				":(exclude,glob)plugins/" + pl + "/**/*.md"}
+			if plugins[pl] {
+				spec = append(spec, cudaHeaders)
+			}
 			diff, err := gitOut(root, append([]string{"diff", "--name-only", base, "HEAD"}, spec...)...)
 			if err != nil {
 				s.note = err.Error()

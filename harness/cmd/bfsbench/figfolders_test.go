@@ -25,13 +25,14 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// writeRun writes a results.json of one case of plugin measured at commit.
-func writeRun(t *testing.T, dir, commit, plugin string) {
+// writeRun writes a results.json of one case of plugin on backend measured
+// at commit.
+func writeRun(t *testing.T, dir, commit, plugin, backend string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := results.Run{GitCommit: commit, Cases: []*results.Case{{Variant: plugin, Plugin: plugin, Backend: "cpu", Status: results.StatusOK}}}
+	r := results.Run{GitCommit: commit, Cases: []*results.Case{{Variant: plugin, Plugin: plugin, Backend: backend, Status: results.StatusOK}}}
 	b, _ := json.Marshal(r)
 	for name, data := range map[string][]byte{"results.json": b, "README.md": []byte("# f\n")} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -42,15 +43,16 @@ func writeRun(t *testing.T, dir, commit, plugin string) {
 
 // TestStale: a folder measured before a change to its plugin is listed
 // stale, one whose plugin did not change (or changed and was reverted) is
-// not, one whose commit the history lacks is listed unknown; the list
-// exits 0, --strict exits 1.
+// not, one whose commit the history lacks is listed unknown; a change to
+// the shared CUDA headers makes a plugin's CUDA figures stale, not its CPU
+// ones; the list exits 0, --strict exits 1.
 func TestStale(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
 	repo := t.TempDir()
 	git(t, repo, "init", "-q")
-	for _, p := range []string{"plugins/foo/a.go", "plugins/bar/b.go", "plugins/baz/z.go"} {
+	for _, p := range []string{"plugins/foo/a.go", "plugins/bar/b.go", "plugins/baz/z.go", cudaHeaders + "/h.cuh"} {
 		os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755)
 		os.WriteFile(filepath.Join(repo, p), []byte("package x\n"), 0o644)
 	}
@@ -58,10 +60,11 @@ func TestStale(t *testing.T) {
 	git(t, repo, "commit", "-q", "-m", "plugins")
 	measured := git(t, repo, "rev-parse", "HEAD")
 	figs := filepath.Join(repo, "results", "figures")
-	writeRun(t, filepath.Join(figs, "foo-fig"), measured+"-dirty", "foo")
-	writeRun(t, filepath.Join(figs, "bar-fig"), measured, "bar")
-	writeRun(t, filepath.Join(figs, "lost-fig"), strings.Repeat("d", 40), "bar")
-	writeRun(t, filepath.Join(figs, "baz-fig"), measured, "baz")
+	writeRun(t, filepath.Join(figs, "foo-fig"), measured+"-dirty", "foo", "cpu")
+	writeRun(t, filepath.Join(figs, "bar-fig"), measured, "bar", "cpu")
+	writeRun(t, filepath.Join(figs, "bar-gpu-fig"), measured, "bar", "cuda")
+	writeRun(t, filepath.Join(figs, "lost-fig"), strings.Repeat("d", 40), "bar", "cpu")
+	writeRun(t, filepath.Join(figs, "baz-fig"), measured, "baz", "cpu")
 	// baz changes and is reverted: its figure measured the code there now.
 	for _, body := range []string{"package x // tried\n", "package x\n"} {
 		os.WriteFile(filepath.Join(repo, "plugins/baz/z.go"), []byte(body), 0o644)
@@ -77,6 +80,9 @@ func TestStale(t *testing.T) {
 	}
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "bar tests")
+	// The shared CUDA headers change: bar's CUDA figure is stale.
+	os.WriteFile(filepath.Join(repo, cudaHeaders, "h.cuh"), []byte("// changed\n"), 0o644)
+	git(t, repo, "commit", "-q", "-am", "headers")
 
 	var out bytes.Buffer
 	if err := dispatch(t.Context(), []string{"stale", figs}, &out, &out); err != nil {
@@ -85,14 +91,15 @@ func TestStale(t *testing.T) {
 	s := out.String()
 	for _, re := range []string{
 		`STALE +\S*foo-fig: measured at \w{7}-dirty; changed since: foo \(1 commits, the latest \w+ `,
+		`STALE +\S*bar-gpu-fig: measured at \w{7}; changed since: bar \(1 commits, the latest \w+ `,
 		`UNKNOWN +\S*lost-fig: commit d{7} is not in`,
-		`1 stale, 1 of unknown commit, 2 current; 1 from a -dirty tree`,
+		`2 stale, 1 of unknown commit, 2 current; 1 from a -dirty tree`,
 	} {
 		if !regexp.MustCompile(re).MatchString(s) {
 			t.Errorf("output lacks %q:\n%s", re, s)
 		}
 	}
-	for _, f := range []string{"bar-fig", "baz-fig"} {
+	for _, f := range []string{"bar-fig:", "baz-fig"} {
 		if strings.Contains(s, f) {
 			t.Errorf("%s, whose plugin is as it was measured, is listed:\n%s", f, s)
 		}
@@ -128,7 +135,7 @@ func TestDegrees(t *testing.T) {
 // TestSummary: summary writes run's summary.txt from a results file.
 func TestSummary(t *testing.T) {
 	dir := t.TempDir()
-	writeRun(t, dir, "abc", "foo")
+	writeRun(t, dir, "abc", "foo", "cpu")
 	var out bytes.Buffer
 	if err := dispatch(t.Context(), []string{"summary", filepath.Join(dir, "results.json")}, &out, &out); err != nil {
 		t.Fatalf("summary: %v\n%s", err, out.String())
