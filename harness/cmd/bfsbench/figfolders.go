@@ -149,7 +149,7 @@ type staleness struct {
 // change to a plugin they use: the commit each results file records
 // against plugins/<plugin> at HEAD, its tests (*_test.go) and documents
 // (*.md) left out, and, for a plugin a case ran on the CUDA backend, the
-// shared device headers (cudaHeaders) its library is compiled from. A plugin whose files are as they were at that commit
+// shared device code (cudaShared) its library is compiled from. A plugin whose files are as they were at that commit
 // (changed and then reverted) is not a change: the figure measured the
 // code that is there now. A changed one is listed with git log's count of
 // the commits since.
@@ -204,10 +204,12 @@ func cmdStale(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// cudaHeaders is the folder of the device code every plugin's CUDA library
-// includes (bfsb_gather.cuh, bfsb_scan.cuh, ...): a change there changes
-// what a CUDA case measured as much as a change under plugins/<plugin>.
-const cudaHeaders = "harness/cuda/include"
+// cudaShared are the folders of the device code every plugin's CUDA
+// library is compiled from (the headers it includes, bfsb_gather.cuh,
+// bfsb_scan.cuh, ..., and the sources mk/cuda.mk links into each): a
+// change there changes what a CUDA case measured as much as a change
+// under plugins/<plugin>.
+var cudaShared = []string{"harness/cuda/include", "harness/cuda/src"}
 
 // folderStaleness compares one folder's results with git's history.
 func folderStaleness(dir string) staleness {
@@ -256,7 +258,7 @@ func folderStaleness(dir string) staleness {
 			spec := []string{"--", "plugins/" + pl, ":(exclude,glob)plugins/" + pl + "/**/*_test.go",
 				":(exclude,glob)plugins/" + pl + "/**/*.md"}
 			if plugins[pl] {
-				spec = append(spec, cudaHeaders)
+				spec = append(spec, cudaShared...)
 			}
 			diff, err := gitOut(root, append([]string{"diff", "--name-only", base, "HEAD"}, spec...)...)
 			if err != nil {

@@ -52,7 +52,7 @@ func TestStale(t *testing.T) {
 	}
 	repo := t.TempDir()
 	git(t, repo, "init", "-q")
-	for _, p := range []string{"plugins/foo/a.go", "plugins/bar/b.go", "plugins/baz/z.go", cudaHeaders + "/h.cuh"} {
+	for _, p := range []string{"plugins/foo/a.go", "plugins/bar/b.go", "plugins/baz/z.go", cudaShared[0] + "/h.cuh", cudaShared[1] + "/c.cu"} {
 		os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755)
 		os.WriteFile(filepath.Join(repo, p), []byte("package x\n"), 0o644)
 	}
@@ -80,9 +80,11 @@ func TestStale(t *testing.T) {
 	}
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "bar tests")
-	// The shared CUDA headers change: bar's CUDA figure is stale.
-	os.WriteFile(filepath.Join(repo, cudaHeaders, "h.cuh"), []byte("// changed\n"), 0o644)
-	git(t, repo, "commit", "-q", "-am", "headers")
+	// The shared CUDA code changes: bar's CUDA figure is stale.
+	for _, p := range []string{cudaShared[0] + "/h.cuh", cudaShared[1] + "/c.cu"} {
+		os.WriteFile(filepath.Join(repo, p), []byte("// changed\n"), 0o644)
+		git(t, repo, "commit", "-q", "-am", "shared CUDA code")
+	}
 
 	var out bytes.Buffer
 	if err := dispatch(t.Context(), []string{"stale", figs}, &out, &out); err != nil {
@@ -91,7 +93,7 @@ func TestStale(t *testing.T) {
 	s := out.String()
 	for _, re := range []string{
 		`STALE +\S*foo-fig: measured at \w{7}-dirty; changed since: foo \(1 commits, the latest \w+ `,
-		`STALE +\S*bar-gpu-fig: measured at \w{7}; changed since: bar \(1 commits, the latest \w+ `,
+		`STALE +\S*bar-gpu-fig: measured at \w{7}; changed since: bar \(2 commits, the latest \w+ `,
 		`UNKNOWN +\S*lost-fig: commit d{7} is not in`,
 		`2 stale, 1 of unknown commit, 2 current; 1 from a -dirty tree`,
 	} {
