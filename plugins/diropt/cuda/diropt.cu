@@ -175,6 +175,73 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
 }
 
+// Visits is Visit for the entries x = e0 + k·step (k < kBatch, x < e) of
+// u's list, each step's loads, visited tests and atomics issued for all
+// of them before any is waited for (td_batch; ours): one chain of
+// dependent round trips (the entry, visited, the atomicOr) per kBatch
+// entries where Visit has one per entry. step is 32 for a warp reading a
+// list together (lane l from e0 = b + l), 1 for a lane alone. On an H200
+// at scale 25, kBatch 4 made level 1 (a few lists of up to 1,023 entries,
+// each read by one warp) and a top-down level 2 faster, and the searches
+// 1.6 % (2 was between; results/diropt-1000).
+template <int kBatch>
+__device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
+                                       uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
+                                       const uint32_t* __restrict__ bu_off, unsigned long long& found,
+                                       unsigned long long& degrees) {
+  uint32_t v[kBatch], m[kBatch], old[kBatch];
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) {
+    const bool in = (uint64_t)e0 + (uint64_t)k * step < e;
+    v[k] = in ? __ldg(&td_adj[e0 + k * step]) : 0u;
+    m[k] = in ? 1u << (v[k] & 31) : 0u;
+  }
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) old[k] = m[k] != 0 ? __ldcg(&visited[v[k] >> 5]) : 0u;  // line 36
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) {
+    if (old[k] & m[k]) m[k] = 0;
+    if (m[k] != 0) old[k] = atomicOr(&visited[v[k] >> 5], m[k]);  // line 37
+  }
+#pragma unroll
+  for (int k = 0; k < kBatch; ++k) {
+    if (m[k] == 0 || (old[k] & m[k])) continue;
+    atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
+    pred[v[k]] = u;
+    found += 1;
+    degrees += __ldg(&bu_off[v[k] + 1]) - __ldg(&bu_off[v[k]]);
+  }
+}
+
+// WarpLists is Algorithm 3 lines 22-42: while a lane of the warp has a
+// list [beg, end) of frontier vertex u left, the warp reads the lowest such
+// lane's list together (lines 23-31: the leader publishes it and takes it
+// off), 32·kBatch entries a step (lines 32-41: Visit, or Visits for
+// kBatch > 1).
+template <int kBatch>
+__device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, int lane, uint32_t beg, uint32_t end,
+                                          uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
+                                          const uint32_t* __restrict__ bu_off, unsigned long long& found,
+                                          unsigned long long& degrees) {
+  for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
+       pending = __ballot_sync(kFull, beg < end)) {
+    const int leader = __ffs(pending) - 1;
+    const uint32_t gb = __shfl_sync(kFull, beg, leader);
+    const uint32_t ge = __shfl_sync(kFull, end, leader);
+    const uint32_t gu = __shfl_sync(kFull, u, leader);
+    if (lane == leader) beg = end;
+    if constexpr (kBatch == 1) {
+      for (uint32_t e = gb + lane; e < ge; e += 32) {
+        Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+      }
+    } else {
+      for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
+        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees);
+      }
+    }
+  }
+}
+
 // BigQueue is where TopDownKernel queues the lists of at least td_big
 // entries (min_edges), for bfsb::HugeKernel to expand in chunks of
 // bfsb::kHugeChunk entries over the whole GPU; its ctl is the level's
@@ -229,59 +296,10 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
         edges += end - beg;
         if (big.Take(u, beg, end)) beg = end;  // whole-block gathering, chunk by chunk
       }
-      // Lines 22-42: while a lane has a list, the warp reads it together.
-      for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
-           pending = __ballot_sync(kFull, beg < end)) {
-        const int leader = __ffs(pending) - 1;  // lines 23-31
-        const uint32_t gb = __shfl_sync(kFull, beg, leader);
-        const uint32_t ge = __shfl_sync(kFull, end, leader);
-        const uint32_t gu = __shfl_sync(kFull, u, leader);
-        if (lane == leader) beg = end;
-        for (uint32_t e = gb + lane; e < ge; e += 32) {  // lines 32-41
-          Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
-        }
-      }
+      WarpLists<1>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);  // lines 22-42
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
-}
-
-// Visits is Visit for the entries x = e0 + k·step (k < kBatch, x < e) of
-// u's list, each step's loads, visited tests and atomics issued for all
-// of them before any is waited for (td_batch; ours): one chain of
-// dependent round trips (the entry, visited, the atomicOr) per kBatch
-// entries where Visit has one per entry. step is 32 for a warp reading a
-// list together (lane l from e0 = b + l), 1 for a lane alone. On an H200
-// at scale 25, kBatch 4 made level 1 (a few lists of up to 1,023 entries,
-// each read by one warp) and a top-down level 2 faster, and the searches
-// 1.6 % (2 was between; results/diropt-1000).
-template <int kBatch>
-__device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
-                                       uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
-                                       const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                       unsigned long long& degrees) {
-  uint32_t v[kBatch], m[kBatch], old[kBatch];
-#pragma unroll
-  for (int k = 0; k < kBatch; ++k) {
-    const bool in = (uint64_t)e0 + (uint64_t)k * step < e;
-    v[k] = in ? __ldg(&td_adj[e0 + k * step]) : 0u;
-    m[k] = in ? 1u << (v[k] & 31) : 0u;
-  }
-#pragma unroll
-  for (int k = 0; k < kBatch; ++k) old[k] = m[k] != 0 ? __ldcg(&visited[v[k] >> 5]) : 0u;  // line 36
-#pragma unroll
-  for (int k = 0; k < kBatch; ++k) {
-    if (old[k] & m[k]) m[k] = 0;
-    if (m[k] != 0) old[k] = atomicOr(&visited[v[k] >> 5], m[k]);  // line 37
-  }
-#pragma unroll
-  for (int k = 0; k < kBatch; ++k) {
-    if (m[k] == 0 || (old[k] & m[k])) continue;
-    atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
-    pred[v[k]] = u;
-    found += 1;
-    degrees += __ldg(&bu_off[v[k] + 1]) - __ldg(&bu_off[v[k]]);
-  }
 }
 
 // kTdWords is how many words of in_queue a lane of TopDownLanes takes at
@@ -356,17 +374,7 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
         }
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
-      for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
-           pending = __ballot_sync(kFull, beg < end)) {
-        const int leader = __ffs(pending) - 1;
-        const uint32_t gb = __shfl_sync(kFull, beg, leader);
-        const uint32_t ge = __shfl_sync(kFull, end, leader);
-        const uint32_t gu = __shfl_sync(kFull, u, leader);
-        if (lane == leader) beg = end;
-        for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
-          Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees);
-        }
-      }
+      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
@@ -706,8 +714,8 @@ template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 0)) return;
   if (kLane) {
-    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
-                 a.td_lane, a.ctr, a.next);
+    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
+                         a.big, a.td_lane, a.ctr, a.next);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
             a.next);
