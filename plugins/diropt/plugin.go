@@ -34,7 +34,6 @@ const (
 	pBUSkip    = "bu_skip"
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
-	pBUPack    = "bu_pack"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -95,8 +94,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down: a lane takes a word of in_queue (four words a lane at once) and expands its lists of fewer than this many entries alone, every lane of the warp at once, the warp reading the longer ones together (0: a warp per word, its lists one after another, as Algorithm 3). The CPU backend ignores it"},
 			{Name: pTDBatch, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
-			{Name: pBUPack, Type: sdk.TypeInt, Default: int64(1), Min: sdk.Bound(1), Max: sdk.Bound(4),
-				Help: "CUDA bottom-up with bu_serial > 0, bu_first, bu_skip and bu_batch 2: pending lists of a word the warp's help reads in one step (1, 2 or 4), each in its share of the step's 64 entries, so that several short lists cost one step's round trips (1: one list a step). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -129,7 +126,6 @@ type options struct {
 	BUSkip   bool
 	TDLane   int64
 	TDBatch  int64
-	BUPack   int64
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -140,7 +136,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUPack: cfg.Int(pBUPack),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
@@ -148,13 +144,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
-	}
-	if o.BUPack == 3 {
-		return options{}, fmt.Errorf("%s = %d: want 1, 2 or 4", pBUPack, o.BUPack)
-	}
-	if o.BUPack > 1 && (o.BUSerial == 0 || !o.BUFirst || !o.BUSkip || o.BUBatch != 2) {
-		return options{}, fmt.Errorf("%s = %d: needs %s > 0, %s, %s and %s = 2 (the combination it is built for)",
-			pBUPack, o.BUPack, pBUSerial, pBUFirst, pBUSkip, pBUBatch)
 	}
 	return o, nil
 }
@@ -210,8 +199,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUPack: v.opt.BUPack, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -546,80 +546,10 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
-// WarpAssistPacked is WarpAssist with bu_pack (ours, not in [1]): a step
-// takes up to kPack of the word's pending lists at once, each in a segment
-// of 32·kBatch/P slots (P = 1, 2 or 4 as 1, 2 or more lists are pending),
-// a slot one entry, so that a word whose lanes left several short lists
-// pays one step's two round trips (the entries, then their bits) for
-// them, where WarpAssist pays a step for each. A list longer than its
-// segment keeps its place for the next step; a list alone gets every slot.
-// Each list stops at its first hit in list order, as in WarpAssist.
-template <int kBatch, int kPack>
-__device__ __forceinline__ void WarpAssistPacked(const uint32_t* __restrict__ bu_adj,
-                                                 const uint32_t* __restrict__ in_queue, int lane, uint32_t b,
-                                                 uint32_t e, bool& hit, uint32_t& parent,
-                                                 unsigned long long& edges) {
-  static_assert(kBatch == 1 || kBatch == 2, "kBatch: 32 or 64 slots");
-  static_assert(kPack == 2 || kPack == 4, "kPack: 2 or 4 lists a step");
-  constexpr int kLogSlots = kBatch == 2 ? 6 : 5;
-  for (unsigned pending = __ballot_sync(kFull, b < e); pending != 0; pending = __ballot_sync(kFull, b < e)) {
-    const int n = __popc(pending);
-    const int lp = (kPack >= 4 && n >= 3) ? 2 : n >= 2 ? 1 : 0;  // log2 of P, the lists of this step
-    const int ls = kLogSlots - lp;                                 // log2 of a list's slots
-    // The lanes whose lists this step reads, list q's in byte q (0xff: none;
-    // one register, not kPack).
-    uint32_t lead = ~0u;
-    unsigned rest = pending;
-#pragma unroll
-    for (int q = 0; q < kPack && q < 4; ++q) {
-      if (rest != 0) lead = (lead & ~(0xffu << (8 * q))) | ((uint32_t)(__ffs(rest) - 1) << (8 * q));
-      rest &= rest - 1;
-    }
-    uint32_t u[kBatch];
-    bool h[kBatch];
-#pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-      const int slot = k * 32 + lane;
-      const uint32_t src = (lead >> (8 * (slot >> ls))) & 0xffu;
-      const uint32_t gb = __shfl_sync(kFull, b, (int)(src & 31));
-      const uint32_t ge = __shfl_sync(kFull, e, (int)(src & 31));
-      const uint32_t x = gb + (uint32_t)(slot & ((1 << ls) - 1));
-      h[k] = src < 32 && x < ge;
-      u[k] = 0;
-      if (h[k]) {
-        u[k] = __ldg(&bu_adj[x]);
-        ++edges;
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < kBatch; ++k) h[k] = h[k] && InQueue(in_queue, u[k]);
-    unsigned long long m = __ballot_sync(kFull, h[0]);
-    if (kBatch == 2) m |= (unsigned long long)__ballot_sync(kFull, h[kBatch - 1]) << 32;
-    const unsigned long long seg = ls == 6 ? ~0ull : (1ull << (1 << ls)) - 1;
-#pragma unroll
-    for (int q = 0; q < kPack; ++q) {
-      const int lq = (int)((lead >> (8 * q)) & 0xffu);
-      if (lq >= 32 || q >= (1 << lp)) break;  // no list q, or left for the next step
-      const unsigned long long mq = (m >> (q << ls)) & seg;
-      if (mq != 0) {  // the list's first hit in list order: its lowest slot
-        const int f = (q << ls) + __ffsll((long long)mq) - 1;
-        const uint32_t pv = __shfl_sync(kFull, (kBatch == 2 && (f >> 5) != 0) ? u[kBatch - 1] : u[0], f & 31);
-        if (lane == lq) {
-          hit = true;
-          parent = pv;
-          b = e;
-        }
-      } else if (lane == lq) {
-        b = e - b <= (1u << ls) ? e : b + (1u << ls);
-      }
-    }
-  }
-}
-
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel.
-template <bool kWarpAssist, bool kFirst, int kBatch, int kPack>
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
@@ -665,11 +595,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
         break;
       }
     }
-    if constexpr (kWarpAssist && kPack > 1) {
-      WarpAssistPacked<kBatch, kPack>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
-    } else if constexpr (kWarpAssist) {
-      WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
-    }
+    if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[v] = parent[j];
@@ -721,7 +647,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kPack>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -749,7 +675,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kPack>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -757,7 +683,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch, kPack>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -804,7 +730,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kPack>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
@@ -815,7 +741,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     return;
   }
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kPack>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
                                 a.row_words, a.serial, a.ctr, a.next);
 }
 
@@ -1210,31 +1136,23 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_pack > 1) {  // bu_pack: built for the tuned combination only
-    if (!assist || !first || !skip || p.bu_batch != 2) return nullptr;
-    switch (p.bu_pack) {
-      case 2: return BottomUpKernel<true, true, 2, true, 2>;
-      case 4: return BottomUpKernel<true, true, 2, true, 4>;
-    }
-    return nullptr;
-  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 4: return BottomUpKernel<false, false, 1, false, 1>;
-    case 5: return BottomUpKernel<false, true, 1, false, 1>;
-    case 6: return BottomUpKernel<true, false, 1, false, 1>;
-    case 7: return BottomUpKernel<true, true, 1, false, 1>;
-    case 8: return BottomUpKernel<false, false, 2, false, 1>;
-    case 9: return BottomUpKernel<false, true, 2, false, 1>;
-    case 10: return BottomUpKernel<true, false, 2, false, 1>;
-    case 11: return BottomUpKernel<true, true, 2, false, 1>;
-    case 20: return BottomUpKernel<false, false, 1, true, 1>;
-    case 21: return BottomUpKernel<false, true, 1, true, 1>;
-    case 22: return BottomUpKernel<true, false, 1, true, 1>;
-    case 23: return BottomUpKernel<true, true, 1, true, 1>;
-    case 24: return BottomUpKernel<false, false, 2, true, 1>;
-    case 25: return BottomUpKernel<false, true, 2, true, 1>;
-    case 26: return BottomUpKernel<true, false, 2, true, 1>;
-    case 27: return BottomUpKernel<true, true, 2, true, 1>;
+    case 4: return BottomUpKernel<false, false, 1, false>;
+    case 5: return BottomUpKernel<false, true, 1, false>;
+    case 6: return BottomUpKernel<true, false, 1, false>;
+    case 7: return BottomUpKernel<true, true, 1, false>;
+    case 8: return BottomUpKernel<false, false, 2, false>;
+    case 9: return BottomUpKernel<false, true, 2, false>;
+    case 10: return BottomUpKernel<true, false, 2, false>;
+    case 11: return BottomUpKernel<true, true, 2, false>;
+    case 20: return BottomUpKernel<false, false, 1, true>;
+    case 21: return BottomUpKernel<false, true, 1, true>;
+    case 22: return BottomUpKernel<true, false, 1, true>;
+    case 23: return BottomUpKernel<true, true, 1, true>;
+    case 24: return BottomUpKernel<false, false, 2, true>;
+    case 25: return BottomUpKernel<false, true, 2, true>;
+    case 26: return BottomUpKernel<true, false, 2, true>;
+    case 27: return BottomUpKernel<true, true, 2, true>;
   }
   return nullptr;
 }
@@ -1435,10 +1353,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
-  BFSB_REQUIRE(p->bu_pack == 1 || p->bu_pack == 2 || p->bu_pack == 4, "dob: bu_pack %lld: want 1, 2 or 4",
-               (long long)p->bu_pack);
-  BFSB_REQUIRE(p->bu_pack == 1 || (p->bu_serial > 0 && p->bu_first && p->bu_skip && p->bu_batch == 2),
-               "dob: bu_pack %lld needs bu_serial > 0, bu_first, bu_skip and bu_batch 2", (long long)p->bu_pack);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1517,7 +1431,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   int32_t st = [&]() -> int32_t {
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false, 1>, h->tpb, 0));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# ncu-plugin.sh: profiles a plugin's CUDA kernels with Nsight Compute
+# (ncu) while bfsbench runs a config, on a GPU machine whose runtime lets
+# ncu read the hardware counters (device tool: KINDS.md).
+#
+# ncu follows a program's children through libc's exec, which Go's os/exec
+# bypasses, so it cannot follow bfsbench into its plugin. This script
+# puts a launcher in place of bin/PLUGIN for the run (bfsbench runs a
+# plugin file only if it holds the handshake cookie: the launcher's
+# comment names it), which starts the real plugin under ncu, and puts the
+# plugin back afterwards. Per plugin process it writes OUTDIR/prof-PID:
+# the report (.ncu-rep), its details page (-details.txt), its raw metrics
+# (-raw.csv.gz) and its per-instruction page (-source.csv.gz: SASS with
+# warp-stall samples, instructions executed and L2 sectors per
+# instruction), and ncu's log (ncu-PID.log).
+#
+# Usage: scripts/ncu-plugin.sh PLUGIN CONFIG OUTDIR [KERNEL_REGEX [COUNT]]
+#   e.g. scripts/ncu-plugin.sh diropt my-scale25.toml "$OUT" BottomUpKernel 14
+# profiles the first COUNT (default 10) launches of kernels whose name
+# matches KERNEL_REGEX (default: every kernel). Profiled kernels are
+# replayed about 35 times each, so keep the config small (a case or two,
+# a few searches): its times are not benchmark results.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 3 ] || { sed -n '17,22p' "$0"; exit 2; }
+plugin=$1 config=$2 out=$3 kernel=${4:-.} count=${5:-10}
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+[ -x "$ncu" ] || { echo "ncu-plugin: no ncu on this machine" >&2; exit 1; }
+[ -x "bin/$plugin" ] || { echo "ncu-plugin: no bin/$plugin (make build)" >&2; exit 1; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
+  --section MemoryWorkloadAnalysis_Tables --section SchedulerStats --section WarpStateStats
+  --section InstructionStats --section LaunchStats --section Occupancy --section SourceCounters"
+real="bin/$plugin.under-ncu"
+mv "bin/$plugin" "$real"
+trap 'mv -f "$real" "bin/$plugin"' EXIT
+cat >"bin/$plugin" <<EOF
+#!/usr/bin/env bash
+# launcher for the ncu profile of scripts/ncu-plugin.sh; cookie: breadth-first-search
+exec "$ncu" --log-file "$out/ncu-\$\$.log" --clock-control none -k "regex:$kernel" -c $count \\
+  $(echo $sections) -o "$out/prof-\$\$" -f "$PWD/$real" "\$@"
+EOF
+chmod +x "bin/$plugin"
+run=$(mktemp -d)
+rc=0
+bin/bfsbench run "$config" --out "$run/run" >"$out/run.txt" 2>&1 || rc=$?
+tail -n 5 "$out/run.txt"
+for r in "$out"/prof-*.ncu-rep; do
+  [ -f "$r" ] || continue
+  b=${r%.ncu-rep}
+  "$ncu" -i "$r" --page details --print-units base >"$b-details.txt"
+  "$ncu" -i "$r" --page raw --csv | gzip -9 >"$b-raw.csv.gz"
+  "$ncu" -i "$r" --page source --csv --print-source sass | gzip -9 >"$b-source.csv.gz"
+  echo "ncu-plugin: $b ($(grep -c 'Context 1, Stream' "$b-details.txt" || true) kernels)"
+done
+exit $rc
