@@ -157,8 +157,6 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"bad preset":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
 		"bu_batch 0":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
 		"bu_batch 4":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
-		"bu_regs 56":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBURegs: int64(56)}},
-		"bu_regs paper": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: presetPaper, pBURegs: int64(48)}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
@@ -172,9 +170,9 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BURegs: 64, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, TDBatch: 1, BURegs: 64, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, BURegs: 64, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {
 		params, err := plugin{}.Info().CheckParams(tc.params)
 		if err != nil {

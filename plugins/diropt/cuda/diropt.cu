@@ -730,12 +730,8 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-//
-// kMinBlocks (bu_regs; ours): 1 bounds the kernel to 64 registers (any
-// block size); 5 to 48, for 5 blocks of 256 threads an SM instead of 4
-// (spilling what does not fit).
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, int kMinBlocks>
-__global__ void __launch_bounds__(kMinBlocks > 1 ? 256 : 1024, kMinBlocks) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+__global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
@@ -1140,28 +1136,23 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_regs == 48) {  // built for the tuned combination only
-    return assist && first && skip && p.bu_batch == 2 && p.threads_per_block == 256
-               ? BottomUpKernel<true, true, 2, true, 5>
-               : nullptr;
-  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 4: return BottomUpKernel<false, false, 1, false, 1>;
-    case 5: return BottomUpKernel<false, true, 1, false, 1>;
-    case 6: return BottomUpKernel<true, false, 1, false, 1>;
-    case 7: return BottomUpKernel<true, true, 1, false, 1>;
-    case 8: return BottomUpKernel<false, false, 2, false, 1>;
-    case 9: return BottomUpKernel<false, true, 2, false, 1>;
-    case 10: return BottomUpKernel<true, false, 2, false, 1>;
-    case 11: return BottomUpKernel<true, true, 2, false, 1>;
-    case 20: return BottomUpKernel<false, false, 1, true, 1>;
-    case 21: return BottomUpKernel<false, true, 1, true, 1>;
-    case 22: return BottomUpKernel<true, false, 1, true, 1>;
-    case 23: return BottomUpKernel<true, true, 1, true, 1>;
-    case 24: return BottomUpKernel<false, false, 2, true, 1>;
-    case 25: return BottomUpKernel<false, true, 2, true, 1>;
-    case 26: return BottomUpKernel<true, false, 2, true, 1>;
-    case 27: return BottomUpKernel<true, true, 2, true, 1>;
+    case 4: return BottomUpKernel<false, false, 1, false>;
+    case 5: return BottomUpKernel<false, true, 1, false>;
+    case 6: return BottomUpKernel<true, false, 1, false>;
+    case 7: return BottomUpKernel<true, true, 1, false>;
+    case 8: return BottomUpKernel<false, false, 2, false>;
+    case 9: return BottomUpKernel<false, true, 2, false>;
+    case 10: return BottomUpKernel<true, false, 2, false>;
+    case 11: return BottomUpKernel<true, true, 2, false>;
+    case 20: return BottomUpKernel<false, false, 1, true>;
+    case 21: return BottomUpKernel<false, true, 1, true>;
+    case 22: return BottomUpKernel<true, false, 1, true>;
+    case 23: return BottomUpKernel<true, true, 1, true>;
+    case 24: return BottomUpKernel<false, false, 2, true>;
+    case 25: return BottomUpKernel<false, true, 2, true>;
+    case 26: return BottomUpKernel<true, false, 2, true>;
+    case 27: return BottomUpKernel<true, true, 2, true>;
   }
   return nullptr;
 }
@@ -1362,10 +1353,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
-  BFSB_REQUIRE(p->bu_regs == 64 || p->bu_regs == 48, "dob: bu_regs %lld: want 64 or 48", (long long)p->bu_regs);
-  BFSB_REQUIRE(p->bu_regs == 64 || (p->bu_serial > 0 && p->bu_first && p->bu_skip && p->bu_batch == 2 &&
-                                    p->threads_per_block == 256),
-               "dob: bu_regs 48 needs bu_serial > 0, bu_first, bu_skip, bu_batch 2 and 256 threads a block");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
@@ -1444,7 +1431,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   int32_t st = [&]() -> int32_t {
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false, 1>, h->tpb, 0));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
