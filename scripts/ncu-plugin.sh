@@ -12,17 +12,18 @@
 # the report (.ncu-rep), its details page (-details.txt), its raw metrics
 # (-raw.csv.gz) and its per-instruction page (-source.csv.gz: SASS with
 # warp-stall samples, instructions executed and L2 sectors per
-# instruction), and ncu's log (ncu-PID.log).
+# instruction; scripts/ncu-source.py sums it by launch and by ranges of
+# instructions), and ncu's log (ncu-PID.log).
 #
 # Usage: scripts/ncu-plugin.sh PLUGIN CONFIG OUTDIR [KERNEL_REGEX [COUNT]]
-#   e.g. scripts/ncu-plugin.sh diropt my-scale25.toml "$OUT" BottomUpKernel 14
+#   e.g. scripts/ncu-plugin.sh diropt configs/diropt-profile-25.toml "$OUT" BottomUpKernel 14
 # profiles the first COUNT (default 10) launches of kernels whose name
 # matches KERNEL_REGEX (default: every kernel). Profiled kernels are
 # replayed about 35 times each, so keep the config small (a case or two,
 # a few searches): its times are not benchmark results.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 3 ] || { sed -n '17,22p' "$0"; exit 2; }
+[ $# -ge 3 ] || { sed -n '18,23p' "$0"; exit 2; }
 plugin=$1 config=$2 out=$3 kernel=${4:-.} count=${5:-10}
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 [ -x "$ncu" ] || { echo "ncu-plugin: no ncu on this machine" >&2; exit 1; }
@@ -33,8 +34,12 @@ sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section Mem
   --section MemoryWorkloadAnalysis_Tables --section SchedulerStats --section WarpStateStats
   --section InstructionStats --section LaunchStats --section Occupancy --section SourceCounters"
 real="bin/$plugin.under-ncu"
+# A run killed before its trap left the launcher in bin/PLUGIN and the
+# plugin here: moving the launcher over it would lose the plugin.
+[ ! -e "$real" ] || { echo "ncu-plugin: $real exists (an interrupted run?): move it back to bin/$plugin first" >&2; exit 1; }
+run=$(mktemp -d)
 mv "bin/$plugin" "$real"
-trap 'mv -f "$real" "bin/$plugin"' EXIT
+trap 'mv -f "$real" "bin/$plugin"; rm -rf "$run"' EXIT
 cat >"bin/$plugin" <<EOF
 #!/usr/bin/env bash
 # launcher for the ncu profile of scripts/ncu-plugin.sh; cookie: breadth-first-search
@@ -42,7 +47,6 @@ exec "$ncu" --log-file "$out/ncu-\$\$.log" --clock-control none -k "regex:$kerne
   $(echo $sections) -o "$out/prof-\$\$" -f "$PWD/$real" "\$@"
 EOF
 chmod +x "bin/$plugin"
-run=$(mktemp -d)
 rc=0
 bin/bfsbench run "$config" --out "$run/run" >"$out/run.txt" 2>&1 || rc=$?
 tail -n 5 "$out/run.txt"
