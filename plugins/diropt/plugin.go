@@ -34,7 +34,6 @@ const (
 	pBUSkip    = "bu_skip"
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
-	pBUDefer   = "bu_defer"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -95,8 +94,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down: a lane takes a word of in_queue (four words a lane at once) and expands its lists of fewer than this many entries alone, every lane of the warp at once, the warp reading the longer ones together (0: a warp per word, its lists one after another, as Algorithm 3). The CPU backend ignores it"},
 			{Name: pTDBatch, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
-			{Name: pBUDefer, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA bottom-up with bu_first and bu_skip: a warp checks the first entries of its rows and writes their hits at once, queuing the rows that missed (with the rest of their lists) in shared memory; the queue's lists are then read gathered, every lane an entry, 64 entries a step, instead of by the lanes alone and the warp's help one list at a time (bu_serial and bu_batch then unused). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -129,7 +126,6 @@ type options struct {
 	BUSkip   bool
 	TDLane   int64
 	TDBatch  int64
-	BUDefer  bool
 	Threads  int
 	Workers  int
 	Exchange string // the exchange parameter, before grid.SelectExchange
@@ -140,7 +136,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUDefer: cfg.Bool(pBUDefer),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
@@ -148,9 +144,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
-	}
-	if o.BUDefer && (!o.BUFirst || !o.BUSkip) {
-		return options{}, fmt.Errorf("%s: needs %s and %s (the kernel it is built on)", pBUDefer, pBUFirst, pBUSkip)
 	}
 	return o, nil
 }
@@ -206,8 +199,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		}
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUDefer: v.opt.BUDefer, Exchange: xch})
+			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -609,174 +609,6 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   }
 }
 
-// kDeferCap is how many rows a warp's queue holds with bu_defer: 12
-// bytes a row in shared memory (row, rest of its list), 12 KB a block of
-// 256 threads.
-constexpr int kDeferCap = 128;
-
-// DeferGather (bu_defer; ours, not in [1]) scans the rests [qb, qe) of the
-// n rows qv that a warp queued after their first check missed, 32 rows a
-// round, their entries gathered ([Merrill] §4's scan-based gathering): a
-// warp scan of the rests' lengths ranks the round's entries, and each step
-// the lanes read 64 of them (two a lane, the rank's row found by a binary
-// search over the scan), then test their in_queue bits, so that every
-// lane reads an entry where the lanes' own scan and the warp's help on
-// one list at a time (BatchScan, WarpAssist) leave most lanes idle. A row
-// stops at its first hit in list order (entries of the same step past it
-// are read and counted, not used), and the round ends when every row hit
-// or its entries ran out. The hits are ORed into visited and out_queue
-// with atomics: the rows of a round share words, which the warp owns.
-__device__ __forceinline__ void DeferGather(const uint32_t* __restrict__ bu_adj,
-                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                            uint32_t* out_queue, uint32_t* pred, const uint32_t* qv,
-                                            const uint32_t* qb, const uint32_t* qe, int n, int lane,
-                                            unsigned long long& found, unsigned long long& degrees,
-                                            unsigned long long& edges) {
-  constexpr int kSlots = 2;  // entries a lane reads a step
-  for (int r0 = 0; r0 < n; r0 += 32) {
-    const bool ok = r0 + lane < n;
-    const uint32_t v = ok ? qv[r0 + lane] : 0u, b = ok ? qb[r0 + lane] : 0u, e = ok ? qe[r0 + lane] : 0u;
-    const uint32_t rest = e - b;
-    uint32_t incl = rest;  // inclusive scan of the rests over the lanes
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const uint32_t t = __shfl_up_sync(kFull, incl, d);
-      if (lane >= d) incl += t;
-    }
-    const uint32_t excl = incl - rest, total = __shfl_sync(kFull, incl, 31);
-    const unsigned live = __ballot_sync(kFull, rest > 0);
-    bool hit = false;
-    uint32_t parent = 0;
-    unsigned done = 0;  // the rows (lanes) that hit
-    for (uint32_t base = 0; base < total && done != live; base += 32 * kSlots) {
-      uint32_t u[kSlots];
-      bool h[kSlots];
-#pragma unroll
-      for (int k = 0; k < kSlots; ++k) {
-        const uint32_t s = base + k * 32 + lane;
-        int j = 0;  // the rank's row: the last lane whose excl <= s
-#pragma unroll
-        for (int step = 16; step > 0; step >>= 1) {
-          if (__shfl_sync(kFull, excl, j + step) <= s) j += step;
-        }
-        const uint32_t xj = __shfl_sync(kFull, excl, j), bj = __shfl_sync(kFull, b, j);
-        h[k] = s < total && !((done >> j) & 1u);
-        u[k] = 0;
-        if (h[k]) {
-          u[k] = __ldg(&bu_adj[bj + (s - xj)]);
-          ++edges;
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < kSlots; ++k) h[k] = h[k] && InQueue(in_queue, u[k]);
-#pragma unroll
-      for (int k = 0; k < kSlots; ++k) {
-        // Row lane l owns the step's lanes [lo, hi) of batch k; its first
-        // hit is the lowest of them that hit.
-        const unsigned hits = __ballot_sync(kFull, h[k]);
-        const long long s0 = (long long)base + k * 32;
-        const int lo = (int)min(max((long long)excl - s0, 0ll), 32ll);
-        const int hi = (int)min(max((long long)incl - s0, 0ll), 32ll);
-        const unsigned span = (hi >= 32 ? kFull : (1u << hi) - 1u) & ~(lo >= 32 ? kFull : (1u << lo) - 1u);
-        const unsigned mine = hits & span;
-        const uint32_t pu = __shfl_sync(kFull, u[k], mine != 0 ? __ffs(mine) - 1 : lane);
-        if (!hit && mine != 0) {
-          hit = true;
-          parent = pu;
-        }
-      }
-      done = __ballot_sync(kFull, hit);
-    }
-    if (hit) {
-      pred[v] = parent;
-      found += 1;
-      degrees += rest + 1;
-      atomicOr(&visited[v >> 5], 1u << (v & 31));
-      atomicOr(&out_queue[v >> 5], 1u << (v & 31));
-    }
-  }
-}
-
-// BottomUpDefer is BottomUp with bu_defer (ours, not in [1]; with bu_first
-// and bu_skip): a warp first checks the rows of its groups of kBuWords
-// words (as BottomUp's step 1) and writes each word's hits at once; a row
-// that missed and has more entries is queued, with the rest of its list,
-// in the warp's share of shared memory, and the queue is scanned by
-// DeferGather when the next group's rows would not fit and at the end. On
-// an H200 at scale 25 the first bottom-up level's rows are checked in
-// about a quarter of its time; the rest went to lists scanned a few
-// entries at a time by a few lanes (results/diropt-1000).
-__device__ __forceinline__ void BottomUpDefer(const uint32_t* __restrict__ bu_off,
-                                              const uint32_t* __restrict__ bu_adj,
-                                              const uint32_t* __restrict__ first,
-                                              const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                              uint32_t* out_queue, uint32_t* pred, int64_t row_words,
-                                              Counters* ctr, Counters* next) {
-  extern __shared__ uint32_t defer_queue[];
-  const int lane = threadIdx.x & 31;
-  uint32_t* qv = defer_queue + (threadIdx.x >> 5) * 3 * kDeferCap;
-  uint32_t* qb = qv + kDeferCap;
-  uint32_t* qe = qb + kDeferCap;
-  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
-  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  unsigned long long found = 0, degrees = 0, edges = 0;
-  int n = 0;  // rows queued
-  for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
-    const bool in = c0 + lane < row_words;
-    const uint32_t mine = in ? visited[c0 + lane] : kFull;
-    const unsigned open = __ballot_sync(kFull, mine != kFull);
-    const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
-    if (in && !explored) out_queue[c0 + lane] = 0;
-#pragma unroll 1
-    for (int g = 0; g < 32; g += kBuWords) {
-      if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
-      uint32_t vis[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-      FirstEntries<true>(bu_off, bu_adj, first, c0 + g, lane, vis, beg, end, u);
-      bool hit[kBuWords];
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) {
-        hit[j] = beg[j] < end[j] && InQueue(in_queue, u[j]);
-        edges += beg[j] < end[j];
-      }
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) {
-        const int64_t w = c0 + g + j;
-        const uint32_t v = (uint32_t)(w * 32 + lane);
-        const unsigned hits = __ballot_sync(kFull, hit[j]);
-        if (hit[j]) {
-          pred[v] = u[j];
-          found += 1;
-          degrees += end[j] - beg[j];
-        }
-        if (lane == 0 && w < row_words) {
-          out_queue[w] = hits;
-          visited[w] = vis[j] | hits;
-        }
-        const bool more = !hit[j] && end[j] - beg[j] > 1;
-        const unsigned q = __ballot_sync(kFull, more);
-        if (n + __popc(q) > kDeferCap) {
-          __syncwarp();
-          DeferGather(bu_adj, in_queue, visited, out_queue, pred, qv, qb, qe, n, lane, found, degrees, edges);
-          __syncwarp();
-          n = 0;
-        }
-        if (more) {
-          const int at = n + __popc(q & ((1u << lane) - 1u));
-          qv[at] = v;
-          qb[at] = beg[j] + 1;
-          qe[at] = end[j];
-        }
-        n += __popc(q);
-      }
-    }
-  }
-  __syncwarp();
-  DeferGather(bu_adj, in_queue, visited, out_queue, pred, qv, qb, qe, n, lane, found, degrees, edges);
-  AddCounts(ctr, next, found, degrees, edges);
-}
-
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
 // lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
 // for the kBuWords words together: each unvisited vertex reads its CSC
@@ -898,11 +730,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-//
-// kDefer: bu_defer (BottomUpDefer; with kFirst and kSkip, kBatch and
-// kWarpAssist unused), launched with (threads / 32)·12·kDeferCap bytes of
-// dynamic shared memory.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kDefer = false>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
@@ -913,12 +741,6 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     return;
   }
   if (Skip(gate, 1)) return;
-  if (kDefer) {
-    static_assert(!kDefer || (kFirst && kSkip), "bu_defer is built on bu_first and bu_skip");
-    BottomUpDefer(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.ctr,
-                  a.next);
-    return;
-  }
   BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
                                 a.row_words, a.serial, a.ctr, a.next);
 }
@@ -1310,12 +1132,10 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_defer),
-// nullptr for a bu_batch it was not built for, or bu_defer without bu_first
-// and bu_skip.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
+// bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_defer != 0) return first && skip ? BottomUpKernel<false, true, 1, true, true> : nullptr;
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
     case 4: return BottomUpKernel<false, false, 1, false>;
     case 5: return BottomUpKernel<false, true, 1, false>;
@@ -1357,7 +1177,6 @@ struct Handle {
   ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
-  size_t bu_smem = 0;                 // bu_kernel's dynamic shared memory (bu_defer)
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
@@ -1534,9 +1353,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
-  BFSB_REQUIRE(p->bu_defer == 0 || p->bu_defer == 1, "dob: bu_defer %lld: want 0 or 1", (long long)p->bu_defer);
-  BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2 (bu_defer: with bu_first and bu_skip)",
-               (long long)p->bu_batch);
+  BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   return 0;
 }
 
@@ -1572,7 +1389,7 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
-  h->bu_kernel<<<grid, h->tpb, h->bu_smem, h->s>>>(h->Args(), gate);
+  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
 }
@@ -1618,8 +1435,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
-    h->bu_smem = p->bu_defer ? (size_t)(h->tpb / 32) * 3 * kDeferCap * sizeof(uint32_t) : 0;
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, h->bu_smem));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));

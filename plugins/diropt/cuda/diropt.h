@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 12
+#define DOB_ABI_VERSION 11
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -79,11 +79,6 @@ typedef struct dob_params {
   int64_t td_batch;          /* top-down with td_lane: list entries a lane
                                 reads at once (1 or 4), their visited
                                 tests and atomics issued together */
-  int64_t bu_defer;          /* bottom-up with bu_first and bu_skip: 1: a
-                                warp checks the first entries of its rows
-                                and queues those that missed, scanning the
-                                queue's lists gathered (bu_serial and
-                                bu_batch unused) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
