@@ -609,6 +609,87 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   }
 }
 
+// CompactRows (bu_compact; ours, not in [1]) explores the `total`
+// unvisited rows of the chunk of 32 words of visited from word c0 (lane l
+// holds word c0 + l in mine, excl the unvisited rows of the words before
+// it) a lane a row, kBuWords rows a lane at once (128 a round), instead of
+// a warp a word: a chunk of a late bottom-up level holds a few unvisited
+// rows over a few words, and BottomUp's groups of kBuWords words check
+// each such group in turn, each check two round trips (the offsets and
+// first entry, then the bit) for one or two rows. Rank r's row is found by
+// a binary search over excl and the (r - excl)th clear bit of its word.
+// The rows' scans are BatchScan's and WarpAssist's; their hits are ORed
+// into visited and out_queue (zeroed for the chunk first) with atomics,
+// since a round's rows share words.
+template <bool kWarpAssist, bool kFirst, int kBatch>
+__device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
+                                            const uint32_t* __restrict__ bu_adj,
+                                            const uint32_t* __restrict__ first,
+                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                            uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
+                                            int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
+                                            unsigned long long& found, unsigned long long& degrees,
+                                            unsigned long long& edges) {
+  for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
+    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
+    bool hit[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      const uint32_t r = r0 + j * 32 + lane;
+      int w = 0;  // the last lane whose excl <= r
+#pragma unroll
+      for (int step = 16; step > 0; step >>= 1) {
+        if (__shfl_sync(kFull, excl, w + step) <= r) w += step;
+      }
+      const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
+      v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
+      beg[j] = end[j] = parent[j] = 0;
+      if (r < total) {
+        if (kFirst) parent[j] = __ldcs(&first[v[j]]);
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
+      }
+    }
+    if (!kFirst) {
+#pragma unroll
+      for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+    }
+    uint32_t bs[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+      edges += beg[j] < end[j];
+      bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+    }
+    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      uint32_t b = bs[j];
+      const uint32_t e1 = end[j];
+      const uint32_t stop =
+          kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+      for (; b < stop; ++b) {
+        const uint32_t u = __ldg(&bu_adj[b]);
+        ++edges;
+        if (InQueue(in_queue, u)) {
+          hit[j] = true;
+          parent[j] = u;
+          b = e1;
+          break;
+        }
+      }
+      if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
+      if (hit[j]) {
+        pred[v[j]] = parent[j];
+        found += 1;
+        degrees += end[j] - beg[j];
+        atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
+        atomicOr(&out_queue[v[j] >> 5], 1u << (v[j] & 31));
+      }
+    }
+  }
+}
+
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
 // lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
 // for the kBuWords words together: each unvisited vertex reads its CSC
@@ -652,7 +733,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         Counters* ctr, Counters* next) {
+                                         uint32_t compact, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -668,6 +749,25 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       const bool in = c0 + lane < row_words;
       const uint32_t mine = in ? visited[c0 + lane] : kFull;
       const unsigned open = __ballot_sync(kFull, mine != kFull);
+      if (compact > 0 && open != 0) {
+        // bu_compact: a chunk of at most `compact` unvisited rows is
+        // explored a lane a row (CompactRows).
+        const uint32_t cnt = (uint32_t)__popc(~mine);
+        uint32_t incl = cnt;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+          const uint32_t t = __shfl_up_sync(kFull, incl, d);
+          if (lane >= d) incl += t;
+        }
+        const uint32_t total = __shfl_sync(kFull, incl, 31);
+        if (total <= compact) {
+          if (in) out_queue[c0 + lane] = 0;
+          __syncwarp();
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial, lane,
+                                           c0, mine, incl - cnt, total, found, degrees, edges);
+          continue;
+        }
+      }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
       if (in && !explored) out_queue[c0 + lane] = 0;
 #pragma unroll 1
@@ -698,6 +798,7 @@ struct ExploreArgs {
   int64_t in_words, row_words;
   uint32_t serial;
   uint32_t td_lane;
+  uint32_t compact;  // bu_compact (bu_skip only)
   BigQueue big;
   Counters *ctr, *next;
 };
@@ -742,7 +843,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   }
   if (Skip(gate, 1)) return;
   BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
-                                a.row_words, a.serial, a.ctr, a.next);
+                                a.row_words, a.serial, a.compact, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1302,7 +1403,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, Big(), Cur(), Next()};
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1354,6 +1455,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
+  BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024 && (p->bu_compact == 0 || p->bu_skip),
+               "dob: bu_compact %lld: want 0 to 1024, and bu_skip", (long long)p->bu_compact);
   return 0;
 }
 

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 11
+#define DOB_ABI_VERSION 12
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -79,6 +79,10 @@ typedef struct dob_params {
   int64_t td_batch;          /* top-down with td_lane: list entries a lane
                                 reads at once (1 or 4), their visited
                                 tests and atomics issued together */
+  int64_t bu_compact;        /* bottom-up with bu_skip: a chunk of 32 words
+                                of visited with at most bu_compact unvisited
+                                rows is explored a lane a row (0: never;
+                                at most 1024) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
