@@ -87,7 +87,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pMode: dobfs.ModeTopDown, pTDLane: int64(1024), pTDBatch: int64(1)}, {pTDBatch: int64(1)}, {pMode: dobfs.ModeTopDown, pTDBatch: int64(4), pTDBig: int64(0)},
 			{pBUCompact: int64(1024)}, {pMode: dobfs.ModeBottomUp, pBUCompact: int64(128)}, {pBUCompact: int64(1024), pBUFirst: false, pBUBatch: int64(1)},
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
-			{pBUAhead: true}, {pMode: dobfs.ModeBottomUp, pBUAhead: true, pBUCompact: int64(0)}, {pBUAhead: true, pBUBatch: int64(1), pBUFirst: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -153,7 +153,6 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"bad mode":        {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
 		"bad td_big":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
 		"td_batch 2":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(2)}},
-		"bu_ahead paper":  {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: presetPaper, pBUAhead: true}},
 		"bu_compact 2048": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCompact: int64(2048)}},
 		"bad threads":     {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
 		"bad preset":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},

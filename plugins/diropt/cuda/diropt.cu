@@ -733,7 +733,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         uint32_t compact, bool ahead_load, Counters* ctr, Counters* next) {
+                                         uint32_t compact, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -745,14 +745,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     // word (a clear bit) are explored. BottomUpWords writes the out_queue
     // words of the groups it explores, full ones too; the chunk writes the
     // others.
-    // bu_ahead: the next chunk's word of visited is loaded as a chunk
-    // starts (the warp owns both chunks: no other warp writes them), so
-    // that no chunk waits for its words.
-    uint32_t ahead = ahead_load && warp * 32 + lane < row_words ? visited[warp * 32 + lane] : kFull;
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
-      const uint32_t mine = ahead_load ? ahead : in ? visited[c0 + lane] : kFull;
-      if (ahead_load) ahead = c0 + warps * 32 + lane < row_words ? visited[c0 + warps * 32 + lane] : kFull;
+      const uint32_t mine = in ? visited[c0 + lane] : kFull;
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
         // bu_compact: a chunk of at most `compact` unvisited rows is
@@ -804,7 +799,6 @@ struct ExploreArgs {
   uint32_t serial;
   uint32_t td_lane;
   uint32_t compact;  // bu_compact (bu_skip only)
-  uint32_t ahead;    // bu_ahead (bu_skip only)
   BigQueue big;
   Counters *ctr, *next;
 };
@@ -849,7 +843,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   }
   if (Skip(gate, 1)) return;
   BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
-                                a.row_words, a.serial, a.compact, a.ahead != 0, a.ctr, a.next);
+                                a.row_words, a.serial, a.compact, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1409,8 +1403,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact,
-                       (uint32_t)p.bu_ahead, Big(), Cur(), Next()};
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1464,8 +1457,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
-  BFSB_REQUIRE(p->bu_ahead == 0 || (p->bu_ahead == 1 && p->bu_skip), "dob: bu_ahead %lld: want 0, or 1 with bu_skip",
-               (long long)p->bu_ahead);
   return 0;
 }
 

@@ -83,9 +83,6 @@ typedef struct dob_params {
                                 chunk of 32 words of visited with at most
                                 bu_compact unvisited rows is explored a
                                 lane a row (0: never; at most 1024) */
-  int64_t bu_ahead;          /* bottom-up with bu_skip: 1: a warp loads its
-                                next chunk's words of visited as a chunk
-                                starts */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

@@ -31,11 +31,11 @@ type dobParams struct {
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
-	BUCompact, BUAhead                         int64
+	BUCompact                                  int64
 }
 
-var _ [184 - unsafe.Sizeof(dobParams{})]struct{} // 23 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 184]struct{}
+var _ [176 - unsafe.Sizeof(dobParams{})]struct{} // 22 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 176]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -156,7 +156,6 @@ type CUDAOptions struct {
 	Device          int   // CUDA device ordinal
 	ThreadsPerBlock int   // multiple of 32 in [64, 1024]
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
-	BUAhead         bool  // bottom-up with BUSkip: a warp loads its next chunk's words of visited as a chunk starts
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
 	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
 	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
@@ -216,7 +215,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact, BUAhead: b64(co.BUAhead)}
+		BUCompact: co.BUCompact}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
