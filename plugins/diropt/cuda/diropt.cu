@@ -380,20 +380,8 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
   AddCounts(ctr, next, found, degrees, edges);
 }
 
-// InQueue tests frontier bit u, through L1 with the evict-last hint, and
-// ListEntry reads a bottom-up list entry past L1 (no allocation): a
-// level's lists are read once, and L1 is kept for in_queue, whose hubs'
-// words every check reads (ours; results/diropt-1000).
 __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, uint32_t u) {
-  uint32_t w;
-  asm("ld.global.nc.L1::evict_last.u32 %0, [%1];" : "=r"(w) : "l"(in_queue + (u >> 5)));
-  return (w >> (u & 31)) & 1u;
-}
-
-__device__ __forceinline__ uint32_t ListEntry(const uint32_t* __restrict__ p) {
-  uint32_t x;
-  asm("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(x) : "l"(p));
-  return x;
+  return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
 }
 
 // kBuWords is how many words of visited a bottom-up warp takes at once:
@@ -433,7 +421,7 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
   }
   if (!kFirst) {
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? ListEntry(&bu_adj[beg[j]]) : 0u;
+    for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
   }
 }
 
@@ -467,7 +455,7 @@ __device__ __forceinline__ void BatchScan(const uint32_t* __restrict__ bu_adj, c
     for (int j = 0; j < kBuWords; ++j) {
 #pragma unroll
       for (int k = 0; k < kBatch; ++k) {
-        u[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] ? ListEntry(&bu_adj[b[j] + k]) : 0u;
+        u[j][k] = b[j] < stop[j] && (uint32_t)k < stop[j] - b[j] ? __ldg(&bu_adj[b[j] + k]) : 0u;
       }
     }
 #pragma unroll
@@ -522,7 +510,7 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
         const uint32_t x = e0 + k * 32 + lane;
         u[k] = 0;
         if (x < ge) {
-          u[k] = ListEntry(&bu_adj[x]);
+          u[k] = __ldg(&bu_adj[x]);
           ++edges;
         }
       }
@@ -598,7 +586,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     const uint32_t stop =
         kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
     for (; b < stop; ++b) {
-      const uint32_t u = ListEntry(&bu_adj[b]);
+      const uint32_t u = __ldg(&bu_adj[b]);
       ++edges;
       if (InQueue(in_queue, u)) {
         hit[j] = true;
@@ -664,7 +652,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
     }
     if (!kFirst) {
 #pragma unroll
-      for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? ListEntry(&bu_adj[beg[j]]) : 0u;
+      for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
     }
     uint32_t bs[kBuWords];
 #pragma unroll
@@ -681,7 +669,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       const uint32_t stop =
           kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
       for (; b < stop; ++b) {
-        const uint32_t u = ListEntry(&bu_adj[b]);
+        const uint32_t u = __ldg(&bu_adj[b]);
         ++edges;
         if (InQueue(in_queue, u)) {
           hit[j] = true;
