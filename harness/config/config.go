@@ -23,6 +23,9 @@
 //	[variant.params]
 //	permute = [true, false] # a list sweeps the parameter
 //
+// A value listed twice in any list is an error (its cases would run twice
+// into one record).
+//
 // and any number of [[figure]] tables, the figures bfsbench draws from the
 // run's results (see Figure):
 //
@@ -242,6 +245,16 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 	}
 	if err := c.CheckCases(); err != nil {
 		return nil, err
+	}
+	// A parameter value listed twice would, as a workload value would (see
+	// workloads), run each of its cases twice into one record: 14 and 14.0
+	// are one value.
+	for _, v := range c.Variants {
+		for _, k := range v.ParamOrder {
+			if x, ok := repeated(fmtAll(v.Params[k])); ok {
+				return nil, p.errf(v.path+".params."+k, "%s is listed twice: each case would run twice into one record", x)
+			}
+		}
 	}
 	return c, nil
 }

@@ -318,3 +318,26 @@ func TestWorkloadValueListedTwice(t *testing.T) {
 		t.Errorf("distinct values refused: %v", err)
 	}
 }
+
+// TestParamValueListedTwice: so is a value repeated in a variant's
+// parameter list (numbers compared as numbers).
+func TestParamValueListedTwice(t *testing.T) {
+	w := "[workload]\nscale = 10\n[[variant]]\nplugin = \"p\"\n[variant.params]\n"
+	for _, tc := range []struct {
+		text, key string
+	}{
+		{w + "k = [64, 64]\n", "variant[0].params.k"},
+		{w + "a = [1, 2]\nk = [14, 2.5, 14.0]\n", "variant[0].params.k"},
+		{w + "k = [\"x\", \"y\", \"x\"]\n", "variant[0].params.k"},
+		{w + "k = [true, true]\n", "variant[0].params.k"},
+	} {
+		_, err := Parse("t.toml", tc.text)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Key != tc.key || ce.Line < 6 || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("%q: err %v, want an error at %s saying a value is listed twice", tc.text, err, tc.key)
+		}
+	}
+	if _, err := Parse("t.toml", w+"k = [14, 14.5, true, \"14x\"]\nj = [1, 2]\n"); err != nil {
+		t.Errorf("distinct values refused: %v", err)
+	}
+}
