@@ -44,6 +44,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -248,10 +249,16 @@ func ParseMax(name, text string, maxCases int) (*Config, error) {
 	}
 	// A parameter value listed twice would, as a workload value would (see
 	// workloads), run each of its cases twice into one record: 14 and 14.0
-	// are one value.
+	// are one value, 14 and "14" two (strings are compared quoted).
 	for _, v := range c.Variants {
 		for _, k := range v.ParamOrder {
-			if x, ok := repeated(fmtAll(v.Params[k])); ok {
+			vals := fmtAll(v.Params[k])
+			for i, x := range v.Params[k] {
+				if s, ok := x.(string); ok {
+					vals[i] = strconv.Quote(s)
+				}
+			}
+			if x, ok := repeated(vals); ok {
 				return nil, p.errf(v.path+".params."+k, "%s is listed twice: each case would run twice into one record", x)
 			}
 		}
