@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 12
+#define DOB_ABI_VERSION 13
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -83,6 +83,14 @@ typedef struct dob_params {
                                 chunk of 32 words of visited with at most
                                 bu_compact unvisited rows is explored a
                                 lane a row (0: never; at most 1024) */
+  int64_t bu_hubs;           /* bottom-up on a 1×1 grid, with bu_first,
+                                bu_skip and bu_batch 2: the bu_hubs columns
+                                of highest degree are hubs, whose in_queue
+                                bits are also gathered into a bitmap by
+                                rank before each bottom-up level; the dense
+                                first entries name a hub by its rank, and
+                                the first check tests that small bitmap
+                                (0: never; at most 2^24) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
