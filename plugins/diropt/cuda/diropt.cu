@@ -387,43 +387,35 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
   return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// kHub marks an entry of the dense first array that is a hub's rank, not
-// a column (bu_hubs; columns are below 2^31 then).
-constexpr uint32_t kHub = 0x80000000u;
-// kNoRank marks a column that is not a hub (FirstKernel's rank map).
+// kNoRank marks a row whose first entry is not a hub (Hubs::rank).
 constexpr uint32_t kNoRank = 0xffffffffu;
 
 // Hubs (bu_hubs; ours, not in [1]) are the K columns of highest degree on
-// a 1×1 grid, ranked by id: id[r] is hub r's column, and q is a bitmap by
-// rank of the hubs in in_queue, gathered from in_queue before each
-// bottom-up level (DecideKernel, ResetKernel). The dense first array holds
-// kHub | r where a row's first entry is hub r, so that the first check,
-// which ends most rows of a large level, tests a bit of q (K/8 bytes,
-// which stays in L1) instead of a random sector of in_queue (4 MB at scale
-// 25, 22-25 % L1 hits on an H200: results/diropt-1000). With lists in
-// degree order a row's first entry is its neighbour of highest degree,
-// and most rows' are hubs.
+// a 1×1 grid, ranked by id: id[r] is hub r's column, q a bitmap by rank
+// of the hubs in in_queue, gathered from in_queue before each bottom-up
+// level (DecideKernel, ResetKernel), and rank a dense array beside
+// `first`: the hub rank of each row's first entry, or kNoRank. With lists
+// in degree order a row's first entry is its neighbour of highest degree,
+// most often a hub, and the first check, which ends most rows of a large
+// level, then tests a bit of q (K/8 bytes, which can stay in L1) instead of
+// a random sector of in_queue (4 MB at scale 25; 22-25 % L1 hits on an
+// H200, results/diropt-1000), for 4 more coalesced bytes a row.
 struct Hubs {
   const uint32_t* __restrict__ q;
   const uint32_t* __restrict__ id;
+  const uint32_t* __restrict__ rank;
 };
 
-// FirstInQueue is the first check's test of entry e of the dense first
-// array: in_queue's bit of column e, or with kHubs and e = kHub | r, bit r
-// of hubs.q (one load either way, its address chosen per lane).
+// FirstInQueue is the first check's test of a row's first entry u (hub
+// rank hr, kHubs): bit hr of hubs.q for a hub, else in_queue's bit of u
+// (one load either way, its address chosen per lane).
 template <bool kHubs>
-__device__ __forceinline__ bool FirstInQueue(const uint32_t* __restrict__ in_queue, Hubs hubs, uint32_t e) {
-  if (!kHubs) return InQueue(in_queue, e);
-  const uint32_t* w = (e & kHub) ? hubs.q + ((e & ~kHub) >> 5) : in_queue + (e >> 5);
-  return (__ldg(w) >> (e & 31)) & 1u;
-}
-
-// Column is the column of a parent the first check or a scan found: a
-// hub's rank decoded with kHubs (only the first check's entries carry
-// kHub), else the entry itself.
-template <bool kHubs>
-__device__ __forceinline__ uint32_t Column(Hubs hubs, uint32_t e) {
-  return kHubs && (e & kHub) ? __ldg(&hubs.id[e & ~kHub]) : e;
+__device__ __forceinline__ bool FirstInQueue(const uint32_t* __restrict__ in_queue, Hubs hubs, uint32_t u,
+                                             uint32_t hr) {
+  if (!kHubs) return InQueue(in_queue, u);
+  const bool hub = hr != kNoRank;
+  const uint32_t x = hub ? hr : u;
+  return (__ldg((hub ? hubs.q : in_queue) + (x >> 5)) >> (x & 31)) & 1u;
 }
 
 // kBuWords is how many words of visited a bottom-up warp takes at once:
@@ -437,22 +429,26 @@ constexpr int kBuWords = 4;
 // each lane whose bit is clear in skip (visited, or isolated) loads its
 // row's CSC range [beg, end) and first entry u, from the dense first
 // array with kFirst (its loads issued with the offsets', streamed past
-// L1 and L2), else from the list once the offsets are in. Skipped lanes
-// get an empty range.
-template <bool kFirst>
+// L1 and L2), else from the list once the offsets are in, and with kHubs
+// (kFirst only) that entry's hub rank hr. Skipped lanes get an empty
+// range.
+template <bool kFirst, bool kHubs>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
+                                             const uint32_t* __restrict__ first, Hubs hubs, int64_t w0, int lane,
                                              const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
-                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords],
+                                             uint32_t (&hr)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
+    hr[j] = kNoRank;
     if (!((skip[j] >> lane) & 1u)) {
       if (kFirst) {
         u[j] = __ldcs(&first[v]);
+        if (kHubs) hr[j] = __ldcs(&hubs.rank[v]);
         beg[j] = __ldcs(&bu_off[v]);
         end[j] = __ldcs(&bu_off[v + 1]);
       } else {
@@ -589,7 +585,8 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
 }
 
 // FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows
-// (CSC ranges [beg, end), first entries in parent): hit where the first
+// (CSC ranges [beg, end), first entries in parent, their hub ranks in hr
+// with kHubs): hit where the first
 // entry is in in_queue (FirstInQueue), bs where each list's scan goes on
 // (end once it hit), then, for kBatch > 1, the lanes' own scans
 // (BatchScan). Shared by BottomUpWords and CompactRows.
@@ -597,11 +594,12 @@ template <bool kWarpAssist, bool kHubs, int kBatch>
 __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ in_queue, Hubs hubs,
                                            const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
-                                           uint32_t serial, uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
+                                           const uint32_t (&hr)[kBuWords], uint32_t serial,
+                                           uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
                                            uint32_t (&bs)[kBuWords], unsigned long long& edges) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
-    hit[j] = beg[j] < end[j] && FirstInQueue<kHubs>(in_queue, hubs, parent[j]);
+    hit[j] = beg[j] < end[j] && FirstInQueue<kHubs>(in_queue, hubs, parent[j], hr[j]);
     edges += beg[j] < end[j];
   }
 #pragma unroll
@@ -648,10 +646,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], hr[kBuWords], bs[kBuWords];
   bool hit[kBuWords];
-  FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
-  FirstCheck<kWarpAssist, kHubs, kBatch>(bu_adj, in_queue, hubs, beg, end, serial, parent, hit, bs, edges);
+  FirstEntries<kFirst, kHubs>(bu_off, bu_adj, first, hubs, w0, lane, vis, beg, end, parent, hr);
+  FirstCheck<kWarpAssist, kHubs, kBatch>(bu_adj, in_queue, hubs, beg, end, hr, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -662,7 +660,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
-      pred[v] = Column<kHubs>(hubs, parent[j]);
+      pred[v] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -697,7 +695,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             unsigned long long& found, unsigned long long& degrees,
                                             unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
-    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
+    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], hr[kBuWords], bs[kBuWords];
     bool hit[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -710,8 +708,10 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       beg[j] = end[j] = parent[j] = 0;
+      hr[j] = kNoRank;
       if (r < total) {
         if (kFirst) parent[j] = __ldcs(&first[v[j]]);
+        if (kHubs) hr[j] = __ldcs(&hubs.rank[v[j]]);
         beg[j] = __ldcs(&bu_off[v[j]]);
         end[j] = __ldcs(&bu_off[v[j] + 1]);
       }
@@ -720,13 +720,13 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
     }
-    FirstCheck<kWarpAssist, kHubs, kBatch>(bu_adj, in_queue, hubs, beg, end, serial, parent, hit, bs, edges);
+    FirstCheck<kWarpAssist, kHubs, kBatch>(bu_adj, in_queue, hubs, beg, end, hr, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                     edges);
       if (hit[j]) {
-        pred[v[j]] = Column<kHubs>(hubs, parent[j]);
+        pred[v[j]] = parent[j];
         found += 1;
         degrees += end[j] - beg[j];
         atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
@@ -898,16 +898,16 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
 // entry, 0 for a row without neighbours (never read: it is visited); with
-// bu_hubs (rank: each column's hub rank, or kNone) kHub | r where that
-// entry is hub r.
+// bu_hubs (col_rank: each column's hub rank, or kNoRank) also that entry's
+// hub rank in first_rank (Hubs::rank).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            const uint32_t* __restrict__ rank, uint32_t* first) {
+                            const uint32_t* __restrict__ col_rank, uint32_t* first, uint32_t* first_rank) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
     const uint32_t b = bu_off[v];
-    uint32_t e = b < bu_off[v + 1] ? bu_adj[b] : 0u;
-    if (rank != nullptr && b < bu_off[v + 1] && rank[e] != kNoRank) e = kHub | rank[e];
-    first[v] = e;
+    const bool any = b < bu_off[v + 1];
+    first[v] = any ? bu_adj[b] : 0u;
+    if (col_rank != nullptr) first_rank[v] = any ? col_rank[bu_adj[b]] : kNoRank;
   }
 }
 
@@ -1159,13 +1159,13 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
   uint32_t acc = 0;
   for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * kBuWords; w0 < row_words;
        w0 += warps * kBuWords) {
-    uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
+    uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords], hr[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? isolated[w0 + j] : kFull;
-    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, iso, beg, end, u);
+    FirstEntries<kFirst, kHubs>(bu_off, bu_adj, first, hubs, w0, lane, iso, beg, end, u, hr);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
-      if (beg[j] < end[j]) acc += (uint32_t)FirstInQueue<kHubs>(in_queue, hubs, u[j]) + (end[j] - beg[j]);
+      if (beg[j] < end[j]) acc += (uint32_t)FirstInQueue<kHubs>(in_queue, hubs, u[j], hr[j]) + (end[j] - beg[j]);
     }
   }
   acc = (uint32_t)WarpSum(acc);
@@ -1357,8 +1357,9 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   // bu_hubs (1×1): the hubs' columns by rank (hub_id, and on the host
-  // hub_cols, to find the root's rank) and their bitmap (Hubs).
-  uint32_t *hub_id = nullptr, *hub_q = nullptr;
+  // hub_cols, to find the root's rank), their bitmap and the first
+  // entries' ranks (Hubs).
+  uint32_t *hub_id = nullptr, *hub_q = nullptr, *first_rank = nullptr;
   std::vector<uint32_t> hub_cols;
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
@@ -1431,7 +1432,7 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, hub_id, hub_q, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+    void* ptrs[] = {td_off, td_adj, first, hub_id, hub_q, first_rank, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
@@ -1484,7 +1485,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Hubs{hub_q, hub_id},
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Hubs{hub_q, hub_id, first_rank},
                        Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
@@ -1522,7 +1523,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_hubs > 0) b += 4 * p->bu_hubs + cw + 4 * p->local_cols;  // hub_id, hub_q; the rank map (dob_create)
+  if (p->bu_hubs > 0) b += 4 * p->bu_hubs + cw + 4 * p->local_rows + 4 * p->local_cols;  // Hubs; dob_create's rank map
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1563,7 +1564,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(p->bu_hubs >= 0 && p->bu_hubs <= (1ll << 24), "dob: bu_hubs %lld: want 0 to 2^24",
                (long long)p->bu_hubs);
-  BFSB_REQUIRE(p->bu_hubs == 0 || (p->single && p->local_cols < (1ll << 31)),
+  BFSB_REQUIRE(p->bu_hubs == 0 || p->single,
                "dob: bu_hubs %lld: a 1×1 grid only (the hubs are columns of the whole graph)", (long long)p->bu_hubs);
   BFSB_REQUIRE(p->bu_hubs == 0 || (p->bu_first && p->bu_skip && p->bu_batch == 2),
                "dob: bu_hubs %lld: needs bu_first, bu_skip and bu_batch 2 (the instances built)", (long long)p->bu_hubs);
@@ -1680,7 +1681,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
     if (p->bu_first) {
-      uint32_t* rank = nullptr;  // bu_hubs: each column's hub rank, or kNoRank
+      uint32_t* rank = nullptr;  // bu_hubs: each column's hub rank, or kNoRank (FirstKernel)
       if (p->bu_hubs > 0) {
         h->hub_cols = HubColumns(td_off, p->local_cols, p->bu_hubs);
         std::vector<uint32_t> hrank(p->local_cols, kNoRank);
@@ -1689,13 +1690,14 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
         BFSB_CHECK(cudaMemcpy(rank, hrank.data(), 4 * p->local_cols, cudaMemcpyHostToDevice));
         BFSB_CHECK(cudaMalloc(&h->hub_id, 4 * std::max<int64_t>(h->nhubs(), 1)));
         BFSB_CHECK(cudaMalloc(&h->hub_q, 4 * std::max<int64_t>(h->hub_words(), 1)));
+        BFSB_CHECK(cudaMalloc(&h->first_rank, 4 * p->local_rows));
         if (h->nhubs() > 0) {
           BFSB_CHECK(cudaMemcpy(h->hub_id, h->hub_cols.data(), 4 * h->nhubs(), cudaMemcpyHostToDevice));
         }
       }
       BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
       FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, rank,
-                                                                      h->first);
+                                                                      h->first, h->first_rank);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
       if (rank != nullptr) BFSB_CHECK(cudaFree(rank));
@@ -1937,7 +1939,7 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   float ms = 0;
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
-    const Hubs hubs{h->hub_q, h->hub_id};
+    const Hubs hubs{h->hub_q, h->hub_id, h->first_rank};
     if (h->nhubs() > 0) {
       FloorKernel<true, true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, hubs, h->isolated,
                                                          rw, h->sink);

@@ -87,9 +87,10 @@ typedef struct dob_params {
                                 bu_skip and bu_batch 2: the bu_hubs columns
                                 of highest degree are hubs, whose in_queue
                                 bits are also gathered into a bitmap by
-                                rank before each bottom-up level; the dense
-                                first entries name a hub by its rank, and
-                                the first check tests that small bitmap
+                                rank before each bottom-up level, and a
+                                dense array beside the first entries holds
+                                each one's hub rank, so that the first
+                                check of a hub tests that small bitmap
                                 (0: never; at most 2^24) */
 } dob_params;
 
