@@ -35,7 +35,6 @@ const (
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
 	pBUCompact = "bu_compact"
-	pBUHubs    = "bu_hubs"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -98,8 +97,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
 			{Name: pBUCompact, Type: sdk.TypeInt, Default: int64(256), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
-			{Name: pBUHubs, Type: sdk.TypeInt, Default: int64(0), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1 << 24),
-				Help: "CUDA bottom-up on a 1×1 grid, with bu_first, bu_skip and bu_batch 2: the columns of this many highest degrees are hubs; before each bottom-up level their in_queue bits are gathered into a bitmap by rank (bu_hubs/8 bytes), and a row whose first entry is a hub tests that bitmap, which stays in L1, instead of a random sector of in_queue (0: never; ignored on 2D grids). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -133,7 +130,6 @@ type options struct {
 	TDLane    int64
 	TDBatch   int64
 	BUCompact int64
-	BUHubs    int64
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -145,17 +141,13 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		BUHubs: cfg.Int(pBUHubs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
 	}
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
-	}
-	if o.BUHubs > 0 && (!o.BUFirst || !o.BUSkip || o.BUBatch != 2) {
-		return options{}, fmt.Errorf("%s = %d needs %s = true, %s = true and %s = 2 (got %v, %v, %d)", pBUHubs, o.BUHubs,
-			pBUFirst, pBUSkip, pBUBatch, o.BUFirst, o.BUSkip, o.BUBatch)
 	}
 	return o, nil
 }
@@ -212,7 +204,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, BUHubs: v.opt.BUHubs, Exchange: xch})
+			BUCompact: v.opt.BUCompact, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -53,10 +53,7 @@
 //                      scanned by the whole warp, 32 entries a step (64 with
 //                      bu_batch 2), stopping at the first hit. The warp owns
 //                      its words of visited and out_queue, so it writes them
-//                      without atomics (but for bu_compact's chunks, whose
-//                      rows a lane each it ORs in). With bu_hubs the first
-//                      check of a hub's bit reads a small bitmap by rank
-//                      (Hubs) that DecideKernel gathers from in_queue.
+//                      without atomics.
 //   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
 //   RowScanKernel, OwnBitsKernel, PlaceBitsKernel, PackPredKernel,
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
@@ -387,37 +384,6 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
   return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// kNoRank marks a row whose first entry is not a hub (Hubs::rank).
-constexpr uint32_t kNoRank = 0xffffffffu;
-
-// Hubs (bu_hubs; ours, not in [1]) are the K columns of highest degree on
-// a 1×1 grid, ranked by id: id[r] is hub r's column, q a bitmap by rank
-// of the hubs in in_queue, gathered from in_queue before each bottom-up
-// level (DecideKernel, ResetKernel), and rank a dense array beside
-// `first`: the hub rank of each row's first entry, or kNoRank. With lists
-// in degree order a row's first entry is its neighbour of highest degree,
-// most often a hub, and the first check, which ends most rows of a large
-// level, then tests a bit of q (K/8 bytes, which can stay in L1) instead of
-// a random sector of in_queue (4 MB at scale 25; 22-25 % L1 hits on an
-// H200, results/diropt-1000), for 4 more coalesced bytes a row.
-struct Hubs {
-  const uint32_t* __restrict__ q;
-  const uint32_t* __restrict__ id;
-  const uint32_t* __restrict__ rank;
-};
-
-// FirstInQueue is the first check's test of a row's first entry u (hub
-// rank hr, kHubs): bit hr of hubs.q for a hub, else in_queue's bit of u
-// (one load either way, its address chosen per lane).
-template <bool kHubs>
-__device__ __forceinline__ bool FirstInQueue(const uint32_t* __restrict__ in_queue, Hubs hubs, uint32_t u,
-                                             uint32_t hr) {
-  if (!kHubs) return InQueue(in_queue, u);
-  const bool hub = hr != kNoRank;
-  const uint32_t x = hub ? hr : u;
-  return (__ldg((hub ? hubs.q : in_queue) + (x >> 5)) >> (x & 31)) & 1u;
-}
-
 // kBuWords is how many words of visited a bottom-up warp takes at once:
 // their loads (visited, CSC offsets, first list entries, their in_queue
 // bits) are issued together, so kBuWords memory round trips overlap where a
@@ -429,26 +395,22 @@ constexpr int kBuWords = 4;
 // each lane whose bit is clear in skip (visited, or isolated) loads its
 // row's CSC range [beg, end) and first entry u, from the dense first
 // array with kFirst (its loads issued with the offsets', streamed past
-// L1 and L2), else from the list once the offsets are in, and with kHubs
-// (kFirst only) that entry's hub rank hr. Skipped lanes get an empty
-// range.
-template <bool kFirst, bool kHubs>
+// L1 and L2), else from the list once the offsets are in. Skipped lanes
+// get an empty range.
+template <bool kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first, Hubs hubs, int64_t w0, int lane,
+                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
                                              const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
-                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords],
-                                             uint32_t (&hr)[kBuWords]) {
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
-    hr[j] = kNoRank;
     if (!((skip[j] >> lane) & 1u)) {
       if (kFirst) {
         u[j] = __ldcs(&first[v]);
-        if (kHubs) hr[j] = __ldcs(&hubs.rank[v]);
         beg[j] = __ldcs(&bu_off[v]);
         end[j] = __ldcs(&bu_off[v + 1]);
       } else {
@@ -584,72 +546,31 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
-// FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows
-// (CSC ranges [beg, end), first entries in parent, their hub ranks in hr
-// with kHubs): hit where the first
-// entry is in in_queue (FirstInQueue), bs where each list's scan goes on
-// (end once it hit), then, for kBatch > 1, the lanes' own scans
-// (BatchScan). Shared by BottomUpWords and CompactRows.
-template <bool kWarpAssist, bool kHubs, int kBatch>
-__device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ in_queue, Hubs hubs,
-                                           const uint32_t (&beg)[kBuWords], const uint32_t (&end)[kBuWords],
-                                           const uint32_t (&hr)[kBuWords], uint32_t serial,
-                                           uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
-                                           uint32_t (&bs)[kBuWords], unsigned long long& edges) {
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    hit[j] = beg[j] < end[j] && FirstInQueue<kHubs>(in_queue, hubs, parent[j], hr[j]);
-    edges += beg[j] < end[j];
-  }
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
-}
-
-// ScanRest is step 2 for one row of a lane, [b, e) the rest of its list
-// after FirstCheck (empty once it hit): the lane alone (kBatch 1: up to
-// `serial` entries with the warp's help, else to the end; kBatch > 1:
-// BatchScan did it), then with kWarpAssist the warp's help (WarpAssist).
-// Shared by BottomUpWords and CompactRows.
-template <bool kWarpAssist, int kBatch>
-__device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
-                                         const uint32_t* __restrict__ in_queue, int lane, uint32_t serial,
-                                         uint32_t beg, uint32_t b, uint32_t e, bool& hit, uint32_t& parent,
-                                         unsigned long long& edges) {
-  const uint32_t stop =
-      kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e, (uint64_t)beg + max(serial, 1u)) : e;
-  for (; b < stop; ++b) {
-    const uint32_t u = __ldg(&bu_adj[b]);
-    ++edges;
-    if (InQueue(in_queue, u)) {
-      hit = true;
-      parent = u;
-      b = e;
-      break;
-    }
-  }
-  if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
-}
-
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
-// see BottomUpKernel. A warp owns these words of visited and out_queue and
-// writes them without atomics.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kHubs>
+// see BottomUpKernel.
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first,
-                                              const uint32_t* __restrict__ in_queue, Hubs hubs, uint32_t* visited,
+                                              const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], hr[kBuWords], bs[kBuWords];
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
   bool hit[kBuWords];
-  FirstEntries<kFirst, kHubs>(bu_off, bu_adj, first, hubs, w0, lane, vis, beg, end, parent, hr);
-  FirstCheck<kWarpAssist, kHubs, kBatch>(bu_adj, in_queue, hubs, beg, end, hr, serial, parent, hit, bs, edges);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+    edges += beg[j] < end[j];
+  }
+  uint32_t bs[kBuWords];  // where each list's scan stands
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -657,12 +578,29 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       continue;
     }
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-    ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
+    const uint32_t deg = end[j] - beg[j];
+    uint32_t b = bs[j];
+    const uint32_t e1 = end[j];
+    // The lane alone: the rest of its list, or up to `serial` entries
+    // (kBatch > 1: done by BatchScan).
+    const uint32_t stop =
+        kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+    for (; b < stop; ++b) {
+      const uint32_t u = __ldg(&bu_adj[b]);
+      ++edges;
+      if (InQueue(in_queue, u)) {
+        hit[j] = true;
+        parent[j] = u;
+        b = e1;
+        break;
+      }
+    }
+    if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[v] = parent[j];
       found += 1;
-      degrees += end[j] - beg[j];
+      degrees += deg;
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
@@ -680,22 +618,20 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // each such group in turn, each check two round trips (the offsets and
 // first entry, then the bit) for one or two rows. Rank r's row is found by
 // a binary search over excl and the (r - excl)th clear bit of its word.
-// The rows' scans are FirstCheck's and ScanRest's; their hits are ORed
+// The rows' scans are BatchScan's and WarpAssist's; their hits are ORed
 // into visited and out_queue (zeroed for the chunk first) with atomics,
-// since a round's rows share words. bu_compact 256 made level 4 0.054 ->
-// 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
-// (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kHubs>
+// since a round's rows share words.
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first,
-                                            const uint32_t* __restrict__ in_queue, Hubs hubs, uint32_t* visited,
+                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
                                             unsigned long long& found, unsigned long long& degrees,
                                             unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
-    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], hr[kBuWords], bs[kBuWords];
+    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
     bool hit[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -708,10 +644,8 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       beg[j] = end[j] = parent[j] = 0;
-      hr[j] = kNoRank;
       if (r < total) {
         if (kFirst) parent[j] = __ldcs(&first[v[j]]);
-        if (kHubs) hr[j] = __ldcs(&hubs.rank[v[j]]);
         beg[j] = __ldcs(&bu_off[v[j]]);
         end[j] = __ldcs(&bu_off[v[j] + 1]);
       }
@@ -720,11 +654,31 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
     }
-    FirstCheck<kWarpAssist, kHubs, kBatch>(bu_adj, in_queue, hubs, beg, end, hr, serial, parent, hit, bs, edges);
+    uint32_t bs[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
-      ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
-                                    edges);
+      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+      edges += beg[j] < end[j];
+      bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+    }
+    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      uint32_t b = bs[j];
+      const uint32_t e1 = end[j];
+      const uint32_t stop =
+          kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
+      for (; b < stop; ++b) {
+        const uint32_t u = __ldg(&bu_adj[b]);
+        ++edges;
+        if (InQueue(in_queue, u)) {
+          hit[j] = true;
+          parent[j] = u;
+          b = e1;
+          break;
+        }
+      }
+      if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
       if (hit[j]) {
         pred[v[j]] = parent[j];
         found += 1;
@@ -774,10 +728,10 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kHubs>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
-                                         const uint32_t* __restrict__ in_queue, Hubs hubs, uint32_t* visited,
+                                         const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
@@ -809,9 +763,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch, kHubs>(bu_off, bu_adj, first, in_queue, hubs, visited, out_queue,
-                                                          pred, serial, lane, c0, mine, incl - cnt, total, found,
-                                                          degrees, edges);
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial, lane,
+                                           c0, mine, incl - cnt, total, found, degrees, edges);
           continue;
         }
       }
@@ -822,17 +775,16 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kHubs>(bu_off, bu_adj, first, in_queue, hubs, visited, out_queue,
-                                                          pred, serial, lane, c0 + g, row_words, vis, found, degrees,
-                                                          edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
   } else {
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch, kHubs>(bu_off, bu_adj, first, in_queue, hubs, visited, out_queue,
-                                                        pred, serial, lane, w0, row_words, vis, found, degrees, edges);
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                 lane, w0, row_words, vis, found, degrees, edges);
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
@@ -847,7 +799,6 @@ struct ExploreArgs {
   uint32_t serial;
   uint32_t td_lane;
   uint32_t compact;  // bu_compact (bu_skip only)
-  Hubs hubs;         // bu_hubs (nullptrs without)
   BigQueue big;
   Counters *ctr, *next;
 };
@@ -880,7 +831,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip, bool kHubs>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
@@ -891,23 +842,18 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     return;
   }
   if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kHubs>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.hubs, a.visited,
-                                                     a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
-                                                     a.next);
+  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
+                                a.row_words, a.serial, a.compact, a.ctr, a.next);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
-// entry, 0 for a row without neighbours (never read: it is visited); with
-// bu_hubs (col_rank: each column's hub rank, or kNoRank) also that entry's
-// hub rank in first_rank (Hubs::rank).
+// entry, 0 for a row without neighbours (never read: it is visited).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            const uint32_t* __restrict__ col_rank, uint32_t* first, uint32_t* first_rank) {
+                            uint32_t* first) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
     const uint32_t b = bu_off[v];
-    const bool any = b < bu_off[v + 1];
-    first[v] = any ? bu_adj[b] : 0u;
-    if (col_rank != nullptr) first_rank[v] = any ? col_rank[bu_adj[b]] : kNoRank;
+    first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
   }
 }
 
@@ -936,8 +882,7 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
 // ResetKernel is a search's reset (Algorithm 2 lines 1-5) in one launch:
 // visited <- the isolated rows, in_queue and out_queue <- 0 (with the
 // root's bits), the all-assigned rows (2D) and both counter sets <- 0, the
-// root's pred and parent, and with bu_hubs the hubs' bitmap (the root's
-// bit, root_hub >= 0 where the root is a hub). It replaces a copy, four memsets and
+// root's pred and parent. It replaces a copy, four memsets and
 // ResetRootKernel. A search's first host calls come right after the CPU
 // validation of the previous one, and each runtime call then takes 3-36 µs
 // of host time (medians; the copy 36, the event record 24; 105 µs for the
@@ -946,13 +891,9 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* all_assigned,
                             unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col,
-                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            uint32_t* hub_q, int64_t hub_words, int64_t root_hub) {
+                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  for (int64_t w = t; w < hub_words; w += stride) {  // bu_hubs: in_queue's hub bits (the root's, if a hub)
-    hub_q[w] = root_hub >= 0 && w == (root_hub >> 5) ? 1u << (root_hub & 31) : 0u;
-  }
   for (int64_t w = t; w < q_words; w += stride) {
     in_queue[w] = root_col >= 0 && w == (root_col >> 5) ? 1u << (root_col & 31) : 0u;
     out_queue[w] = 0;
@@ -1150,22 +1091,22 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
 // its levels, so the pass bounds a search's time from below. kFirst
 // (bu_first): the entry comes from the dense first array, as the search's
 // first check reads it, so the floor follows the layout the search uses.
-template <bool kFirst, bool kHubs>
+template <bool kFirst>
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                            const uint32_t* __restrict__ first, const uint32_t* __restrict__ in_queue, Hubs hubs,
+                            const uint32_t* __restrict__ first, const uint32_t* __restrict__ in_queue,
                             const uint32_t* __restrict__ isolated, int64_t row_words, unsigned long long* sink) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   uint32_t acc = 0;
   for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * kBuWords; w0 < row_words;
        w0 += warps * kBuWords) {
-    uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords], hr[kBuWords];
+    uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? isolated[w0 + j] : kFull;
-    FirstEntries<kFirst, kHubs>(bu_off, bu_adj, first, hubs, w0, lane, iso, beg, end, u, hr);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, iso, beg, end, u);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
-      if (beg[j] < end[j]) acc += (uint32_t)FirstInQueue<kHubs>(in_queue, hubs, u[j], hr[j]) + (end[j] - beg[j]);
+      if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
     }
   }
   acc = (uint32_t)WarpSum(acc);
@@ -1254,13 +1195,10 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
 // leaves one, since it clears the in_queue words it reads and the queues
 // swap, but a bottom-up level does not; on 2D grids out_queue keeps the
 // level's vertices for the merge), and the whole grid clears it here
-// rather than in a launch of its own. With bu_hubs (nhubs > 0, 1×1) the
-// grid also gathers the hubs' bits of the next level's in_queue (in) into
-// hub_q before a bottom-up level, for its first checks (Hubs).
+// rather than in a launch of its own.
 __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counters* c, const long long* red,
                              LevelRec* ring, double alpha, double beta, int mode, long long n, int single,
-                             uint32_t* out, int64_t out_words, const uint32_t* __restrict__ in,
-                             const uint32_t* __restrict__ hub_id, int64_t nhubs, uint32_t* hub_q) {
+                             uint32_t* out, int64_t out_words) {
   const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
   LoopState st = *cur;
   if (st.done) {  // past the last level: carry the end on
@@ -1285,16 +1223,8 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
   const int was = st.dir;
   if (!st.done) st.dir = Rule(was, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
   if (lead) *next = st;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  if (nhubs > 0 && !st.done && st.dir == 1) {
-    // bu_hubs: the next level's in_queue (in) bits of the hubs, a warp per
-    // 32 ranks (the stride is a whole number of warps).
-    for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < ((nhubs + 31) & ~31ll); r += stride) {
-      const unsigned m = __ballot_sync(kFull, r < nhubs && InQueue(in, hub_id[r]));
-      if ((threadIdx.x & 31) == 0) hub_q[r >> 5] = m;
-    }
-  }
   if (st.done || st.dir != 0 || (single && was == 0)) return;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
 }
 
@@ -1303,32 +1233,27 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counte
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
-// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip; bu_hubs,
-// built with bu_first, bu_skip and bu_batch 2 only), nullptr for a
-// combination it was not built for.
+// (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
+// bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_hubs > 0) {
-    if (!first || !skip || p.bu_batch != 2) return nullptr;
-    return assist ? BottomUpKernel<true, true, 2, true, true> : BottomUpKernel<false, true, 2, true, true>;
-  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 4: return BottomUpKernel<false, false, 1, false, false>;
-    case 5: return BottomUpKernel<false, true, 1, false, false>;
-    case 6: return BottomUpKernel<true, false, 1, false, false>;
-    case 7: return BottomUpKernel<true, true, 1, false, false>;
-    case 8: return BottomUpKernel<false, false, 2, false, false>;
-    case 9: return BottomUpKernel<false, true, 2, false, false>;
-    case 10: return BottomUpKernel<true, false, 2, false, false>;
-    case 11: return BottomUpKernel<true, true, 2, false, false>;
-    case 20: return BottomUpKernel<false, false, 1, true, false>;
-    case 21: return BottomUpKernel<false, true, 1, true, false>;
-    case 22: return BottomUpKernel<true, false, 1, true, false>;
-    case 23: return BottomUpKernel<true, true, 1, true, false>;
-    case 24: return BottomUpKernel<false, false, 2, true, false>;
-    case 25: return BottomUpKernel<false, true, 2, true, false>;
-    case 26: return BottomUpKernel<true, false, 2, true, false>;
-    case 27: return BottomUpKernel<true, true, 2, true, false>;
+    case 4: return BottomUpKernel<false, false, 1, false>;
+    case 5: return BottomUpKernel<false, true, 1, false>;
+    case 6: return BottomUpKernel<true, false, 1, false>;
+    case 7: return BottomUpKernel<true, true, 1, false>;
+    case 8: return BottomUpKernel<false, false, 2, false>;
+    case 9: return BottomUpKernel<false, true, 2, false>;
+    case 10: return BottomUpKernel<true, false, 2, false>;
+    case 11: return BottomUpKernel<true, true, 2, false>;
+    case 20: return BottomUpKernel<false, false, 1, true>;
+    case 21: return BottomUpKernel<false, true, 1, true>;
+    case 22: return BottomUpKernel<true, false, 1, true>;
+    case 23: return BottomUpKernel<true, true, 1, true>;
+    case 24: return BottomUpKernel<false, false, 2, true>;
+    case 25: return BottomUpKernel<false, true, 2, true>;
+    case 26: return BottomUpKernel<true, false, 2, true>;
+    case 27: return BottomUpKernel<true, true, 2, true>;
   }
   return nullptr;
 }
@@ -1356,11 +1281,6 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  // bu_hubs (1×1): the hubs' columns by rank (hub_id, and on the host
-  // hub_cols, to find the root's rank), their bitmap and the first
-  // entries' ranks (Hubs).
-  uint32_t *hub_id = nullptr, *hub_q = nullptr, *first_rank = nullptr;
-  std::vector<uint32_t> hub_cols;
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1409,8 +1329,6 @@ struct Handle {
   int64_t root_own = -1, root_global = -1;
 
   int64_t row_words() const { return (p.local_rows + 31) / 32; }
-  int64_t nhubs() const { return (int64_t)hub_cols.size(); }
-  int64_t hub_words() const { return (nhubs() + 31) / 32; }
   int64_t col_words() const { return (p.local_cols + 31) / 32; }
   // At most td_nnz / td_big lists have td_big entries or more, and a level
   // queues each of them once at most.
@@ -1432,7 +1350,7 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, hub_id, hub_q, first_rank, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
@@ -1485,35 +1403,10 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Hubs{hub_q, hub_id, first_rank},
-                       Big(), Cur(), Next()};
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next()};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
-
-// HubColumns returns bu_hubs' hubs: the k columns of highest degree in
-// the CSR offsets off (ties to the lower id; never a column without
-// neighbours), in id order, which is their rank.
-std::vector<uint32_t> HubColumns(const uint32_t* off, int64_t cols, int64_t k) {
-  uint32_t maxdeg = 0;
-  for (int64_t u = 0; u < cols; ++u) maxdeg = std::max(maxdeg, off[u + 1] - off[u]);
-  std::vector<int64_t> count((size_t)maxdeg + 1, 0);  // columns by degree
-  for (int64_t u = 0; u < cols; ++u) ++count[off[u + 1] - off[u]];
-  // The least degree d > 0 such that the columns of degree above it number
-  // under k: they all are hubs, and the lowest ids of degree d fill the rest.
-  int64_t above = 0;
-  uint32_t d = maxdeg;
-  while (d > 1 && above + count[d] < k) above += count[d--];
-  std::vector<uint32_t> hubs;
-  int64_t at_d = 0;
-  for (int64_t u = 0; u < cols; ++u) {
-    const uint32_t deg = off[u + 1] - off[u];
-    if (deg == 0 || deg < d) continue;
-    if (deg == d && at_d++ >= k - above) continue;
-    hubs.push_back((uint32_t)u);
-  }
-  return hubs;
-}
 
 int64_t DeviceBytes(const dob_params* p) {
   int64_t b = 0;
@@ -1523,7 +1416,6 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_hubs > 0) b += 4 * p->bu_hubs + cw + 4 * p->local_rows + 4 * p->local_cols;  // Hubs; dob_create's rank map
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1562,12 +1454,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
-  BFSB_REQUIRE(p->bu_hubs >= 0 && p->bu_hubs <= (1ll << 24), "dob: bu_hubs %lld: want 0 to 2^24",
-               (long long)p->bu_hubs);
-  BFSB_REQUIRE(p->bu_hubs == 0 || p->single,
-               "dob: bu_hubs %lld: a 1×1 grid only (the hubs are columns of the whole graph)", (long long)p->bu_hubs);
-  BFSB_REQUIRE(p->bu_hubs == 0 || (p->bu_first && p->bu_skip && p->bu_batch == 2),
-               "dob: bu_hubs %lld: needs bu_first, bu_skip and bu_batch 2 (the instances built)", (long long)p->bu_hubs);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
@@ -1611,22 +1497,13 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   return 0;
 }
 
-// RootHub is the root column's hub rank (bu_hubs), or -1.
-int64_t RootHub(const Handle* h, int64_t root_col) {
-  if (root_col < 0) return -1;
-  const auto it = std::lower_bound(h->hub_cols.begin(), h->hub_cols.end(), (uint32_t)root_col);
-  return it != h->hub_cols.end() && *it == (uint32_t)root_col ? it - h->hub_cols.begin() : -1;
-}
-
 // Decide enqueues DecideKernel (the grid clears out_queue when the next
-// level is top-down and needs it, and with bu_hubs gathers the hubs' bits
-// of in_queue before a bottom-up one).
+// level is top-down and needs it).
 int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, int32_t errlen) {
   const int64_t rw = h->row_words();
   DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
                                                        h->lp.beta, (int)h->lp.mode, (long long)h->lp.n,
-                                                       (int)h->p.single, h->out_q, rw, h->in_q, h->hub_id,
-                                                       h->nhubs(), h->hub_q);
+                                                       (int)h->p.single, h->out_q, rw);
   BFSB_CHECK_LAUNCH("DecideKernel");
   return 0;
 }
@@ -1657,8 +1534,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   int32_t st = [&]() -> int32_t {
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
-    BFSB_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false, false>, h->tpb, 0));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
@@ -1681,26 +1557,10 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
     if (p->bu_first) {
-      uint32_t* rank = nullptr;  // bu_hubs: each column's hub rank, or kNoRank (FirstKernel)
-      if (p->bu_hubs > 0) {
-        h->hub_cols = HubColumns(td_off, p->local_cols, p->bu_hubs);
-        std::vector<uint32_t> hrank(p->local_cols, kNoRank);
-        for (size_t r = 0; r < h->hub_cols.size(); ++r) hrank[h->hub_cols[r]] = (uint32_t)r;
-        BFSB_CHECK(cudaMalloc(&rank, 4 * p->local_cols));
-        BFSB_CHECK(cudaMemcpy(rank, hrank.data(), 4 * p->local_cols, cudaMemcpyHostToDevice));
-        BFSB_CHECK(cudaMalloc(&h->hub_id, 4 * std::max<int64_t>(h->nhubs(), 1)));
-        BFSB_CHECK(cudaMalloc(&h->hub_q, 4 * std::max<int64_t>(h->hub_words(), 1)));
-        BFSB_CHECK(cudaMalloc(&h->first_rank, 4 * p->local_rows));
-        if (h->nhubs() > 0) {
-          BFSB_CHECK(cudaMemcpy(h->hub_id, h->hub_cols.data(), 4 * h->nhubs(), cudaMemcpyHostToDevice));
-        }
-      }
       BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
-      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, rank,
-                                                                      h->first, h->first_rank);
+      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
-      if (rank != nullptr) BFSB_CHECK(cudaFree(rank));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
@@ -1783,8 +1643,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, root_global, h->pred, h->parents,
-                                                     h->hub_q, h->hub_words(), RootHub(h, root_col));
+                                                     root_row, root_col, root_own, root_global, h->pred, h->parents);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
@@ -1939,16 +1798,11 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   float ms = 0;
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
-    const Hubs hubs{h->hub_q, h->hub_id, h->first_rank};
-    if (h->nhubs() > 0) {
-      FloorKernel<true, true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, hubs, h->isolated,
-                                                         rw, h->sink);
-    } else if (h->p.bu_first) {
-      FloorKernel<true, false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, hubs,
-                                                          h->isolated, rw, h->sink);
+    if (h->p.bu_first) {
+      FloorKernel<true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->isolated, rw, h->sink);
     } else {
-      FloorKernel<false, false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, hubs,
-                                                           h->isolated, rw, h->sink);
+      FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->isolated, rw,
+                                                    h->sink);
     }
     return cudaGetLastError();  // FloorKernel's launch
   }, &ms));

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 13
+#define DOB_ABI_VERSION 12
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -83,15 +83,6 @@ typedef struct dob_params {
                                 chunk of 32 words of visited with at most
                                 bu_compact unvisited rows is explored a
                                 lane a row (0: never; at most 1024) */
-  int64_t bu_hubs;           /* bottom-up on a 1×1 grid, with bu_first,
-                                bu_skip and bu_batch 2: the bu_hubs columns
-                                of highest degree are hubs, whose in_queue
-                                bits are also gathered into a bitmap by
-                                rank before each bottom-up level, and a
-                                dense array beside the first entries holds
-                                each one's hub rank, so that the first
-                                check of a hub tests that small bitmap
-                                (0: never; at most 2^24) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
