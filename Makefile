@@ -81,7 +81,10 @@ TIMED_PKGS := github.com/bfsbench/bfsbench/harness/ab
 test-go:
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 	$(GO) vet $(GOTAGS) ./...
-	$(GO) test $(GOTAGS) -count=1 -timeout 40m $$($(GO) list $(GOTAGS) ./... | grep -vxF $(foreach p,$(TIMED_PKGS),-e $(p)))
+	@pkgs=$$($(GO) list $(GOTAGS) ./...) && pkgs=$$(printf '%s\n' $$pkgs | grep -vxF $(foreach p,$(TIMED_PKGS),-e $(p))) && \
+	  [ -n "$$pkgs" ] || { echo "test-go: go list failed or found no packages to test" >&2; exit 1; }; \
+	  echo "$(GO) test $(GOTAGS) -count=1 -timeout 40m ./... (without $(TIMED_PKGS))" && \
+	  $(GO) test $(GOTAGS) -count=1 -timeout 40m $$pkgs
 	$(GO) test $(GOTAGS) -count=1 -timeout 20m $(TIMED_PKGS)
 	@$(MAKE) --no-print-directory test-fuzz
 
