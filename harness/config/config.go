@@ -23,9 +23,6 @@
 //	[variant.params]
 //	permute = [true, false] # a list sweeps the parameter
 //
-// A value listed twice in any list is an error (its cases would run twice
-// into one record).
-//
 // and any number of [[figure]] tables, the figures bfsbench draws from the
 // run's results (see Figure):
 //
@@ -34,6 +31,9 @@
 //	x = "scale"
 //	y = "gteps"
 //	series = ["permute", "restrict"]
+//
+// A value listed twice in a workload list or a parameter list is an error
+// (its cases would run twice into one record).
 package config
 
 import (
