@@ -53,7 +53,8 @@
 //                      scanned by the whole warp, 32 entries a step (64 with
 //                      bu_batch 2), stopping at the first hit. The warp owns
 //                      its words of visited and out_queue, so it writes them
-//                      without atomics.
+//                      without atomics (but for bu_compact's chunks, whose
+//                      rows, a lane each, it ORs in with atomics).
 //   MergeKernel        2D: assigned <- out_queue \ prefix, visited |= union.
 //   RowScanKernel, OwnBitsKernel, PlaceBitsKernel, PackPredKernel,
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
@@ -546,9 +547,57 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
+// FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows
+// (CSC ranges [beg, end), first entries in parent): hit where the first
+// entry is in in_queue, bs where each list's scan goes on (end once it
+// hit), then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
+// BottomUpWords and CompactRows.
+template <bool kWarpAssist, int kBatch>
+__device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ in_queue, const uint32_t (&beg)[kBuWords],
+                                           const uint32_t (&end)[kBuWords], uint32_t serial,
+                                           uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
+                                           uint32_t (&bs)[kBuWords], unsigned long long& edges) {
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+    edges += beg[j] < end[j];
+  }
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
+  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+}
+
+// ScanRest is step 2 for one row of a lane, [b, e) the rest of its list
+// after FirstCheck (empty once it hit): the lane alone (kBatch 1: up to
+// `serial` entries with the warp's help, else to the end; kBatch > 1:
+// BatchScan did it), then with kWarpAssist the warp's help (WarpAssist).
+// Every lane of the warp calls it (WarpAssist's ballots). Shared by
+// BottomUpWords and CompactRows.
+template <bool kWarpAssist, int kBatch>
+__device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
+                                         const uint32_t* __restrict__ in_queue, int lane, uint32_t serial,
+                                         uint32_t beg, uint32_t b, uint32_t e, bool& hit, uint32_t& parent,
+                                         unsigned long long& edges) {
+  const uint32_t stop =
+      kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e, (uint64_t)beg + max(serial, 1u)) : e;
+  for (; b < stop; ++b) {
+    const uint32_t u = __ldg(&bu_adj[b]);
+    ++edges;
+    if (InQueue(in_queue, u)) {
+      hit = true;
+      parent = u;
+      b = e;
+      break;
+    }
+  }
+  if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
+}
+
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
-// see BottomUpKernel.
+// see BottomUpKernel. The warp owns these words of visited and out_queue
+// and writes them without atomics.
 template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
@@ -559,18 +608,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
   bool hit[kBuWords];
   FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
-    edges += beg[j] < end[j];
-  }
-  uint32_t bs[kBuWords];  // where each list's scan stands
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-  if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+  FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -578,29 +619,12 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       continue;
     }
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
-    const uint32_t deg = end[j] - beg[j];
-    uint32_t b = bs[j];
-    const uint32_t e1 = end[j];
-    // The lane alone: the rest of its list, or up to `serial` entries
-    // (kBatch > 1: done by BatchScan).
-    const uint32_t stop =
-        kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
-    for (; b < stop; ++b) {
-      const uint32_t u = __ldg(&bu_adj[b]);
-      ++edges;
-      if (InQueue(in_queue, u)) {
-        hit[j] = true;
-        parent[j] = u;
-        b = e1;
-        break;
-      }
-    }
-    if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
+    ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[v] = parent[j];
       found += 1;
-      degrees += deg;
+      degrees += end[j] - beg[j];
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
@@ -618,9 +642,11 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // each such group in turn, each check two round trips (the offsets and
 // first entry, then the bit) for one or two rows. Rank r's row is found by
 // a binary search over excl and the (r - excl)th clear bit of its word.
-// The rows' scans are BatchScan's and WarpAssist's; their hits are ORed
+// The rows' scans are FirstCheck's and ScanRest's; their hits are ORed
 // into visited and out_queue (zeroed for the chunk first) with atomics,
-// since a round's rows share words.
+// since a round's rows share words. bu_compact 256 made level 4 0.054 ->
+// 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
+// (every chunk) was slower (results/diropt-1000).
 template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
@@ -631,7 +657,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             unsigned long long& found, unsigned long long& degrees,
                                             unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
-    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords];
+    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
     bool hit[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -654,31 +680,11 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
     }
-    uint32_t bs[kBuWords];
+    FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
-      hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
-      edges += beg[j] < end[j];
-      bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
-    }
-    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      uint32_t b = bs[j];
-      const uint32_t e1 = end[j];
-      const uint32_t stop =
-          kBatch > 1 ? b : kWarpAssist ? (uint32_t)min((uint64_t)e1, (uint64_t)beg[j] + max(serial, 1u)) : e1;
-      for (; b < stop; ++b) {
-        const uint32_t u = __ldg(&bu_adj[b]);
-        ++edges;
-        if (InQueue(in_queue, u)) {
-          hit[j] = true;
-          parent[j] = u;
-          b = e1;
-          break;
-        }
-      }
-      if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e1, hit[j], parent[j], edges);
+      ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
+                                    edges);
       if (hit[j]) {
         pred[v[j]] = parent[j];
         found += 1;
@@ -763,8 +769,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial, lane,
-                                           c0, mine, incl - cnt, total, found, degrees, edges);
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0, mine, incl - cnt, total, found, degrees, edges);
           continue;
         }
       }
