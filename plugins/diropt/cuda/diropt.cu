@@ -71,14 +71,18 @@
 // dobfs/device_loop.go): TopDownKernel and BottomUpKernel, each returning
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
-// with td_big, bfsb::HugeKernel's work), then DecideKernel (the switching
-// rule, and the clearing of out_queue before a top-down level that needs
-// it). No round trip: the host waits once per batch of levels. (A host
-// loop, reading each level's counts back, measured the same on one H200
-// and 4.6 % slower on two: results/diropt-device-loop.)
-// The queue swap is a pointer swap; a top-down level leaves its in_queue
-// empty (each warp clears the word it read), so the next top-down level
-// finds out_queue clean.
+// with td_big, bfsb::HugeKernel's work); BottomUpKernel's last block to
+// finish then decides the next level (EndLevel: the switching rule,
+// DecideKernel's work on 2D grids), so a level is two launches. No round
+// trip: the host waits once per batch of levels. (A host loop, reading
+// each level's counts back, measured the same on one H200 and 4.6 %
+// slower on two: results/diropt-device-loop.)
+// The queues rotate through three buffers (in_queue, out_queue, spare):
+// a top-down level needs a clean out_queue and leaves its in_queue empty
+// (each warp clears the word it read), a bottom-up level writes every
+// word of its out_queue and leaves its in_queue as it was, so the level
+// after a bottom-up one clears that in_queue, the spare, which becomes
+// the out_queue of the level after it (EndLevel).
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -137,6 +141,7 @@ struct LoopState {
   int done;  // 1 once a level found no vertex: later levels do nothing
   long long nf, prev_nf, mf, mu;  // n_f, the previous n_f, m_f, m_u
   long long level;                // levels completed
+  int prev_dir;                   // the last completed level's direction (0 before level 0)
 };
 
 // LevelRec is what DecideKernel records about a completed level (ring slot
@@ -798,6 +803,25 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 
 // The exploration's arguments, for the kernels that run TopDown and
 // BottomUp.
+// Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
+// itself (EndLevel): the state its decision writes, the ring it records
+// the level in and the rule's parameters (DecideKernel's), the count of
+// blocks finished, and the spare queue with its length in words.
+struct Fold {
+  LoopState* next;
+  LevelRec* ring;
+  unsigned* done;
+  uint32_t* spare;
+  int64_t q_words;
+  double alpha, beta;
+  int mode;
+  long long n;
+};
+
+// EndState is a level's decision (defined with Rule, below).
+__device__ LoopState EndState(LoopState st, long long found, long long found_mf, long long edges, LevelRec* ring,
+                              bool lead, double alpha, double beta, int mode, long long n);
+
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
   uint32_t *in_queue, *visited, *out_queue, *pred;
@@ -807,7 +831,37 @@ struct ExploreArgs {
   uint32_t compact;  // bu_compact (bu_skip only)
   BigQueue big;
   Counters *ctr, *next;
+  Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
 };
+
+// EndLevel ends a level of the 1×1 device loop at the end of
+// BottomUpKernel (ours, not in [1]), which every level launches last.
+// Where the level before was bottom-up, the grid first clears the spare
+// queue (that level's in_queue, the next level's out_queue: see the
+// rotation at the top). Then the block that finishes last, once every
+// block's counts are in (each thread fences its own before its block
+// counts itself done), decides the next level as DecideKernel does (EndState)
+// and zeroes the count for the next launch. A level thereby saves
+// DecideKernel's launch, which cost 4-8 µs a level on an H200 at scale 25
+// (the `switch` of results/diropt-1000's level tables before it).
+__device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* gate) {
+  const Fold& f = a.fold;
+  if (!gate->done && gate->prev_dir == 1) {
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < f.q_words; w += stride) f.spare[w] = 0;
+  }
+  __shared__ bool last;
+  __threadfence();  // this thread's counts (and clearing) before the block counts itself done
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(f.done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last || threadIdx.x != 0) return;
+  __threadfence();
+  *f.done = 0;
+  const volatile Counters* c = a.ctr;
+  *f.next = EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.alpha,
+                     f.beta, f.mode, f.n);
+}
 
 // TopDownKernel and BottomUpKernel run a level in the direction the host
 // chose (gate nullptr: the host loop), or, in the device loop, are both
@@ -837,6 +891,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
 // scale 25, results/diropt-1000). The host loop (gate nullptr) launches
 // bfsb::HugeKernel after TopDownKernel instead.
+//
+// On a 1×1 grid it also ends the level (EndLevel), every level, since it
+// is the level's last launch.
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
@@ -845,11 +902,11 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
       bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
                        cur);
     }
-    return;
+  } else if (!Skip(gate, 1)) {
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue,
+                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
   }
-  if (Skip(gate, 1)) return;
-  BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue, a.pred,
-                                a.row_words, a.serial, a.compact, a.ctr, a.next);
+  if (a.fold.next != nullptr) EndLevel(a, gate);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -887,22 +944,25 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
 
 // ResetKernel is a search's reset (Algorithm 2 lines 1-5) in one launch:
 // visited <- the isolated rows, in_queue and out_queue <- 0 (with the
-// root's bits), the all-assigned rows (2D) and both counter sets <- 0, the
-// root's pred and parent. It replaces a copy, four memsets and
+// root's bits), the all-assigned rows (2D), both counter sets and (1×1)
+// the spare queue and EndLevel's count <- 0, the root's pred and parent.
+// It replaces a copy, four memsets and
 // ResetRootKernel. A search's first host calls come right after the CPU
 // validation of the previous one, and each runtime call then takes 3-36 µs
 // of host time (medians; the copy 36, the event record 24; 105 µs for the
 // reset's calls in all, on an H200 host: results/diropt-reset), while the
 // GPU waits for level 0. One launch saved 40-50 µs a search.
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
-                            uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* all_assigned,
-                            unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col,
-                            int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents) {
+                            uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
+                            uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, unsigned* fold_done,
+                            int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred,
+                            int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
     in_queue[w] = root_col >= 0 && w == (root_col >> 5) ? 1u << (root_col & 31) : 0u;
     out_queue[w] = 0;
+    if (spare != nullptr) spare[w] = 0;
     if (w < row_words) {
       uint32_t v = isolated[w];
       if (root_row >= 0 && w == (root_row >> 5)) v |= 1u << (root_row & 31);
@@ -912,6 +972,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
+    if (fold_done != nullptr) *fold_done = 0;
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
   }
@@ -1135,6 +1196,33 @@ __device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, lo
   return ((double)nf < (double)n / beta && nf < prev_nf) ? 0 : 1;
 }
 
+// EndState is the decision that ends a level of state st (DecideKernel,
+// EndLevel): with lead it records the level in its ring slot; it moves
+// the rule's inputs on (the host loop's bookkeeping in dobfs/rank.go:
+// prev_nf <- n_f, n_f <- found, m_f <- found_mf, m_u -= m_f), stops the
+// loop when the level found nothing, and otherwise chooses the next
+// level's direction by Rule. A state past the end is carried on.
+__device__ LoopState EndState(LoopState st, long long found, long long found_mf, long long edges, LevelRec* ring,
+                              bool lead, double alpha, double beta, int mode, long long n) {
+  if (st.done) return st;
+  if (lead) {
+    LevelRec& r = ring[st.level % kLoopSlots];
+    r.dir = st.dir;
+    r.nf = st.nf;
+    r.mf = st.mf;
+    r.edges = edges;
+  }
+  st.prev_nf = st.nf;
+  st.nf = found;
+  st.mf = found_mf;
+  st.mu -= found_mf;
+  st.level++;
+  st.done = found == 0;
+  st.prev_dir = st.dir;
+  if (!st.done) st.dir = Rule(st.dir, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
+  return st;
+}
+
 // InitLoopKernel starts a search's loop state (level 0 with n_f = 1 and
 // the direction dir before the rule) and puts this rank's share of level
 // 0's m_f (the root's degree in this block) in red[1], where a 2D grid's
@@ -1148,6 +1236,7 @@ __global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long
   st->nf = 1;
   st->prev_nf = 0;
   st->level = 0;
+  st->prev_dir = 0;
   red[0] = red[2] = 0;
   red[1] = mf;
   if (start) {
@@ -1185,51 +1274,24 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
   merged->found = merged->degrees = merged->edges = merged->nbig = 0;
 }
 
-// DecideKernel ends a level on the device: it records the level, moves the
-// switching rule's inputs on (the host loop's bookkeeping in
-// dobfs/rank.go: prev_nf <- n_f, n_f <- next, m_f <- next m_f, m_u -= m_f),
-// stops the loop when the level found nothing, and otherwise chooses the
-// next level's direction by Beamer et al.'s rule, in the same double
-// arithmetic as Rank.decide so that both loops choose alike. Its counts
-// come from this level's counter set c (1×1) or from the allreduced red
-// (2D: {n_f, m_f, entries read} over the grid).
+// DecideKernel ends a level of a 2D grid's device loop: the decision
+// (EndState) from the allreduced counts red ({n_f, m_f, entries read}
+// over the grid), in the same double arithmetic as Rank.decide so that
+// both loops choose alike. (A 1×1 grid decides in BottomUpKernel's last
+// block instead: EndLevel.)
 //
 // The state is double-buffered: the level read cur and its successor
 // reads next, so that every block can compute the decision from cur while
 // block 0 writes next. The blocks need it because a top-down level needs
-// a clean out_queue (the next level's, `out`: on 1×1 a top-down level
-// leaves one, since it clears the in_queue words it reads and the queues
-// swap, but a bottom-up level does not; on 2D grids out_queue keeps the
-// level's vertices for the merge), and the whole grid clears it here
-// rather than in a launch of its own.
-__global__ void DecideKernel(const LoopState* cur, LoopState* next, const Counters* c, const long long* red,
-                             LevelRec* ring, double alpha, double beta, int mode, long long n, int single,
-                             uint32_t* out, int64_t out_words) {
+// a clean out_queue (`out`), which on a 2D grid keeps the level's vertices
+// for the merge, and the whole grid clears it here rather than in a
+// launch of its own.
+__global__ void DecideKernel(const LoopState* cur, LoopState* next, const long long* red, LevelRec* ring,
+                             double alpha, double beta, int mode, long long n, uint32_t* out, int64_t out_words) {
   const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
-  LoopState st = *cur;
-  if (st.done) {  // past the last level: carry the end on
-    if (lead) *next = st;
-    return;
-  }
-  const long long found = red != nullptr ? red[0] : (long long)c->found;
-  const long long found_mf = red != nullptr ? red[1] : (long long)c->degrees;
-  if (lead) {
-    LevelRec& r = ring[st.level % kLoopSlots];
-    r.dir = st.dir;
-    r.nf = st.nf;
-    r.mf = st.mf;
-    r.edges = red != nullptr ? red[2] : (long long)c->edges;
-  }
-  st.prev_nf = st.nf;
-  st.nf = found;
-  st.mf = found_mf;
-  st.mu -= found_mf;
-  st.level++;
-  st.done = found == 0;
-  const int was = st.dir;
-  if (!st.done) st.dir = Rule(was, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
+  const LoopState st = EndState(*cur, red[0], red[1], red[2], ring, lead, alpha, beta, mode, n);
   if (lead) *next = st;
-  if (st.done || st.dir != 0 || (single && was == 0)) return;
+  if (st.done || st.dir != 0) return;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
 }
@@ -1288,6 +1350,8 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
+  uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
+  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
@@ -1356,7 +1420,8 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, pred, level_assigned, all_assigned,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, fold_done, pred,
+                    level_assigned, all_assigned,
                     prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
                     loop, red};
     for (void* q : ptrs) {
@@ -1398,7 +1463,8 @@ struct Handle {
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
   // its exploration's end, 2 the row exchange's and merge's end, 3 the
   // column exchange's end (with the counts' allreduce, which travels in
-  // its NCCL group), 4 the decision's end (1×1: 0, 1, 4).
+  // its NCCL group), 4 the decision's end (1×1: 0 and 4 only, the
+  // exploration ending with the decision).
   int LoopEvent(int k) const { return SlotEvent(loop_slot, k); }
   // SlotEvent is event k of loop slot `slot`.
   static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
@@ -1409,7 +1475,8 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next()};
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next(),
+                       Fold{}};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1420,6 +1487,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 4 * (p->local_cols + 1) + 4 * p->td_nnz;  // CSR
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
+  if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
@@ -1494,22 +1562,28 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 }
 
 // LaunchBottomUp enqueues a bottom-up exploration (gate: see
-// TopDownKernel).
+// TopDownKernel), which in the 1×1 device loop also ends the level
+// (EndLevel).
 int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
-  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(h->Args(), gate);
+  ExploreArgs a = h->Args();
+  if (gate != nullptr && h->p.single) {
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, std::max(h->row_words(), h->col_words()),
+                  h->lp.alpha, h->lp.beta, (int)h->lp.mode, (long long)h->lp.n};
+  }
+  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(a, gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
 }
 
-// Decide enqueues DecideKernel (the grid clears out_queue when the next
-// level is top-down and needs it).
-int32_t Decide(Handle* h, const Counters* c, const long long* red, char* err, int32_t errlen) {
+// Decide enqueues DecideKernel (2D; the grid clears out_queue when the
+// next level is top-down).
+int32_t Decide(Handle* h, char* err, int32_t errlen) {
   const int64_t rw = h->row_words();
-  DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), c, red, h->ring, h->lp.alpha,
-                                                       h->lp.beta, (int)h->lp.mode, (long long)h->lp.n,
-                                                       (int)h->p.single, h->out_q, rw);
+  DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), h->red, h->ring, h->lp.alpha,
+                                                       h->lp.beta, (int)h->lp.mode, (long long)h->lp.n, h->out_q,
+                                                       rw);
   BFSB_CHECK_LAUNCH("DecideKernel");
   return 0;
 }
@@ -1573,6 +1647,11 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->visited, 4 * rw));
     BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
+    if (p->single) {
+      BFSB_CHECK(cudaMalloc(&h->spare_q, 4 * std::max(rw, cw)));
+      BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
+      BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
+    }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
     if (!p->single) {
       BFSB_CHECK(cudaMalloc(&h->level_assigned, 4 * rw));
@@ -1646,10 +1725,11 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q,
+  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q, h->spare_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, root_global, h->pred, h->parents);
+                                                     h->fold_done, root_row, root_col, root_own, root_global, h->pred,
+                                                     h->parents);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
@@ -1951,11 +2031,14 @@ int32_t dob_loop_explore(void* hv, char* err, int32_t errlen) {
   BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
   if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
   if (int32_t st = LaunchBottomUp(h, h->LoopCur(), err, errlen)) return st;
-  BFSB_CHECK(h->ev.Record(h->LoopEvent(1), h->s));
-  if (h->p.single) {  // line 24 (a pointer swap) and the decision
-    std::swap(h->in_q, h->out_q);
-    if (int32_t st = Decide(h, h->Cur(), nullptr, err, errlen)) return st;
+  if (h->p.single) {  // line 24 (the queues' rotation); BottomUpKernel decided (EndLevel)
+    uint32_t* in = h->in_q;
+    h->in_q = h->out_q;
+    h->out_q = h->spare_q;
+    h->spare_q = in;
     BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
+  } else {
+    BFSB_CHECK(h->ev.Record(h->LoopEvent(1), h->s));
   }
   h->level++;
   return 0;
@@ -2001,7 +2084,7 @@ int32_t dob_loop_decide(void* hv, char* err, int32_t errlen) {
   BFSB_REQUIRE(h != nullptr && h->p.device_exchange, "dob_loop_decide: no device-exchange handle");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   BFSB_CHECK(h->ev.Record(h->LoopEvent(3), h->s));
-  if (int32_t st = Decide(h, nullptr, h->red, err, errlen)) return st;
+  if (int32_t st = Decide(h, err, errlen)) return st;
   BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
   return 0;
 }
@@ -2035,10 +2118,9 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     o.edges = r.edges;
     h->loop_slot = (int)(l % kLoopSlots);
     float t[4] = {0, 0, 0, 0};
-    BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(0), h->LoopEvent(1), &t[0]));
-    if (h->p.single) {
-      BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(1), h->LoopEvent(4), &t[3]));
-    } else {
+    // 1×1: the exploration's time includes the decision (EndLevel).
+    BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(0), h->LoopEvent(h->p.single ? 4 : 1), &t[0]));
+    if (!h->p.single) {
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(1), h->LoopEvent(2), &t[1]));
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(2), h->LoopEvent(3), &t[2]));
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(3), h->LoopEvent(4), &t[3]));

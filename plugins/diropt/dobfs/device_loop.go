@@ -19,9 +19,11 @@ package dobfs
 //	                 grid on the device, along the row by an allreduce and
 //	                 along the column by one in the column allgather's
 //	                 NCCL group
-//	decision         DecideKernel: the host loop's bookkeeping and Beamer
-//	                 et al.'s rule, in the same arithmetic as Rank.decide,
-//	                 so both loops take the same directions
+//	decision         the host loop's bookkeeping and Beamer et al.'s rule,
+//	                 in the same arithmetic as Rank.decide, so both loops
+//	                 take the same directions: DecideKernel on 2D grids; on
+//	                 1×1 the bottom-up kernel's last block (EndLevel), which
+//	                 saves a launch a level
 //
 // Level 0's decision runs on the device too (StartLoopKernel), after the
 // grid has summed the root's degree there: a search's first wait is its
@@ -167,7 +169,11 @@ func (rk *Rank) enqueueLevel() error {
 func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.LevelPhase {
 	ph := results.LevelPhase{Level: level, Frontier: r.NF, Times: map[string]float64{}, Bytes: map[string]int64{}}
 	ph.Times["explore_"+r.Dir.String()] = r.ExploreS
-	ph.Times[PhaseSwitch] = r.SwitchS
+	if !rk.single {
+		// 1×1: the decision is the exploration's last block (EndLevel in
+		// cuda/diropt.cu), timed with it.
+		ph.Times[PhaseSwitch] = r.SwitchS
+	}
 	ph.Times[PhaseGap] = r.GapS
 	ph.Bytes[CountFrontierEdges] = r.MF
 	ph.Bytes[CountEdgesExamined] = r.Edges
