@@ -66,11 +66,12 @@ example: build
 	@out=$$(mktemp -d) && echo "BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run" && \
 	  BFSBENCH_PLUGIN_DIR=$(EXAMPLE)/bin $(BIN)/bfsbench run $(EXAMPLE)/hello.toml --out $$out/run; rc=$$?; rm -rf $$out; exit $$rc
 
-## stale: list the figure folders (results/figures) whose results predate a
-## change to the plugins they use (bfsbench stale; for reading: exit 0)
+## stale: list the figure folders (results/figures) and the headline rows
+## (results/headline.toml) whose results predate a change to the plugins
+## they use (bfsbench stale; for reading: exit 0)
 stale:
 	@test -x $(BIN)/bfsbench || $(MAKE) --no-print-directory build
-	@$(BIN)/bfsbench stale results/figures || true
+	@$(BIN)/bfsbench stale --headline results/headline.toml results/figures || true
 
 ## test-go: vet and every package's tests; the timed ones (TIMED_PKGS) run
 ## alone after the rest. harness/ab's gate test measures a commit that

@@ -2,7 +2,7 @@
 // honest:
 //
 //	bfsbench verdicts [--check] [DIR...]   write each folder's verdict table into its README
-//	bfsbench stale [--strict] [DIR...]     list the folders whose results predate a change to their plugins
+//	bfsbench stale [--strict] [--headline FILE] [DIR...]   list the folders (and headline rows) whose results predate a change to their plugins
 //	bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR   a Kronecker graph's degree distribution
 //	bfsbench summary RESULTS.json [--out FILE]   the summary.txt run writes, from results
 
@@ -153,9 +153,15 @@ type staleness struct {
 // (changed and then reverted) is not a change: the figure measured the
 // code that is there now. A changed one is listed with git log's count of
 // the commits since.
+//
+// With --headline (by default results/headline.toml when no folder is
+// named), it also compares each row of that headline manifest: the row's
+// results file, for the plugin of the row's variant only, so that a
+// headline figure drawn from code since changed is listed too.
 func cmdStale(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("stale", flag.ContinueOnError)
-	strict := fs.Bool("strict", false, "exit 1 when a folder is stale or its commit is unknown (without it, the list is for reading: exit 0)")
+	strict := fs.Bool("strict", false, "exit 1 when a folder or headline row is stale or its commit is unknown (without it, the list is for reading: exit 0)")
+	headline := fs.String("headline", "", "also the rows of this headline manifest (results/headline.toml): each row's results file, for its variant's plugin (default: "+defaultHeadline+" when no folder is named and it exists)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -164,27 +170,83 @@ func cmdStale(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usageErr("stale: %v", err)
 	}
+	if *headline == "" && len(pos) == 0 {
+		if _, err := os.Stat(defaultHeadline); err == nil {
+			*headline = defaultHeadline
+		}
+	}
 	var rows []staleness
 	for _, d := range dirs {
 		rows = append(rows, folderStaleness(d))
 	}
-	nStale, nUnknown, nDirty, nFresh := 0, 0, 0, 0
 	fmt.Fprintln(stdout, "figure folders whose results predate a change to their plugins (bfsbench stale):")
+	nStale, nUnknown := printStaleness(stdout, rows, "")
+	if len(dirs) > 0 {
+		if sh, err := gitOut(dirs[0], "rev-parse", "--is-shallow-repository"); err == nil && sh == "true" {
+			fmt.Fprintln(stdout, "(a shallow clone: commits older than its history read as unknown; fetch the history to compare them)")
+		}
+	}
+	if *headline != "" {
+		hrows, err := headlineStaleness(*headline)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "headline rows (%s) whose results predate a change to their plugin:\n", *headline)
+		s, u := printStaleness(stdout, hrows, "headline rows: ")
+		nStale, nUnknown = nStale+s, nUnknown+u
+	}
+	if *strict && nStale+nUnknown > 0 {
+		return &exitError{1, fmt.Errorf("stale: %d stale, %d of unknown commit", nStale, nUnknown)}
+	}
+	return nil
+}
+
+// defaultHeadline is the headline manifest stale reads by default, from
+// the repository root.
+const defaultHeadline = "results/" + report.HeadlineFile
+
+// headlineStaleness compares the results file of each row of the headline
+// manifest at path with git's history, for the plugin of the row's variant
+// alone (a file may hold other variants' cases).
+func headlineStaleness(path string) ([]staleness, error) {
+	rows, err := report.LoadHeadline(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	root, err := gitOut(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("stale: %s is not in a git checkout: %w", path, err)
+	}
+	var out []staleness
+	for _, r := range rows {
+		s := staleness{dir: r.File + " (" + r.Variant + ")", changed: map[string]string{}}
+		s.addFile(root, filepath.Join(dir, r.File), r.Variant)
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// printStaleness lists rows (each stale or unknown one, and each with a
+// note) and a count line headed by prefix, and returns how many were stale
+// and of unknown commit.
+func printStaleness(w io.Writer, rows []staleness, prefix string) (nStale, nUnknown int) {
+	nDirty, nFresh := 0, 0
 	for _, r := range rows {
 		switch {
 		case r.note != "":
-			fmt.Fprintf(stdout, "  -        %s: %s\n", r.dir, r.note)
+			fmt.Fprintf(w, "  -        %s: %s\n", r.dir, r.note)
 			continue
 		case len(r.unknown) > 0:
 			nUnknown++
-			fmt.Fprintf(stdout, "  UNKNOWN  %s: commit %s is not in this repository's history\n", r.dir, strings.Join(r.unknown, ", "))
+			fmt.Fprintf(w, "  UNKNOWN  %s: commit %s is not in this repository's history\n", r.dir, strings.Join(r.unknown, ", "))
 		case len(r.changed) > 0:
 			nStale++
 			var ps []string
 			for _, p := range slices.Sorted(maps.Keys(r.changed)) {
 				ps = append(ps, p+" ("+r.changed[p]+")")
 			}
-			fmt.Fprintf(stdout, "  STALE    %s: measured at %s; changed since: %s\n", r.dir, strings.Join(r.commits, ", "), strings.Join(ps, "; "))
+			fmt.Fprintf(w, "  STALE    %s: measured at %s; changed since: %s\n", r.dir, strings.Join(r.commits, ", "), strings.Join(ps, "; "))
 		default:
 			nFresh++
 		}
@@ -192,16 +254,8 @@ func cmdStale(args []string, stdout io.Writer) error {
 			nDirty++
 		}
 	}
-	fmt.Fprintf(stdout, "%d stale, %d of unknown commit, %d current; %d from a -dirty tree (not reproducible from a commit)\n", nStale, nUnknown, nFresh, nDirty)
-	if len(dirs) > 0 {
-		if sh, err := gitOut(dirs[0], "rev-parse", "--is-shallow-repository"); err == nil && sh == "true" {
-			fmt.Fprintln(stdout, "(a shallow clone: commits older than its history read as unknown; fetch the history to compare them)")
-		}
-	}
-	if *strict && nStale+nUnknown > 0 {
-		return &exitError{1, fmt.Errorf("stale: %d folders stale, %d of unknown commit", nStale, nUnknown)}
-	}
-	return nil
+	fmt.Fprintf(w, "%s%d stale, %d of unknown commit, %d current; %d from a -dirty tree (not reproducible from a commit)\n", prefix, nStale, nUnknown, nFresh, nDirty)
+	return nStale, nUnknown
 }
 
 // cudaShared are the folders of the device code every plugin's CUDA
@@ -229,58 +283,69 @@ func folderStaleness(dir string) staleness {
 		return s
 	}
 	for _, p := range paths {
-		run, err := results.Load(p)
-		if err != nil {
-			s.note = err.Error()
+		if !s.addFile(root, p, "") {
 			return s
-		}
-		commit := run.GitCommit
-		if commit == "" {
-			s.unknown = append(s.unknown, "(none recorded in "+filepath.Base(p)+")")
-			continue
-		}
-		base := strings.TrimSuffix(commit, "-dirty")
-		s.dirty = s.dirty || base != commit
-		s.commits = append(s.commits, shortCommit(commit))
-		if _, err := gitOut(root, "cat-file", "-e", base+"^{commit}"); err != nil {
-			s.unknown = append(s.unknown, shortCommit(commit))
-			continue
-		}
-		plugins := map[string]bool{} // plugin → a case ran it on the CUDA backend
-		for _, c := range run.Cases {
-			if c != nil && c.Plugin != "" {
-				plugins[c.Plugin] = plugins[c.Plugin] || c.Backend == "cuda"
-			}
-		}
-		for _, pl := range slices.Sorted(maps.Keys(plugins)) {
-			// A change to the plugin's tests or documents alone changes
-			// nothing a figure measured.
-			spec := []string{"--", "plugins/" + pl, ":(exclude,glob)plugins/" + pl + "/**/*_test.go",
-				":(exclude,glob)plugins/" + pl + "/**/*.md"}
-			if plugins[pl] {
-				spec = append(spec, cudaShared...)
-			}
-			diff, err := gitOut(root, append([]string{"diff", "--name-only", base, "HEAD"}, spec...)...)
-			if err != nil {
-				s.note = err.Error()
-				return s
-			}
-			if diff == "" {
-				continue
-			}
-			log, err := gitOut(root, append([]string{"log", "--format=%h %cs", base + "..HEAD"}, spec...)...)
-			if err != nil {
-				s.note = err.Error()
-				return s
-			}
-			if lines := strings.Fields(strings.ReplaceAll(log, "\n", " ")); len(lines) > 0 {
-				n := len(strings.Split(strings.TrimSpace(log), "\n"))
-				first := strings.SplitN(strings.TrimSpace(log), "\n", 2)[0]
-				s.changed[pl] = fmt.Sprintf("%d commits, the latest %s", n, first)
-			}
 		}
 	}
 	return s
+}
+
+// addFile adds the results file at path to s: the commit it records and,
+// for the plugins of its cases (of variant only, unless variant is ""),
+// their changes since. It returns false when it could not compare (s.note
+// says why).
+func (s *staleness) addFile(root, path, variant string) bool {
+	run, err := results.Load(path)
+	if err != nil {
+		s.note = err.Error()
+		return false
+	}
+	commit := run.GitCommit
+	if commit == "" {
+		s.unknown = append(s.unknown, "(none recorded in "+filepath.Base(path)+")")
+		return true
+	}
+	base := strings.TrimSuffix(commit, "-dirty")
+	s.dirty = s.dirty || base != commit
+	s.commits = append(s.commits, shortCommit(commit))
+	if _, err := gitOut(root, "cat-file", "-e", base+"^{commit}"); err != nil {
+		s.unknown = append(s.unknown, shortCommit(commit))
+		return true
+	}
+	plugins := map[string]bool{} // plugin → a case ran it on the CUDA backend
+	for _, c := range run.Cases {
+		if c != nil && c.Plugin != "" && (variant == "" || c.Variant == variant) {
+			plugins[c.Plugin] = plugins[c.Plugin] || c.Backend == "cuda"
+		}
+	}
+	for _, pl := range slices.Sorted(maps.Keys(plugins)) {
+		// A change to the plugin's tests or documents alone changes
+		// nothing a figure measured.
+		spec := []string{"--", "plugins/" + pl, ":(exclude,glob)plugins/" + pl + "/**/*_test.go",
+			":(exclude,glob)plugins/" + pl + "/**/*.md"}
+		if plugins[pl] {
+			spec = append(spec, cudaShared...)
+		}
+		diff, err := gitOut(root, append([]string{"diff", "--name-only", base, "HEAD"}, spec...)...)
+		if err != nil {
+			s.note = err.Error()
+			return false
+		}
+		if diff == "" {
+			continue
+		}
+		log, err := gitOut(root, append([]string{"log", "--format=%h %cs", base + "..HEAD"}, spec...)...)
+		if err != nil {
+			s.note = err.Error()
+			return false
+		}
+		if lines := strings.Fields(strings.ReplaceAll(log, "\n", " ")); len(lines) > 0 {
+			n := len(strings.Split(strings.TrimSpace(log), "\n"))
+			first := strings.SplitN(strings.TrimSpace(log), "\n", 2)[0]
+			s.changed[pl] = fmt.Sprintf("%d commits, the latest %s", n, first)
+		}
+	}
+	return true
 }
 
 func shortCommit(c string) string {

@@ -111,6 +111,42 @@ func TestStale(t *testing.T) {
 	if exitCode(t.Context(), err) != 1 {
 		t.Errorf("stale --strict: %v, want exit 1", err)
 	}
+
+	// Headline rows: each row's file for its variant's plugin alone. The
+	// mixed file holds foo's case (changed since) and bar's (not): its bar
+	// row is current.
+	mixed := results.Run{GitCommit: measured, Cases: []*results.Case{
+		{Variant: "foo", Plugin: "foo", Backend: "cpu", Status: results.StatusOK},
+		{Variant: "bar", Plugin: "bar", Backend: "cpu", Status: results.StatusOK},
+	}}
+	b, _ := json.Marshal(mixed)
+	if err := os.WriteFile(filepath.Join(repo, "results", "mixed.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(repo, "results", report.HeadlineFile)
+	rows := "[[row]]\nfile = \"figures/bar-gpu-fig/results.json\"\nvariant = \"bar\"\n" +
+		"[[row]]\nfile = \"mixed.json\"\nvariant = \"bar\"\n" +
+		"[[row]]\nfile = \"mixed.json\"\nvariant = \"foo\"\n"
+	if err := os.WriteFile(manifest, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := dispatch(t.Context(), []string{"stale", "--headline", manifest, figs}, &out, &out); err != nil {
+		t.Fatalf("stale --headline: %v\n%s", err, out.String())
+	}
+	s = out.String()
+	for _, re := range []string{
+		`STALE +figures/bar-gpu-fig/results.json \(bar\): measured at \w{7}; changed since: bar \(2 commits`,
+		`STALE +mixed.json \(foo\): measured at \w{7}; changed since: foo \(1 commits`,
+		`headline rows: 2 stale, 0 of unknown commit, 1 current; 0 from a -dirty tree`,
+	} {
+		if !regexp.MustCompile(re).MatchString(s) {
+			t.Errorf("output lacks %q:\n%s", re, s)
+		}
+	}
+	if strings.Contains(s, "mixed.json (bar)") {
+		t.Errorf("the bar row of the mixed file, whose plugin is as it was measured, is listed:\n%s", s)
+	}
 }
 
 // TestDegrees: the degree distribution of a scale-8 graph: every vertex

@@ -103,10 +103,11 @@ var commands = map[string]command{
 		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdVerdicts(a, o) },
 	},
 	"stale": {
-		synopsis: "stale [--strict] [FIGURE_DIR...]",
+		synopsis: "stale [--strict] [--headline FILE] [FIGURE_DIR...]",
 		summary: "Lists the figure folders whose results were measured before a change to a plugin they use " +
 			"(the commit each results file records against plugins/<plugin> at HEAD, its tests and documents left out, " +
-			"and harness/cuda/include and harness/cuda/src for a plugin measured on CUDA: a change reverted since is none); --strict exits 1 on any.",
+			"and harness/cuda/include and harness/cuda/src for a plugin measured on CUDA: a change reverted since is none), and with --headline " +
+			"(default results/headline.toml when no folder is named) each headline row's results file for its variant's plugin; --strict exits 1 on any.",
 		example: "bfsbench stale results/figures",
 		run:     func(_ context.Context, a []string, o, _ io.Writer) error { return cmdStale(a, o) },
 	},

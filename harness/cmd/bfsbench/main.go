@@ -40,7 +40,7 @@ Usage:
   bfsbench history [REV] [--notes REF] [--max N] [--unit TEPS] [--min-change 5%] [--score 2] [--out DIR]
   bfsbench results-table [DIR] [--check]     DIR/README.md's headline table from DIR/headline.toml (DIR: results)
   bfsbench verdicts [--check] [FIGURE_DIR...]   (default results/figures)
-  bfsbench stale [--strict] [FIGURE_DIR...]
+  bfsbench stale [--strict] [--headline FILE] [FIGURE_DIR...]
   bfsbench degrees --scale S [--edgefactor E] [--seed A,B] --out DIR [--name N] [--title T]
   bfsbench copybw --out DIR [--device D] [--reps R] [--min BYTES] [--max BYTES]   host-GPU copy throughput
   bfsbench copybw --plot CSV [--out DIR]
