@@ -5,7 +5,7 @@
 // A config has one [workload] table and one or more [[variant]] tables:
 //
 //	[workload]
-//	scale = [16, 20]        # any workload key may be a list: the run covers every combination
+//	scale = [16, 20]        # any workload key but nbfs may be a list: the run covers every combination
 //	edgefactor = 16
 //	seed = [2, 3]           # one pair, or a list of pairs
 //	nbfs = 16
@@ -342,6 +342,12 @@ func (p *parser) workloads(m map[string]any) ([]Workload, error) {
 		if v, ok := repeated(l.vals); ok {
 			return nil, p.errf("workload."+l.key, "%s is listed twice: each case would run twice into one record", v)
 		}
+	}
+	// Cases of one graph that differ only in nbfs share a key (Case.Key:
+	// results, compare, ab and bench.txt match cases by it), so compare
+	// would pair one of them and pass over the others.
+	if len(nbfss) > 1 {
+		return nil, p.errf("workload.nbfs", "one value, not %d: the cases of a graph that differ only in nbfs would share one key, which compare and bench.txt match cases by; run each nbfs as a config of its own", len(nbfss))
 	}
 	validate, err := p.validate(m)
 	if err != nil {

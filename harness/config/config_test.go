@@ -292,6 +292,22 @@ func TestNameParams(t *testing.T) {
 	}
 }
 
+// TestNBFSOneValue: an nbfs list of several values is an error naming the
+// key and the line (its cases would share one key); one value in a list is
+// the value.
+func TestNBFSOneValue(t *testing.T) {
+	v := "[[variant]]\nplugin = \"reference\"\n"
+	_, err := Parse("t.toml", "[workload]\nscale = 10\nnbfs = [4, 8]\n"+v)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Key != "workload.nbfs" || ce.Line != 3 || !strings.Contains(err.Error(), "share one key") {
+		t.Errorf("nbfs = [4, 8]: err %v, want an error at workload.nbfs, line 3, saying the cases would share one key", err)
+	}
+	cfg, err := Parse("t.toml", "[workload]\nscale = 10\nnbfs = [8]\n"+v)
+	if err != nil || len(cfg.Workloads) != 1 || cfg.Workloads[0].NBFS != 8 {
+		t.Errorf("nbfs = [8]: %v, %+v; want one workload of 8 searches", err, cfg)
+	}
+}
+
 // TestWorkloadValueListedTwice: a value repeated in a [workload] list
 // would run each of its cases twice into one record; it is an error naming
 // the key and the line.
