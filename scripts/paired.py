@@ -2,11 +2,14 @@
 """paired.py: the A/B of each step in results/diropt-1000/README.md, from
 bfsbench results files (run it in that folder, or give the files' paths).
 
-For two cases of one results file (the same roots, in the same order) it
-prints how many searches the second case ran faster, the median of the
-per-root time ratios and a two-sided sign test; and for every case the
-range of its level-0 gap (the device time before level 0). With a level L
-after the case numbers it also prints, root by root, level L's direction,
+For two cases of one results file (the same roots, in the same order), or
+case i of two files (A B i: two runs of one config), it prints how many
+searches the second case ran faster, the median of the per-root time
+ratios and a two-sided sign test, the same without each search's level-0
+gap (the device time before level 0: mostly the GPU waking after the
+previous search's validation, which can swamp a change); and for every
+case the range of that gap. With a level L after the case numbers it also
+prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then each case's mean level-L time over its searches that went bottom-up
 there.
@@ -15,6 +18,10 @@ there.
     git show aae54f8:results/diropt-1000/batch-25.json.gz > batch-25.json.gz
     python3 ../../scripts/paired.py batch-25.json.gz 0 1      # bu_batch 1 -> 2 (0 2: -> 4; 2 3: alpha 14 -> 40)
     python3 ../../scripts/paired.py summary-25.json.gz 0 1 2  # and level 2 root by root
+    git show 95376eb:results/diropt-1000/fold-ab-24.json.gz > fold-ab-24.json.gz
+    python3 ../../scripts/paired.py fold-ab-24.json.gz 0 1    # bfsbench ab's base -> new
+    git show 49a225e:results/diropt-1000/headline-25.json.gz > d990a87-25.json.gz
+    python3 ../../scripts/paired.py d990a87-25.json.gz headline-25.json.gz 0  # two runs, seed [2, 3]
 """
 import gzip
 import json
@@ -30,19 +37,33 @@ def load(path):
         return json.load(f)
 
 
-def main():
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
-    run = load(sys.argv[1])
-    cases = run["cases"]
-    a, b = cases[int(sys.argv[2])], cases[int(sys.argv[3])]
-    if [s["root"] for s in a["bfs"]] != [s["root"] for s in b["bfs"]]:
-        sys.exit("the two cases did not search the same roots")
-    ratios = [y["time_s"] / x["time_s"] for x, y in zip(a["bfs"], b["bfs"])]
+def gap(s):
+    """The search's level-0 gap in seconds."""
+    return s["phases"][0]["times"].get("gap", 0)
+
+
+def paired(ratios, what):
     n, k = len(ratios), sum(r < 1 for r in ratios)
     p = min(1.0, 2 * sum(comb(n, i) for i in range(min(k, n - k) + 1)) / 2**n)
-    print(f"faster {k} of {n}, median time ratio {statistics.median(ratios):.3f}, sign test p {p:.2g}")
+    print(f"{what}: faster {k} of {n}, median time ratio {statistics.median(ratios):.3f}, sign test p {p:.2g}")
+
+
+def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
+    if sys.argv[2].isdigit():  # FILE i j [LEVEL]
+        cases = load(sys.argv[1])["cases"]
+        a, b = cases[int(sys.argv[2])], cases[int(sys.argv[3])]
+    else:  # A B i [LEVEL]
+        i = int(sys.argv[3])
+        a, b = load(sys.argv[1])["cases"][i], load(sys.argv[2])["cases"][i]
+        cases = [a, b]
+    if [s["root"] for s in a["bfs"]] != [s["root"] for s in b["bfs"]]:
+        sys.exit("the two cases did not search the same roots")
+    pairs = list(zip(a["bfs"], b["bfs"]))
+    paired([y["time_s"] / x["time_s"] for x, y in pairs], "search")
+    paired([(y["time_s"] - gap(y)) / (x["time_s"] - gap(x)) for x, y in pairs], "without the level-0 gap")
     for i, c in enumerate(cases):
-        gaps = [s["phases"][0]["times"].get("gap", 0) * 1e6 for s in c["bfs"]]
+        gaps = [gap(s) * 1e6 for s in c["bfs"]]
         print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
     if len(sys.argv) > 4:
         level = int(sys.argv[4])
