@@ -41,31 +41,35 @@ func levelShape(s sdk.Search) []string {
 	return out
 }
 
-// checkGapEnd checks a 1×1 CUDA search's device-loop accounting: every
-// level has its gap (level 0's, the reset and the loop's start, is
-// positive), the last level has the end, and levels, gaps and end fit in
-// the search's time.
-func checkGapEnd(t *testing.T, k int, s sdk.Search) {
+// checkLevelsEnd checks a 1×1 CUDA search's device-loop accounting: one
+// event a level, so no level has a gap and each level's time is positive
+// (level 0's includes the reset and the loop's start), the last level has
+// the end, and levels and end tile the search's time.
+func checkLevelsEnd(t *testing.T, k int, s sdk.Search) {
 	t.Helper()
 	if len(s.Phases) == 0 {
 		t.Fatalf("search %d: no phases", k)
 	}
 	var sum float64
-	for i, ph := range s.Phases {
-		gap, ok := ph.Times[dobfs.PhaseGap]
-		if !ok || gap < 0 || (i == 0 && gap <= 0) {
-			t.Errorf("search %d level %d: gap %v (present %v)", k, ph.Level, gap, ok)
+	for _, ph := range s.Phases {
+		if gap, ok := ph.Times[dobfs.PhaseGap]; ok {
+			t.Errorf("search %d level %d: gap %v, want none on 1×1 (one event a level)", k, ph.Level, gap)
 		}
+		var level float64
 		for _, x := range ph.Times {
-			sum += x
+			level += x
 		}
+		if level <= 0 {
+			t.Errorf("search %d level %d: time %v s, want > 0", k, ph.Level, level)
+		}
+		sum += level
 	}
 	end, ok := s.Phases[len(s.Phases)-1].Times[dobfs.PhaseEnd]
 	if !ok || end <= 0 {
 		t.Errorf("search %d: end %v (present %v), want the time after the last level", k, end, ok)
 	}
-	// The events tile the search (start, then each level's gap,
-	// exploration and decision, then the end), up to their resolution.
+	// The events tile the search (the start, each level's end, then the
+	// search's end), up to their resolution.
 	if math.Abs(sum-s.TimeS) > 0.02*s.TimeS+20e-6 {
 		t.Errorf("search %d: phases sum to %v s, the search took %v s", k, sum, s.TimeS)
 	}
@@ -110,7 +114,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 							t.Errorf("search %d: CUDA time %v, want the events' time", k, gpu[k].TimeS)
 						}
 						if grid == [2]int{1, 1} {
-							checkGapEnd(t, k, gpu[k])
+							checkLevelsEnd(t, k, gpu[k])
 						}
 					}
 				})

@@ -73,10 +73,13 @@
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
 // with td_big, bfsb::HugeKernel's work); BottomUpKernel's last block to
 // finish then decides the next level (EndLevel: the switching rule,
-// DecideKernel's work on 2D grids), so a level is two launches. No round
-// trip: the host waits once per batch of levels. (A host loop, reading
-// each level's counts back, measured the same on one H200 and 4.6 %
-// slower on two: results/diropt-device-loop.)
+// DecideKernel's work on 2D grids), so a level is two launches and one
+// CUDA event (its end; a level's time runs from the one before's end).
+// No round trip: the host waits once per batch of levels, polling a flag
+// in pinned memory that the last level sets, and the search starts with
+// one launch (ResetKernel, which also starts the loop). (A host loop,
+// reading each level's counts back, measured the same on one H200 and
+// 4.6 % slower on two: results/diropt-device-loop.)
 // The queues rotate through three buffers (in_queue, out_queue, spare):
 // a top-down level needs a clean out_queue and leaves its in_queue empty
 // (each warp clears the word it read), a bottom-up level writes every
@@ -806,13 +809,15 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 // Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
 // itself (EndLevel): the state its decision writes, the ring it records
 // the level in and the rule's parameters (DecideKernel's), the count of
-// blocks finished, and the spare queue with its length in words.
+// blocks finished, the spare queue (row_words words: a 1×1 block is
+// square) and the host's end flag (mapped pinned memory, set when the
+// search ends: see dob_loop_sync).
 struct Fold {
   LoopState* next;
   LevelRec* ring;
   unsigned* done;
   uint32_t* spare;
-  int64_t q_words;
+  int* host_end;
   double alpha, beta;
   int mode;
   long long n;
@@ -843,12 +848,15 @@ struct ExploreArgs {
 // counts itself done), decides the next level as DecideKernel does (EndState)
 // and zeroes the count for the next launch. A level thereby saves
 // DecideKernel's launch, which cost 4-8 µs a level on an H200 at scale 25
-// (the `switch` of results/diropt-1000's level tables before it).
+// (the `switch` of results/diropt-1000's level tables before it). When
+// the level found nothing, the search has ended: that block also sets the
+// host's end flag (pinned memory the host polls, dob_loop_sync), after a
+// system-wide fence, so that the host learns the end without a copy.
 __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* gate) {
   const Fold& f = a.fold;
   if (!gate->done && gate->prev_dir == 1) {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < f.q_words; w += stride) f.spare[w] = 0;
+    for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) f.spare[w] = 0;
   }
   __shared__ bool last;
   __threadfence();  // this thread's counts (and clearing) before the block counts itself done
@@ -859,8 +867,13 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   __threadfence();
   *f.done = 0;
   const volatile Counters* c = a.ctr;
-  *f.next = EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.alpha,
-                     f.beta, f.mode, f.n);
+  const LoopState st = EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true,
+                                f.alpha, f.beta, f.mode, f.n);
+  *f.next = st;
+  if (st.done && !gate->done && f.host_end != nullptr) {
+    __threadfence_system();
+    *(volatile int*)f.host_end = 1;
+  }
 }
 
 // TopDownKernel and BottomUpKernel run a level in the direction the host
@@ -942,12 +955,28 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
   AddCounts(ctr, nullptr, 0, degrees, 0);
 }
 
+// LoopInit is the start of a search's device loop (dob_loop_begin's
+// parameters): the state st, the direction before level 0's rule, this
+// rank's share of level 0's m_f (1×1: the root's degree) and the rule's
+// inputs. StartState (defined with Rule, below) writes it to st, and with
+// `start` (1×1, whose share is the sum) also chooses level 0's direction.
+struct LoopInit {
+  LoopState* st;
+  int dir;
+  long long mf, edges;
+  double alpha, beta;
+  int mode;
+  long long n;
+};
+__device__ void StartState(const LoopInit& in, bool start);
+
 // ResetKernel is a search's reset (Algorithm 2 lines 1-5) in one launch:
 // visited <- the isolated rows, in_queue and out_queue <- 0 (with the
 // root's bits), the all-assigned rows (2D), both counter sets and (1×1)
-// the spare queue and EndLevel's count <- 0, the root's pred and parent.
-// It replaces a copy, four memsets and
-// ResetRootKernel. A search's first host calls come right after the CPU
+// the spare queue and EndLevel's count <- 0, the root's pred and parent,
+// and (1×1: init.st) the loop's start, InitLoopKernel's work.
+// It replaces a copy, four memsets, ResetRootKernel and (1×1)
+// InitLoopKernel. A search's first host calls come right after the CPU
 // validation of the previous one, and each runtime call then takes 3-36 µs
 // of host time (medians; the copy 36, the event record 24; 105 µs for the
 // reset's calls in all, on an H200 host: results/diropt-reset), while the
@@ -956,7 +985,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, unsigned* fold_done,
                             int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred,
-                            int64_t* parents) {
+                            int64_t* parents, LoopInit init) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -975,6 +1004,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
     if (fold_done != nullptr) *fold_done = 0;
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
+    if (init.st != nullptr) StartState(init, true);
   }
 }
 
@@ -1223,27 +1253,33 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
   return st;
 }
 
-// InitLoopKernel starts a search's loop state (level 0 with n_f = 1 and
-// the direction dir before the rule) and puts this rank's share of level
-// 0's m_f (the root's degree in this block) in red[1], where a 2D grid's
-// allreduce sums it before StartLoopKernel. On a 1×1 grid (start: the
-// share is the sum) it also does StartLoopKernel's work, one launch less.
-__global__ void InitLoopKernel(LoopState* st, long long* red, int dir, long long mf, int start, long long edges,
-                               double alpha, double beta, int mode, long long n) {
-  if (threadIdx.x != 0 || blockIdx.x != 0) return;
-  st->dir = dir;
+// StartState starts a search's loop state: level 0 with n_f = 1 and the
+// direction before the rule; with start (a 1×1 grid, whose share of m_f
+// is the sum) also StartLoopKernel's work, level 0's direction.
+__device__ void StartState(const LoopInit& in, bool start) {
+  LoopState* st = in.st;
+  st->dir = in.dir;
   st->done = 0;
   st->nf = 1;
   st->prev_nf = 0;
   st->level = 0;
   st->prev_dir = 0;
-  red[0] = red[2] = 0;
-  red[1] = mf;
   if (start) {
-    st->mf = mf;
-    st->mu = edges - mf;
-    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, n, alpha, beta, mode);
+    st->mf = in.mf;
+    st->mu = in.edges - in.mf;
+    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, in.n, in.alpha, in.beta, in.mode);
   }
+}
+
+// InitLoopKernel (2D) starts a search's loop state (StartState) and puts
+// this rank's share of level 0's m_f (the root's degree in this block) in
+// red[1], where the grid's allreduce sums it before StartLoopKernel. A
+// 1×1 grid starts its loop in ResetKernel instead.
+__global__ void InitLoopKernel(LoopInit in, long long* red) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  StartState(in, false);
+  red[0] = red[2] = 0;
+  red[1] = in.mf;
 }
 
 // StartLoopKernel chooses level 0's direction from m_f = red[1] (the
@@ -1397,6 +1433,16 @@ struct Handle {
   // in pred_recv (parents_deferred).
   bool parents_dirty = false, parents_deferred = false;
   int64_t root_own = -1, root_global = -1;
+  // 1×1: dob_reset records the start and leaves the reset to
+  // dob_loop_begin, which launches it with the loop's start (LaunchReset,
+  // one launch where two were); reset_pending until then, with the root.
+  bool reset_pending = false;
+  int64_t reset_row = -1, reset_col = -1;
+  // 1×1: the search's end flag, pinned host memory mapped into the
+  // device's address space (dend), which EndLevel sets and dob_loop_sync
+  // polls.
+  int* hend = nullptr;
+  int* dend = nullptr;
 
   int64_t row_words() const { return (p.local_rows + 31) / 32; }
   int64_t col_words() const { return (p.local_cols + 31) / 32; }
@@ -1438,6 +1484,7 @@ struct Handle {
     if (hctr != nullptr) cudaFreeHost(hctr);
     if (hbig_err != nullptr) cudaFreeHost(hbig_err);
     if (hloop != nullptr) cudaFreeHost(hloop);
+    if (hend != nullptr) cudaFreeHost(hend);
     for (void* q : host) {
       if (q != nullptr) cudaFreeHost(q);
     }
@@ -1569,12 +1616,37 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, std::max(h->row_words(), h->col_words()),
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend,
                   h->lp.alpha, h->lp.beta, (int)h->lp.mode, (long long)h->lp.n};
   }
   h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(a, gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
   return 0;
+}
+
+// LaunchReset enqueues ResetKernel for the root at (row, column, own),
+// with the loop's start where init.st is set (1×1).
+int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_own, const LoopInit& init, char* err,
+                    int32_t errlen) {
+  const int64_t rw = h->row_words(), cw = h->col_words();
+  const int64_t qw = std::max(rw, cw);
+  const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
+  const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
+  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q, h->spare_q,
+                                                     h->p.single ? nullptr : h->all_assigned,
+                                                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
+                                                     h->fold_done, root_row, root_col, root_own, h->root_global,
+                                                     h->pred, h->parents, init);
+  BFSB_CHECK_LAUNCH("ResetKernel");
+  h->reset_pending = false;
+  return 0;
+}
+
+// FlushReset launches a 1×1 reset that no dob_loop_begin took (a search
+// state read without a search).
+int32_t FlushReset(Handle* h, char* err, int32_t errlen) {
+  if (!h->reset_pending) return 0;
+  return LaunchReset(h, h->reset_row, h->reset_col, h->root_own, LoopInit{}, err, errlen);
 }
 
 // Decide enqueues DecideKernel (2D; the grid clears out_queue when the
@@ -1651,6 +1723,9 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->spare_q, 4 * std::max(rw, cw)));
       BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
+      BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
+      BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
+      *h->hend = 0;
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
     if (!p->single) {
@@ -1711,31 +1786,28 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
                "dob_reset: root (row %lld, column %lld, own %lld) outside the block", (long long)root_row,
                (long long)root_col, (long long)root_own);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  const int64_t rw = h->row_words(), cw = h->col_words();
   BFSB_CHECK(h->ev.Record(0, h->s));
   h->root_own = root_own;
   h->root_global = root_global;
-  if (h->p.device_exchange) {  // the parents wait for WritePred (see Handle)
-    h->parents_dirty = true;
-    h->parents_deferred = false;
-    root_own = -1;
-  } else if (!h->p.single) {
-    BFSB_CHECK(cudaMemsetAsync(h->parents, 0xff, 8 * h->parents_len(), h->s));  // -1
-  }
-  const int64_t qw = std::max(rw, cw);
-  const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
-  const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q, h->spare_q,
-                                                     h->p.single ? nullptr : h->all_assigned,
-                                                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     h->fold_done, root_row, root_col, root_own, root_global, h->pred,
-                                                     h->parents);
-  BFSB_CHECK_LAUNCH("ResetKernel");
   h->level = 0;
   h->ended = false;
   h->end_slot = -1;
   h->out_clean = true;
-  return 0;
+  if (h->p.single) {  // dob_loop_begin launches the reset (see Handle)
+    h->reset_row = root_row;
+    h->reset_col = root_col;
+    h->reset_pending = true;
+    *h->hend = 0;  // the last search's device work is done: dob_loop_sync and dob_finish waited for it
+    return 0;
+  }
+  if (h->p.device_exchange) {  // the parents wait for WritePred (see Handle)
+    h->parents_dirty = true;
+    h->parents_deferred = false;
+    root_own = -1;
+  } else {
+    BFSB_CHECK(cudaMemsetAsync(h->parents, 0xff, 8 * h->parents_len(), h->s));  // -1
+  }
+  return LaunchReset(h, root_row, root_col, root_own, LoopInit{}, err, errlen);
 }
 
 int32_t dob_explore(void* hv, int32_t bottom_up, int64_t* counts, char* err, int32_t errlen) {
@@ -1765,6 +1837,7 @@ int32_t dob_finish(void* hv, double* seconds, double* end_seconds, char* err, in
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr && seconds != nullptr && end_seconds != nullptr, "dob_finish: null argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = FlushReset(h, err, errlen)) return st;
   if (!h->ended) BFSB_CHECK(h->ev.Record(1, h->s));
   h->ended = true;
   BFSB_CHECK(h->ev.Synchronize(1));
@@ -1852,6 +1925,7 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
   BFSB_REQUIRE(h != nullptr && (dst != nullptr || h->p.own_len == 0), "dob_parents: null argument");
   if (h->p.own_len == 0) return 0;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = FlushReset(h, err, errlen)) return st;
   if (h->p.single) {
     ParentsKernel<<<h->ThreadGrid(h->p.own_len), h->tpb, 0, h->s>>>(h->pred, h->visited, h->isolated,
                                                                      h->p.own_len, root, h->parents);
@@ -1880,6 +1954,7 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   BFSB_REQUIRE(h != nullptr && seconds != nullptr && sink != nullptr, "dob_floor: null argument");
   BFSB_REQUIRE(reps >= 1 && reps <= 1000, "dob_floor: reps %d outside 1..1000", reps);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = FlushReset(h, err, errlen)) return st;
   const int64_t rw = h->row_words();
   float ms = 0;
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
@@ -1997,10 +2072,15 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   h->lp = *lp;
   h->loop_synced = 0;
   h->loop_started = false;
-  // A 1×1 grid starts here (its m_f needs no allreduce); dob_loop_start
-  // then launches nothing.
-  InitLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (int)lp->dir, (long long)lp->mf, (int)h->p.single,
-                                     (long long)lp->edges, lp->alpha, lp->beta, (int)lp->mode, (long long)lp->n);
+  const LoopInit init{h->loop, (int)lp->dir, (long long)lp->mf, (long long)lp->edges, lp->alpha, lp->beta,
+                      (int)lp->mode, (long long)lp->n};
+  if (h->p.single) {
+    // A 1×1 grid starts here (its m_f needs no allreduce), in the reset's
+    // launch; dob_loop_start then launches nothing.
+    BFSB_REQUIRE(h->reset_pending, "dob_loop_begin: call it once, right after dob_reset");
+    return LaunchReset(h, h->reset_row, h->reset_col, h->root_own, init, err, errlen);
+  }
+  InitLoopKernel<<<1, 32, 0, h->s>>>(init, h->red);
   BFSB_CHECK_LAUNCH("InitLoopKernel");
   return 0;
 }
@@ -2028,7 +2108,9 @@ int32_t dob_loop_explore(void* hv, char* err, int32_t errlen) {
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   h->loop_level = h->level;
   h->loop_slot = h->level % kLoopSlots;
-  BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
+  // 1×1: one event a level, at its end; a level starts where the one
+  // before ended (level 0: at the search's start).
+  if (!h->p.single) BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
   if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
   if (int32_t st = LaunchBottomUp(h, h->LoopCur(), err, errlen)) return st;
   if (h->p.single) {  // line 24 (the queues' rotation); BottomUpKernel decided (EndLevel)
@@ -2095,15 +2177,34 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   BFSB_REQUIRE(h != nullptr && recs != nullptr && n != nullptr && done != nullptr, "dob_loop_sync: null argument");
   BFSB_REQUIRE(cap >= kLoopSlots, "dob_loop_sync: room for %lld records, want %d", (long long)cap, kLoopSlots);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = FlushReset(h, err, errlen)) return st;
+  if (h->p.single && !h->ended) {
+    // 1×1: the search ends as soon as the host knows it. The host polls
+    // the end flag EndLevel sets, rather than wait for the stream and copy
+    // the state back (about 10 µs more), until the flag is set or the
+    // stream has drained (a batch of levels that ended before the search).
+    const volatile int* end = h->hend;
+    for (int k = 1;; ++k) {
+      if (*end) {
+        BFSB_CHECK(h->ev.Record(1, h->s));
+        h->ended = true;
+        break;
+      }
+      if (k % 64 != 0) continue;
+      const cudaError_t q = cudaStreamQuery(h->s);
+      if (q == cudaErrorNotReady) continue;
+      BFSB_CHECK(q);
+      if (*end) continue;  // set as the stream drained: record the end above
+      break;
+    }
+  }
   BFSB_CHECK(cudaMemcpyAsync(h->hloop, h->loop, 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec),
                              cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   // The state the last enqueued level's decision wrote.
   const LoopState& st = h->hloop[h->level & 1];
-  if (st.done && h->p.single && !h->ended) {  // 1×1: the search ends as soon as the host knows it
-    BFSB_CHECK(h->ev.Record(1, h->s));
-    h->ended = true;
-  }
+  BFSB_REQUIRE(!h->p.single || st.done == (int)h->ended,
+               "dob_loop_sync: the loop state says done %d, the end flag %d", st.done, (int)h->ended);
   // The levels completed since the last sync: those enqueued, up to the
   // one that found nothing.
   const int64_t last = std::min<int64_t>(h->level, st.level);
@@ -2118,17 +2219,23 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     o.edges = r.edges;
     h->loop_slot = (int)(l % kLoopSlots);
     float t[4] = {0, 0, 0, 0};
-    // 1×1: the exploration's time includes the decision (EndLevel).
-    BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(0), h->LoopEvent(h->p.single ? 4 : 1), &t[0]));
-    if (!h->p.single) {
+    // The end of the level before (level 0: the search's start, dob_reset).
+    const int before = l == 0 ? 0 : Handle::SlotEvent((int)((l - 1) % kLoopSlots), 4);
+    float gap = 0;
+    if (h->p.single) {
+      // One event a level: the level is the time since the one before
+      // ended, its exploration with the decision (EndLevel) and the
+      // launches between (level 0: the reset and the loop's start).
+      BFSB_CHECK(h->ev.ElapsedMs(before, h->LoopEvent(4), &t[0]));
+    } else {
+      BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(0), h->LoopEvent(1), &t[0]));
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(1), h->LoopEvent(2), &t[1]));
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(2), h->LoopEvent(3), &t[2]));
       BFSB_CHECK(h->ev.ElapsedMs(h->LoopEvent(3), h->LoopEvent(4), &t[3]));
+      // The gap before the level: since the previous level's decision,
+      // or for level 0 since the search's start event (dob_reset).
+      BFSB_CHECK(h->ev.ElapsedMs(before, h->LoopEvent(0), &gap));
     }
-    // The gap before the level: since the previous level's decision, or
-    // for level 0 since the search's start event (dob_reset).
-    float gap = 0;
-    BFSB_CHECK(h->ev.ElapsedMs(l == 0 ? 0 : Handle::SlotEvent((int)((l - 1) % kLoopSlots), 4), h->LoopEvent(0), &gap));
     o.explore_ms = t[0];
     o.row_ms = t[1];
     o.column_ms = t[2];

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 12
+#define DOB_ABI_VERSION 13
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -105,7 +105,9 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
  * event): visited <- isolated, queues emptied, the root's bits set (row
  * root_row of visited, column root_col of in_queue, each when >= 0), its
  * predecessor set to itself, and on 2D grids the own parents set to -1 but
- * the root's (offset root_own when >= 0) to root_global. */
+ * the root's (offset root_own when >= 0) to root_global. On a 1×1 grid
+ * the reset is launched by dob_loop_begin, which must come next, with the
+ * loop's start (one launch; any other call launches it alone). */
 int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
                   int64_t root_global, char* err, int32_t errlen);
 
@@ -120,8 +122,8 @@ int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int3
 /* dob_finish stops the search's clock and stores the seconds since
  * dob_reset in *seconds, once the device work is complete, and in
  * *end_seconds (1×1 device loop; else 0) the part of them after the last
- * level's decision: the levels enqueued past the end, the loop state's
- * readback and the host's wait until it records the end. */
+ * level's decision: the levels enqueued past the end and the host's wait
+ * until it records the end (it polls a flag the last level sets). */
 int32_t dob_finish(void* h, double* seconds, double* end_seconds, char* err, int32_t errlen);
 
 /* dob_stage_out copies out_queue to host dst (⌈local_rows/32⌉ words). */
@@ -252,19 +254,22 @@ typedef struct dob_loop_params {
 
 /* One level's record (dob_loop_sync): the direction, n_f, m_f and the
  * adjacency entries read over the grid, and its device time in parts
- * (CUDA events): the exploration, the row exchange and merge (2D), the
- * column exchange with the counts' allreduce and WritePred per level (2D),
- * the rest (1×1: the swap and the decision; 2D: the decision), and the
- * time before the level since the previous level's end (level 0: since
- * the search's start, so the reset and the loop's start), in which the
- * device waits for the host's launches or runs what lies between. */
+ * (CUDA events). 2D: the exploration, the row exchange and merge, the
+ * column exchange with the counts' allreduce and WritePred per level, the
+ * decision, and the time before the level since the previous level's end
+ * (level 0: since the search's start, so the reset and the loop's start),
+ * in which the device waits for the host's launches or runs what lies
+ * between. 1×1 (one event a level): explore_ms is all of it, since the
+ * previous level's end (level 0: since the search's start), and the other
+ * parts are 0. */
 typedef struct dob_level_rec {
   int64_t dir, nf, mf, edges;
   double explore_ms, row_ms, column_ms, switch_ms, gap_ms;
 } dob_level_rec;
 
 /* dob_loop_begin starts the loop after dob_reset: it puts the share of
- * level 0's m_f in dob_dev_bufs.counts, which a 2D grid then allreduces. */
+ * level 0's m_f in dob_dev_bufs.counts, which a 2D grid then allreduces.
+ * On a 1×1 grid it launches the reset, which starts the loop too. */
 int32_t dob_loop_begin(void* h, const dob_loop_params* lp, char* err, int32_t errlen);
 
 /* dob_loop_start chooses level 0's direction on the device from the

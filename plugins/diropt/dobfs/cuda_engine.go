@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 12
+const dobABIVersion = 13
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {

@@ -25,15 +25,16 @@ package dobfs
 //	                 1×1 the bottom-up kernel's last block (EndLevel), which
 //	                 saves a launch a level
 //
-// Level 0's decision runs on the device too (StartLoopKernel), after the
-// grid has summed the root's degree there: a search's first wait is its
-// batch's end. On a one-column grid (R×1) the row union is out_queue and
+// Level 0's decision runs on the device too (StartLoopKernel; on 1×1 in
+// the reset's launch), after the grid has summed the root's degree there:
+// a search's first wait is its batch's end. On a one-column grid (R×1) the row union is out_queue and
 // the own block is the rank's rows, so the merge has nothing to add to
 // what the exploration did and counted: LoopMerge only copies the own
 // block out of out_queue where blocks are not whole words (unless a
 // per-level WritePred needs the level's assigned rows).
 //
-// The host knows a search's end only when it synchronizes. It enqueues a
+// The host knows a search's end only when it synchronizes (1×1: when the
+// last level sets a flag in pinned memory that the host polls). It enqueues a
 // batch of levels (as many as the deepest search so far on this rank,
 // which on one graph is usually exactly enough), waits once, reads the
 // levels' records (direction, n_f, m_f, entries read, and their device
@@ -61,9 +62,10 @@ type LevelRecord struct {
 	RowS     float64 // 2D: row exchange and merge
 	ColumnS  float64 // 2D: column exchange, with the counts' allreduce (and WritePred per level)
 	SwitchS  float64 // the decision
-	// GapS is the device time before the level since the previous level's
-	// decision (level 0: since the search's start, so the reset and the
-	// loop's start): launches the device waits for, or work between levels.
+	// GapS (2D) is the device time before the level since the previous
+	// level's decision (level 0: since the search's start, so the reset
+	// and the loop's start): launches the device waits for, or work
+	// between levels. On 1×1 ExploreS includes it.
 	GapS float64
 }
 
@@ -174,7 +176,11 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 		// cuda/diropt.cu), timed with it.
 		ph.Times[PhaseSwitch] = r.SwitchS
 	}
-	ph.Times[PhaseGap] = r.GapS
+	if !rk.single {
+		// 1×1: one event a level, so a level's time runs from the one
+		// before's end (level 0: from the search's start) and has no gap.
+		ph.Times[PhaseGap] = r.GapS
+	}
 	ph.Bytes[CountFrontierEdges] = r.MF
 	ph.Bytes[CountEdgesExamined] = r.Edges
 	if !rk.single {

@@ -67,12 +67,13 @@ const (
 	PhaseWritePred      = "writepred"
 	PhaseSwitch         = "switch"
 	PhaseReset          = "reset" // 2D, level 0: lines 1-5 and the root degree's allreduce
-	// PhaseGap (device loop) is the device time before a level since the
-	// previous level's end; on level 0, since the search's start.
+	// PhaseGap (2D device loop) is the device time before a level since
+	// the previous level's end; on level 0, since the search's start. A
+	// 1×1 level's exploration includes it (one event a level).
 	PhaseGap = "gap"
 	// PhaseEnd (1×1 device loop, last level) is the search's time after
-	// its last level: levels enqueued past the end, the loop state's
-	// readback, the host's wait until it records the end.
+	// its last level: levels enqueued past the end and the host's wait
+	// until it records the end (it polls a flag the last level sets).
 	PhaseEnd = "end"
 )
 
