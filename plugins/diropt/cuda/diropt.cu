@@ -1556,8 +1556,12 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                    p->local_cols < (1ll << 32) - 1,
                "dob: bad shape (%lld local rows, %lld local columns)", (long long)p->local_rows,
                (long long)p->local_cols);
-  BFSB_REQUIRE(p->td_nnz >= 0 && p->td_nnz < (1ll << 32) && p->bu_nnz >= 0 && p->bu_nnz < (1ll << 32),
-               "dob: %lld / %lld local edges exceed 32-bit offsets", (long long)p->td_nnz, (long long)p->bu_nnz);
+  // The warps' list cursors are 32-bit and step up to 128 entries past a
+  // list's end (WarpLists, WarpAssist): kept below 2^32 by a margin.
+  constexpr int64_t kMaxNnz = (1ll << 32) - 256;
+  BFSB_REQUIRE(p->td_nnz >= 0 && p->td_nnz <= kMaxNnz && p->bu_nnz >= 0 && p->bu_nnz <= kMaxNnz,
+               "dob: %lld / %lld local edges exceed 32-bit offsets (at most 2^32 - 256: use a larger grid)",
+               (long long)p->td_nnz, (long long)p->bu_nnz);
   BFSB_REQUIRE(!p->shared || (p->local_rows == p->local_cols && p->td_nnz == p->bu_nnz),
                "dob: a shared CSR/CSC needs a square block");
   BFSB_REQUIRE(p->threads_per_block >= 64 && p->threads_per_block <= 1024 && p->threads_per_block % 32 == 0,
