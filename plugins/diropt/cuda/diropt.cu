@@ -60,10 +60,12 @@
 //   WritePredKernel    2D, device exchanges: the bit work around the NCCL
 //                      operations (row union, own block out, in_queue in,
 //                      WritePred's send and receive sides).
-//   InitLoopKernel, StartLoopKernel, DecideKernel, CountsKernel   the
+//   InitLoopKernel, StartLoopKernel, DecideKernel, CountsKernel   (2D) the
 //                      device loop's state, its switching rule (level 0's
-//                      too) and (2D) the counts it allreduces.
-//   ResetKernel        a search's reset, in one launch.
+//                      too) and the counts it allreduces.
+//   ResetKernel        a search's reset, in one launch (1×1: with the
+//                      loop's start, InitLoopKernel's and StartLoopKernel's
+//                      work).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
 //   FirstKernel (fills `first` once, at dob_create).
 //
