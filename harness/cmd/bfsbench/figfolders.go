@@ -150,8 +150,9 @@ type staleness struct {
 // against plugins/<plugin> at HEAD, its tests (*_test.go) and documents
 // (*.md) left out, and, for a plugin a case ran on the CUDA backend, the
 // shared device code (cudaShared) its library is compiled from. A plugin whose files are as they were at that commit
-// (changed and then reverted) is not a change: the figure measured the
-// code that is there now. A changed one is listed with git log's count of
+// (changed and then reverted), or differ from them only in comments and
+// white space (sameCode), is not a change: the figure measured the code
+// that is there now. A changed one is listed with git log's count of
 // the commits since.
 //
 // With --headline (by default results/headline.toml when no folder is
@@ -334,6 +335,12 @@ func (s *staleness) addFile(root, path, variant string) bool {
 		if diff == "" {
 			continue
 		}
+		if same, err := commentsOnly(root, base, strings.Split(diff, "\n")); err != nil {
+			s.note = err.Error()
+			return false
+		} else if same {
+			continue
+		}
 		log, err := gitOut(root, append([]string{"log", "--format=%h %cs", base + "..HEAD"}, spec...)...)
 		if err != nil {
 			s.note = err.Error()
@@ -346,6 +353,25 @@ func (s *staleness) addFile(root, path, variant string) bool {
 		}
 	}
 	return true
+}
+
+// commentsOnly reports whether each of the files, changed between commit
+// base and HEAD, differs only in comments and white space (sameCode).
+func commentsOnly(root, base string, files []string) (bool, error) {
+	for _, f := range files {
+		if f == "" {
+			continue
+		}
+		a, errA := gitOut(root, "show", base+":"+f)
+		b, errB := gitOut(root, "show", "HEAD:"+f)
+		if errA != nil || errB != nil { // added or removed since
+			return false, nil
+		}
+		if !sameCode(f, []byte(a), []byte(b)) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 func shortCommit(c string) string {

@@ -65,12 +65,13 @@ func TestStale(t *testing.T) {
 	writeRun(t, filepath.Join(figs, "bar-gpu-fig"), measured, "bar", "cuda")
 	writeRun(t, filepath.Join(figs, "lost-fig"), strings.Repeat("d", 40), "bar", "cpu")
 	writeRun(t, filepath.Join(figs, "baz-fig"), measured, "baz", "cpu")
-	// baz changes and is reverted: its figure measured the code there now.
-	for _, body := range []string{"package x // tried\n", "package x\n"} {
+	// baz changes and is reverted, then only its comments change: its
+	// figure measured the code there now.
+	for _, body := range []string{"package x\n\nvar tried = 1\n", "package x\n", "// Package x.\npackage x // a comment\n"} {
 		os.WriteFile(filepath.Join(repo, "plugins/baz/z.go"), []byte(body), 0o644)
 		git(t, repo, "commit", "-q", "-am", "baz")
 	}
-	os.WriteFile(filepath.Join(repo, "plugins/foo/a.go"), []byte("package x // changed\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "plugins/foo/a.go"), []byte("package x\n\nvar changed = 1\n"), 0o644)
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "foo changes")
 	// Tests and documents of bar change: bar's figure stays current.
@@ -82,7 +83,7 @@ func TestStale(t *testing.T) {
 	git(t, repo, "commit", "-q", "-m", "bar tests")
 	// The shared CUDA code changes: bar's CUDA figure is stale.
 	for _, p := range []string{cudaShared[0] + "/h.cuh", cudaShared[1] + "/c.cu"} {
-		os.WriteFile(filepath.Join(repo, p), []byte("// changed\n"), 0o644)
+		os.WriteFile(filepath.Join(repo, p), []byte("int changed;\n"), 0o644)
 		git(t, repo, "commit", "-q", "-am", "shared CUDA code")
 	}
 
@@ -235,4 +236,35 @@ func isCopy(a, b string) bool {
 	}
 	y, err := os.ReadFile(b)
 	return err == nil && bytes.Equal(x, y)
+}
+
+// TestSameCode: what bfsbench stale takes for a change of code.
+func TestSameCode(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, a, b string
+		same             bool
+	}{
+		{"go comments", "x.go", "package x\n\nvar a = 1\n", "// Package x.\npackage x\n\n/* one */ var a = 1 // a\n", true},
+		{"go white space", "x.go", "package x\nvar a = 1\n", "package x\n\nvar a   =\t1\n", true},
+		{"go semicolons", "x.go", "package x\nvar a = 1\n", "package x; var a = 1;", true},
+		{"go code", "x.go", "package x\nvar a = 1\n", "package x\nvar a = 2\n", false},
+		{"go string", "x.go", "package x\nvar a = \"//\"\n", "package x\nvar a = \"// b\"\n", false},
+		{"go directive", "x.go", "//go:build a\npackage x\n", "//go:build b\npackage x\n", false},
+		{"cgo preamble", "x.go", "package x\n// int f(void);\nimport \"C\"\n", "package x\n// int g(void);\nimport \"C\"\n", false},
+		{"go does not scan", "x.go", "package x\nvar a = `\n", "package x\nvar a = `\n", false},
+		{"cu comments", "k.cu", "int a; // one\n/* two\n three */ int b;\n", "int a;\n int b; // b\n", true},
+		{"cu white space", "k.cuh", "int f(int x) {\n  return x;\n}\n", "int f(int x) {\n\n\treturn  x;\n}\n", true},
+		{"cu code", "k.cu", "int a = 1;\n", "int a = 2;\n", false},
+		{"cu string", "k.cu", "const char* s = \"a // b\";\n", "const char* s = \"a\";\n", false},
+		{"cu char", "k.cu", "char c = '\\'';  // q\n", "char c = '\\'';\n", true},
+		{"preprocessor lines", "k.h", "#define A 1\nint b;\n", "#define A 1 int b;\n", false},
+		{"comment between tokens", "k.cu", "int/**/a;\n", "inta;\n", false},
+		{"other files", "x.toml", "a = 1 # x\n", "a = 1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := sameCode(tc.path, []byte(tc.a), []byte(tc.b)); got != tc.same {
+				t.Errorf("sameCode(%q, %q, %q) = %v, want %v", tc.path, tc.a, tc.b, got, tc.same)
+			}
+		})
+	}
 }
