@@ -51,6 +51,12 @@ func Dispense(pc *plugin.Client) (*Client, error) {
 type Client struct{ c *rpc.Client }
 
 func (c *Client) call(ctx context.Context, method string, args, reply any) error {
+	// No call starts once ctx has ended: the select below picks at random
+	// when the reply and the end are both there, so an interrupted run
+	// could otherwise go on searching a small graph and finish its case.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
 	call := c.c.Go("Plugin."+method, args, reply, make(chan *rpc.Call, 1))
 	select {
 	case <-call.Done:
