@@ -277,15 +277,23 @@ func samples(f *config.Figure, q quantity, pts []point) []sample {
 // nameSeries sets each sample's series key and legend label from
 // f.Series: the key is "d=v" for each dimension (the variant as
 // variant/backend), which a paper's series names; the label is the values
-// alone when the series vary in named dimensions (named once above the
-// legend: header), else the variant, its backend added where backends
-// differ. Where two samples of one series fall on one x, the labeller's
-// full label tells them apart.
+// alone when the series vary in named dimensions only (named once above
+// the legend: header), each value with its name ("bu_serial=4") beside the
+// variant or the place (no header), else the variant, its backend added
+// where backends differ. Where two samples of one series fall on one x,
+// the labeller's full label tells them apart.
 func nameSeries(f *config.Figure, ss []sample, pts []point) (header string) {
 	backends := map[string]bool{}
 	for _, s := range ss {
 		backends[s.p.c.Backend] = true
 	}
+	var named []string // the series' dimensions a header can name
+	for _, d := range f.Series {
+		if d != "variant" && d != "gpus" && d != "ranks" {
+			named = append(named, d)
+		}
+	}
+	bare := len(named) == len(f.Series) // values alone, under a header
 	withVariant := contains(f.Series, "variant")
 	name := func(p point) (key, label string) {
 		var keys, labels []string
@@ -305,9 +313,12 @@ func nameSeries(f *config.Figure, ss []sample, pts []point) (header string) {
 			case d == "backend":
 				keys = append(keys, d+"="+v)
 				labels = append(labels, strings.ToUpper(v))
-			case v != "":
+			case v != "" && bare:
 				keys = append(keys, d+"="+v)
 				labels = append(labels, v)
+			case v != "":
+				keys = append(keys, d+"="+v)
+				labels = append(labels, d+"="+v)
 			}
 		}
 		if len(keys) == 0 {
@@ -352,13 +363,7 @@ func nameSeries(f *config.Figure, ss []sample, pts []point) (header string) {
 		}
 		return ""
 	}
-	var named []string
-	for _, d := range f.Series {
-		if d != "variant" && d != "gpus" && d != "ranks" {
-			named = append(named, d)
-		}
-	}
-	if len(named) == len(f.Series) {
+	if bare {
 		header = strings.Join(named, ", ")
 		if len(backends) > 1 && !contains(f.Series, "backend") {
 			header = "backend, " + header

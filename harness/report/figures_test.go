@@ -374,3 +374,31 @@ func TestCaptionOneLine(t *testing.T) {
 		t.Errorf("caption %q (%v wide in an image %v wide)", f.caption, f.captionStyle.Width(f.caption), w)
 	}
 }
+
+// TestNameSeriesLabels: a legend names a parameter's value where it
+// stands beside the variant (no header names it), and gives the values
+// alone under a header where the series are named dimensions only.
+func TestNameSeriesLabels(t *testing.T) {
+	mk := func(v any) point {
+		return point{c: &results.Case{Variant: "diropt", Backend: "cuda", Params: map[string]any{"bu_serial": v}}}
+	}
+	for _, tc := range []struct {
+		series     []string
+		wantLabels []string
+		wantHeader string
+	}{
+		{[]string{"variant", "bu_serial"}, []string{"diropt, bu_serial=4", "diropt, bu_serial=8"}, ""},
+		{[]string{"bu_serial"}, []string{"4", "8"}, "bu_serial"},
+	} {
+		pts := []point{mk(4.0), mk(8.0)}
+		ss := []sample{{x: "1", p: pts[0]}, {x: "1", p: pts[1]}}
+		header := nameSeries(&config.Figure{X: "scale", Series: tc.series}, ss, pts)
+		var got []string
+		for _, s := range ss {
+			got = append(got, s.label)
+		}
+		if tc.wantHeader != header || strings.Join(got, "|") != strings.Join(tc.wantLabels, "|") {
+			t.Errorf("series %v: labels %q, header %q; want %q, %q", tc.series, got, header, tc.wantLabels, tc.wantHeader)
+		}
+	}
+}
