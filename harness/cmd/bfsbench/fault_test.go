@@ -595,3 +595,22 @@ func TestPluginsListingSkipsStrangers(t *testing.T) {
 		t.Errorf("the stranger was run")
 	}
 }
+
+// TestMainPanicIsStatus3: a panic in a command is exit status 3 with its
+// stack, not Go's status 2 for a panic, which reads as bad usage.
+func TestMainPanicIsStatus3(t *testing.T) {
+	commands["panic-for-test"] = command{run: func(context.Context, []string, io.Writer, io.Writer) error {
+		panic("boom")
+	}}
+	defer delete(commands, "panic-for-test")
+	var out, errOut bytes.Buffer
+	if code := mainCode(context.Background(), []string{"panic-for-test"}, &out, &errOut); code != 3 {
+		t.Errorf("status %d, want 3", code)
+	}
+	if s := errOut.String(); !strings.Contains(s, "internal error") || !strings.Contains(s, "boom") || !strings.Contains(s, "goroutine") {
+		t.Errorf("stderr lacks the panic and its stack:\n%s", s)
+	}
+	if code := mainCode(context.Background(), []string{"no-such-command"}, &out, &errOut); code != 2 {
+		t.Errorf("an unknown command: status %d, want 2", code)
+	}
+}

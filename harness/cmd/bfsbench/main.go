@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -58,6 +59,7 @@ Exit status:
        saved, or a comparison regressed
   2    bad usage, config or setup (plugin missing, results folder exists,
        memory preflight refused): nothing ran
+  3    an internal error of bfsbench (a panic: its stack is printed)
   130  interrupted (SIGINT or SIGTERM); results.json keeps every finished
        search
 `
@@ -78,15 +80,30 @@ func usageErr(format string, args ...any) error {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := mainCode(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// mainCode runs a command line and returns its exit status (see usage). A
+// panic of the command's goroutine is status 3 with its stack, not Go's
+// own status 2 for a panic, which scripts would take for bad usage
+// (nothing ran).
+func mainCode(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "bfsbench: internal error (a bug in bfsbench): %v\n%s", r, debug.Stack())
+			code = 3
+		}
+	}()
+	err := dispatch(ctx, args, stdout, stderr)
 	if err == nil {
-		return
+		return 0
 	}
 	if err.Error() != "" {
-		fmt.Fprintln(os.Stderr, "bfsbench:", err)
+		fmt.Fprintln(stderr, "bfsbench:", err)
 	}
-	os.Exit(exitCode(ctx, err))
+	return exitCode(ctx, err)
 }
 
 // exitCode is the exit status for dispatch's error (see usage).
