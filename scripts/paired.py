@@ -9,7 +9,9 @@ ratios and a two-sided sign test, the same without each search's level-0
 gap (the device time before level 0: mostly the GPU waking after the
 previous search's validation, which can swamp a change) and without all of
 level 0 (runs since the 1×1 device loop records one event a level have no
-gap: their level 0 includes it); and for every case the range of that gap. With a level L after the case numbers it also
+gap: their level 0 includes it); for every case the range of that gap; and
+per level the median time of the searches reaching it in both cases (every
+part of the level but the search's end, which is a line of its own). With a level L after the case numbers it also
 prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then each case's mean level-L time over its searches that went bottom-up
@@ -48,6 +50,18 @@ def level0(s):
     return sum(s["phases"][0]["times"].values())
 
 
+def level_medians(case):
+    """Per level, the median ms of the level's parts but the end; and the end's median."""
+    levels, ends = {}, []
+    for s in case["bfs"]:
+        for p in s["phases"]:
+            t = p["times"]
+            levels.setdefault(p["level"], []).append(sum(v for k, v in t.items() if k != "end") * 1e3)
+            if "end" in t:
+                ends.append(t["end"] * 1e3)
+    return {k: statistics.median(v) for k, v in levels.items()}, (statistics.median(ends) if ends else None)
+
+
 def paired(ratios, what):
     n, k = len(ratios), sum(r < 1 for r in ratios)
     p = min(1.0, 2 * sum(comb(n, i) for i in range(min(k, n - k) + 1)) / 2**n)
@@ -72,6 +86,11 @@ def main():
     for i, c in enumerate(cases):
         gaps = [gap(s) * 1e6 for s in c["bfs"]]
         print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
+    (la, ea), (lb, eb) = level_medians(a), level_medians(b)
+    print("per level, median ms a / b: " + ", ".join(
+        f"{k} {la[k]:.4f} / {lb[k]:.4f}" for k in sorted(la) if k in lb))
+    if ea is not None and eb is not None:
+        print(f"end, median ms a / b: {ea:.4f} / {eb:.4f}")
     if len(sys.argv) > 4:
         level = int(sys.argv[4])
         print(f"level {level}: root, direction, frontier, m_f, entries examined a / b, explore ms a / b")
