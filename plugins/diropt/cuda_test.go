@@ -89,7 +89,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUSkip: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
 			{pTDLane: int64(0)}, {pPreset: presetPaper, pTDLane: int64(32)}, {pMode: dobfs.ModeTopDown, pTDLane: int64(1), pTDBig: int64(0)},
 			{pMode: dobfs.ModeTopDown, pTDLane: int64(1024), pTDBatch: int64(1)}, {pTDBatch: int64(1)}, {pMode: dobfs.ModeTopDown, pTDBatch: int64(4), pTDBig: int64(0)},
-			{pMode: dobfs.ModeTopDown, pTDBatch: int64(1), pTDBig: int64(32)},
 			{pBUCompact: int64(1024)}, {pMode: dobfs.ModeBottomUp, pBUCompact: int64(128)}, {pBUCompact: int64(1024), pBUFirst: false, pBUBatch: int64(1)},
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 		} {

@@ -41,10 +41,8 @@
 //                      lane, its short lists alone (TopDownLanes). Lists of at
 //                      least td_big entries are queued on a bfsb::HugeQueue
 //                      for
-//   BigExpand          a block per run of chunks of 1024 entries over the
-//                      whole GPU (CTA gathering; td_batch entries a thread
-//                      at once): BigKernel in the host loop, BottomUpKernel
-//                      on a top-down level of the device loop.
+//   bfsb::HugeKernel   a block per chunk of 1024 entries over the whole
+//                      GPU (CTA gathering; bfsb_gather.cuh).
 //   BottomUpKernel     a warp per 32-bit word of visited, a lane per vertex
 //                      (kBuWords words a warp at a time, their loads issued
 //                      together):
@@ -75,7 +73,7 @@
 // dobfs/device_loop.go): TopDownKernel and BottomUpKernel, each returning
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
-// with td_big, BigExpand); BottomUpKernel's last block to
+// with td_big, bfsb::HugeKernel's work); BottomUpKernel's last block to
 // finish then decides the next level (EndLevel: the switching rule,
 // DecideKernel's work on 2D grids), so a level is two launches and one
 // CUDA event (its end; a level's time runs from the one before's end).
@@ -113,7 +111,7 @@ struct Counters {
   unsigned long long found;    // vertices put in out_queue
   unsigned long long degrees;  // the sum of their CSC degrees
   unsigned long long edges;    // adjacency entries read
-  unsigned long long nbig;     // the BigQueue's ctl: lists << 40 | chunks queued for BigExpand
+  unsigned long long nbig;     // the BigQueue's ctl: lists << 40 | chunks queued for bfsb::HugeKernel
 };
 
 __device__ __forceinline__ unsigned long long WarpSum(unsigned long long x) {
@@ -256,85 +254,35 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
 }
 
 // BigQueue is where TopDownKernel queues the lists of at least td_big
-// entries (min_edges), for BigExpand to expand in chunks of
+// entries (min_edges), for bfsb::HugeKernel to expand in chunks of
 // bfsb::kHugeChunk entries over the whole GPU; its ctl is the level's
 // Counters::nbig, zeroed with the level's other counts.
 using BigQueue = bfsb::HugeQueue<uint32_t>;
 
-// kBigThreads is BigKernel's block size.
-constexpr int kBigThreads = 256;
-
-// BigExpand expands the lists TopDownKernel queued on the BigQueue
-// (td_big; ours, after bfsb::HugeExpand, which ueno and merrill use).
-// Every thread of the grid calls it. The queue's chunks of
-// bfsb::kHugeChunk entries are cut in gridDim.x runs of consecutive
-// chunks, a block taking its run in order: the block finds its first
-// chunk's list by one binary search and the next lists by stepping on,
-// where HugeExpand takes chunks gridDim.x apart and searches for each
-// one's list, a chain of about log2(lists) dependent loads a chunk. A
-// thread reads kBatch (td_batch) entries of a chunk at once, their
-// visited tests and atomics issued together (Visits), where HugeExpand
-// visits its entries one after another, each a chain of four dependent
-// round trips (the entry, visited, the atomicOr, the degree). A top-down
-// level 2 from a few thousand hubs reads 4-38 M entries this way at
-// scale 25, and top-down levels were 38 % of a search's time on an H200
-// (results/diropt-1000).
-template <int kBatch>
-__device__ __forceinline__ void BigExpand(const BigQueue& q, const uint32_t* __restrict__ td_adj,
-                                          uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
-                                          const uint32_t* __restrict__ bu_off, Counters* ctr) {
-  __shared__ int64_t at;  // the list of the block's first chunk
-  const unsigned long long c = *q.ctl;
-  // No slot past cap is read (a push past it set the error bit instead).
-  const int64_t n = min((int64_t)(c >> bfsb::kHugeChunkBits), q.cap);
-  const int64_t chunks = (int64_t)(c & ((1ull << bfsb::kHugeChunkBits) - 1));
-  const int64_t k0 = chunks * blockIdx.x / gridDim.x, k1 = chunks * (blockIdx.x + 1) / gridDim.x;
-  unsigned long long found = 0, degrees = 0;
-  if (n > 0 && k0 < k1) {  // block-uniform
-    if (threadIdx.x == 0) {  // the last list whose first chunk is <= k0
-      int64_t lo = 0, hi = n - 1;
-      while (lo < hi) {
-        const int64_t mid = (lo + hi + 1) / 2;
-        if (q.lists[mid].first <= k0) lo = mid; else hi = mid - 1;
-      }
-      at = lo;
-    }
-    __syncthreads();
-    int64_t i = at;
-    bfsb::HugeList<uint32_t> l = q.lists[i];
-    int64_t next = i + 1 < n ? q.lists[i + 1].first : INT64_MAX;  // the next list's first chunk
-    for (int64_t k = k0; k < k1; ++k) {
-      while (k >= next) {
-        l = q.lists[++i];
-        next = i + 1 < n ? q.lists[i + 1].first : INT64_MAX;
-      }
-      const int64_t b = l.b + (k - l.first) * bfsb::kHugeChunk;
-      const int64_t e = min(b + bfsb::kHugeChunk, l.e);
-      for (int64_t x = b + threadIdx.x; x < e; x += (int64_t)blockDim.x * kBatch) {
-        Visits<kBatch>(td_adj, (uint32_t)x, (uint32_t)e, blockDim.x, l.src, visited, out_queue, pred, bu_off, found,
-                       degrees);
-      }
-    }
+// BigVisit is Visit as bfsb::HugeKernel's visitor: the two counts of a
+// thread, added to the level's counters once at the end.
+struct BigVisit {
+  struct Acc {
+    unsigned long long found, degrees;
+  };
+  uint32_t *visited, *out_queue, *pred;
+  const uint32_t* bu_off;
+  Counters* ctr;
+  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
+    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees);
   }
-  AddCounts(ctr, nullptr, found, degrees, 0);
-}
+  __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
+};
 
-// BigKernel is BigExpand as a launch of its own: the host loop's second
-// kernel of a top-down level with td_big (the device loop expands the
-// lists in BottomUpKernel's launch instead).
-template <int kBatch>
-__global__ void __launch_bounds__(kBigThreads) BigKernel(BigQueue q, const uint32_t* __restrict__ td_adj,
-                                                         uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
-                                                         const uint32_t* __restrict__ bu_off, Counters* ctr) {
-  BigExpand<kBatch>(q, td_adj, visited, out_queue, pred, bu_off, ctr);
-}
+// kBigThreads is bfsb::HugeKernel's block size.
+constexpr int kBigThreads = 256;
 
 // TopDownKernel is Algorithm 3: a warp per word of in_queue. Each warp
 // reads 32 consecutive words at once (a lane a word, one coalesced load)
 // and takes the non-empty ones in turn, so empty words (lines 13-15) cost a
 // 32nd of a load each instead of a load and a shuffle each; the warp clears
 // the words it read (in_queue becomes the next out_queue). Lists of at
-// least td_big entries are queued on big for BigExpand, which
+// least td_big entries are queued on big for bfsb::HugeKernel, which
 // spreads them over whole blocks: a warp would read such a list alone, 32
 // entries a step, while the warps with short lists finish.
 __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
@@ -376,7 +324,7 @@ constexpr int kTdWords = 4;
 // its set bits one a round, every lane at once; a list of fewer than
 // lane_max entries is expanded by its lane alone, a longer one by the
 // warp together (lines 22-42, as TopDown), one of at least td_big queued
-// for BigExpand. Algorithm 3 gives each word to a warp and takes a
+// for bfsb::HugeExpand. Algorithm 3 gives each word to a warp and takes a
 // word's lists one after another: on a sparse level, where most lists
 // have an entry or two (level 5 at scale 25: 95 K vertices with 96 K
 // entries, about 3 non-empty words in 32), each list then costs the warp
@@ -887,7 +835,6 @@ struct ExploreArgs {
   int64_t in_words, row_words;
   uint32_t serial;
   uint32_t td_lane;
-  uint32_t td_batch;  // Visits' entries at once in BigExpand (1 or 4)
   uint32_t compact;  // bu_compact (bu_skip only)
   BigQueue big;
   Counters *ctr, *next;
@@ -954,10 +901,11 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a top-down level of the device loop (gate: the level is not done and
 // its direction is top-down) BottomUpKernel is where the lists that
 // TopDownKernel queued on the BigQueue (td_big) are expanded, by
-// BigExpand: the launch that would otherwise return at once does that
-// level's second step, and no level pays for a launch of BigKernel (about
-// 4 µs a level on an H200 at scale 25, results/diropt-1000). The host loop
-// (gate nullptr) launches BigKernel after TopDownKernel instead.
+// bfsb::HugeExpand, the body of bfsb::HugeKernel: the launch that would
+// otherwise return at once does that level's second step, and no level
+// pays for a launch of bfsb::HugeKernel (about 4 µs a level on an H200 at
+// scale 25, results/diropt-1000). The host loop (gate nullptr) launches
+// bfsb::HugeKernel after TopDownKernel instead.
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch.
@@ -965,11 +913,9 @@ template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
-      if (a.td_batch == 4) {
-        BigExpand<4>(a.big, a.td_adj, a.visited, a.out_queue, a.pred, a.bu_off, a.ctr);
-      } else {
-        BigExpand<1>(a.big, a.td_adj, a.visited, a.out_queue, a.pred, a.bu_off, a.ctr);
-      }
+      __shared__ bfsb::HugeList<uint32_t> cur;
+      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
+                       cur);
     }
   } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue,
@@ -1448,7 +1394,7 @@ struct Handle {
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
   uint32_t* hbig_err = nullptr;              // pinned readback of big_err, with the parents
-  int big_grid = 0;                          // BigKernel's blocks: as many as the GPU holds
+  int big_grid = 0;                          // bfsb::HugeKernel's blocks: as many as the GPU holds
   int64_t* parents = nullptr;
   int64_t* pairs = nullptr;
   // The device path of the 2D exchanges (device_exchange): own and gather
@@ -1578,7 +1524,7 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.td_batch, (uint32_t)p.bu_compact, Big(), Cur(), Next(),
+                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next(),
                        Fold{}};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
@@ -1653,7 +1599,7 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 }
 
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
-// td_big in the host loop (gate nullptr), BigKernel for the lists
+// td_big in the host loop (gate nullptr), bfsb::HugeKernel for the lists
 // it queued. In the device loop (gate: see TopDownKernel) the
 // BottomUpKernel launched after it expands them on a top-down level.
 int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
@@ -1661,9 +1607,9 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
   h->td_kernel<<<h->WarpGrid((h->col_words() + span - 1) / span), h->tpb, 0, h->s>>>(h->Args(), gate);
   BFSB_CHECK_LAUNCH("TopDownKernel");
   if (h->p.td_big > 0 && gate == nullptr) {
-    (h->p.td_batch == 4 ? BigKernel<4> : BigKernel<1>)<<<h->big_grid, kBigThreads, 0, h->s>>>(
-        h->Big(), h->td_adj, h->visited, h->out_q, h->pred, h->bu_off, h->Cur());
-    BFSB_CHECK_LAUNCH("BigKernel");
+    bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
+        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
+    BFSB_CHECK_LAUNCH("HugeKernel");
   }
   return 0;
 }
@@ -1812,7 +1758,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->big, sizeof(bfsb::HugeList<uint32_t>) * h->big_cap()));
       int per_sm = 0;
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, BigKernel<4>, kBigThreads, 0));
+          &per_sm, bfsb::HugeKernel<kBigThreads, uint32_t, uint32_t, BigVisit>, kBigThreads, 0));
       h->big_grid = std::max(1, per_sm) * h->sms;
     }
     BFSB_CHECK(cudaMalloc(&h->big_err, 4));

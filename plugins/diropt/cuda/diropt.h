@@ -76,11 +76,9 @@ typedef struct dob_params {
                                 td_lane entries alone, every lane at once;
                                 0: a warp per word, its lists one after
                                 another, as Algorithm 3 */
-  int64_t td_batch;          /* top-down: list entries a thread reads at
-                                once (1 or 4), their visited tests and
-                                atomics issued together (a lane with
-                                td_lane; a thread of the td_big lists'
-                                expansion) */
+  int64_t td_batch;          /* top-down with td_lane: list entries a lane
+                                reads at once (1 or 4), their visited
+                                tests and atomics issued together */
   int64_t bu_compact;        /* bottom-up with bu_skip (else unused): a
                                 chunk of 32 words of visited with at most
                                 bu_compact unvisited rows is explored a

@@ -161,7 +161,7 @@ type CUDAOptions struct {
 	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
 	BUSkip          bool  // bottom-up: a warp takes 32 words of visited at once and skips the full ones
 	TDLane          int64 // top-down: a lane per in_queue word, expanding its lists shorter than this alone (0: a warp per word)
-	TDBatch         int64 // top-down: list entries a thread reads at once (1 or 4): a lane with TDLane, a thread expanding a TDBig list
+	TDBatch         int64 // top-down with TDLane: list entries a lane reads at once (1 or 4)
 	BUCompact       int64 // bottom-up with BUSkip: a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row (0: never)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
