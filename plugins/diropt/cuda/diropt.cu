@@ -810,24 +810,22 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 // BottomUp.
 // Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
 // itself (EndLevel): the state its decision writes, the ring it records
-// the level in and the rule's parameters (DecideKernel's), the count of
-// blocks finished, the spare queue (row_words words: a 1×1 block is
-// square) and the host's end flag (mapped pinned memory, set when the
-// search ends: see dob_loop_sync).
+// the level in, the count of blocks finished, the spare queue (row_words
+// words: a 1×1 block is square), the host's end flag (mapped pinned
+// memory, set when the search ends: see dob_loop_sync) and the loop's
+// parameters (the rule's, as DecideKernel takes them).
 struct Fold {
   LoopState* next;
   LevelRec* ring;
   unsigned* done;
   uint32_t* spare;
   int* host_end;
-  double alpha, beta;
-  int mode;
-  long long n;
+  dob_loop_params lp;
 };
 
 // EndState is a level's decision (defined with Rule, below).
 __device__ LoopState EndState(LoopState st, long long found, long long found_mf, long long edges, LevelRec* ring,
-                              bool lead, double alpha, double beta, int mode, long long n);
+                              bool lead, const dob_loop_params& lp);
 
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
@@ -869,8 +867,8 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   __threadfence();
   *f.done = 0;
   const volatile Counters* c = a.ctr;
-  const LoopState st = EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true,
-                                f.alpha, f.beta, f.mode, f.n);
+  const LoopState st =
+      EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.lp);
   *f.next = st;
   if (st.done && !gate->done && f.host_end != nullptr) {
     __threadfence_system();
@@ -957,26 +955,24 @@ __global__ void MergeKernel(const uint32_t* __restrict__ out_queue, const uint32
   AddCounts(ctr, nullptr, 0, degrees, 0);
 }
 
-// LoopInit is the start of a search's device loop (dob_loop_begin's
-// parameters): the state st, the direction before level 0's rule, this
-// rank's share of level 0's m_f (1×1: the root's degree) and the rule's
-// inputs. StartState (defined with Rule, below) writes it to st, and with
+// LoopInit is the start of a search's device loop: the state st and
+// dob_loop_begin's parameters (the direction before level 0's rule, this
+// rank's share of level 0's m_f, 1×1: the root's degree, and the rule's
+// inputs). StartState (defined with Rule, below) writes it to st, and with
 // `start` (1×1, whose share is the sum) also chooses level 0's direction.
 struct LoopInit {
   LoopState* st;
-  int dir;
-  long long mf, edges;
-  double alpha, beta;
-  int mode;
-  long long n;
+  dob_loop_params lp;
 };
 __device__ void StartState(const LoopInit& in, bool start);
 
 // ResetKernel is a search's reset (Algorithm 2 lines 1-5) in one launch:
 // visited <- the isolated rows, in_queue and out_queue <- 0 (with the
 // root's bits), the all-assigned rows (2D), both counter sets and (1×1)
-// the spare queue and EndLevel's count <- 0, the root's pred and parent,
-// and (1×1: init.st) the loop's start, InitLoopKernel's work.
+// the spare queue <- 0, the root's pred and parent, and (1×1: init.st)
+// the loop's start, InitLoopKernel's work. (EndLevel's count of blocks
+// finished needs no reset: every BottomUpKernel of the device loop leaves
+// it at 0, its last block zeroing it.)
 // It replaces a copy, four memsets, ResetRootKernel and (1×1)
 // InitLoopKernel. A search's first host calls come right after the CPU
 // validation of the previous one, and each runtime call then takes 3-36 µs
@@ -985,8 +981,7 @@ __device__ void StartState(const LoopInit& in, bool start);
 // GPU waits for level 0. One launch saved 40-50 µs a search.
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
-                            uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, unsigned* fold_done,
-                            int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred,
+                            uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred,
                             int64_t* parents, LoopInit init) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -1003,7 +998,6 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
-    if (fold_done != nullptr) *fold_done = 0;
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
     if (init.st != nullptr) StartState(init, true);
@@ -1221,11 +1215,11 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
 // from the rule's inputs for the next one (mode 1: top-down only, 2:
 // bottom-up only).
 __device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, long long mf, long long mu,
-                                    long long n, double alpha, double beta, int mode) {
-  if (mode == 1) return 0;
-  if (mode == 2) return 1;
-  if (was == 0) return ((double)mf > (double)mu / alpha && nf > prev_nf) ? 1 : 0;
-  return ((double)nf < (double)n / beta && nf < prev_nf) ? 0 : 1;
+                                    const dob_loop_params& lp) {
+  if (lp.mode == 1) return 0;
+  if (lp.mode == 2) return 1;
+  if (was == 0) return ((double)mf > (double)mu / lp.alpha && nf > prev_nf) ? 1 : 0;
+  return ((double)nf < (double)lp.n / lp.beta && nf < prev_nf) ? 0 : 1;
 }
 
 // EndState is the decision that ends a level of state st (DecideKernel,
@@ -1235,7 +1229,7 @@ __device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, lo
 // loop when the level found nothing, and otherwise chooses the next
 // level's direction by Rule. A state past the end is carried on.
 __device__ LoopState EndState(LoopState st, long long found, long long found_mf, long long edges, LevelRec* ring,
-                              bool lead, double alpha, double beta, int mode, long long n) {
+                              bool lead, const dob_loop_params& lp) {
   if (st.done) return st;
   if (lead) {
     LevelRec& r = ring[st.level % kLoopSlots];
@@ -1251,7 +1245,7 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
   st.level++;
   st.done = found == 0;
   st.prev_dir = st.dir;
-  if (!st.done) st.dir = Rule(st.dir, st.nf, st.prev_nf, st.mf, st.mu, n, alpha, beta, mode);
+  if (!st.done) st.dir = Rule(st.dir, st.nf, st.prev_nf, st.mf, st.mu, lp);
   return st;
 }
 
@@ -1260,16 +1254,16 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
 // is the sum) also StartLoopKernel's work, level 0's direction.
 __device__ void StartState(const LoopInit& in, bool start) {
   LoopState* st = in.st;
-  st->dir = in.dir;
+  st->dir = (int)in.lp.dir;
   st->done = 0;
   st->nf = 1;
   st->prev_nf = 0;
   st->level = 0;
   st->prev_dir = 0;
   if (start) {
-    st->mf = in.mf;
-    st->mu = in.edges - in.mf;
-    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, in.n, in.alpha, in.beta, in.mode);
+    st->mf = in.lp.mf;
+    st->mu = in.lp.edges - in.lp.mf;
+    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, in.lp);
   }
 }
 
@@ -1281,18 +1275,17 @@ __global__ void InitLoopKernel(LoopInit in, long long* red) {
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   StartState(in, false);
   red[0] = red[2] = 0;
-  red[1] = in.mf;
+  red[1] = in.lp.mf;
 }
 
 // StartLoopKernel chooses level 0's direction from m_f = red[1] (the
 // root's degree over the grid) and m_u = edges - m_f: on the device, so
 // that the host waits for no count before the first level.
-__global__ void StartLoopKernel(LoopState* st, const long long* red, long long edges, double alpha, double beta,
-                                int mode, long long n) {
+__global__ void StartLoopKernel(LoopState* st, const long long* red, dob_loop_params lp) {
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   st->mf = red[1];
-  st->mu = edges - red[1];
-  st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, n, alpha, beta, mode);
+  st->mu = lp.edges - red[1];
+  st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, lp);
 }
 
 // CountsKernel (2D) packs this rank's share of the level's counts for the
@@ -1325,9 +1318,9 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
 // for the merge, and the whole grid clears it here rather than in a
 // launch of its own.
 __global__ void DecideKernel(const LoopState* cur, LoopState* next, const long long* red, LevelRec* ring,
-                             double alpha, double beta, int mode, long long n, uint32_t* out, int64_t out_words) {
+                             dob_loop_params lp, uint32_t* out, int64_t out_words) {
   const bool lead = threadIdx.x == 0 && blockIdx.x == 0;
-  const LoopState st = EndState(*cur, red[0], red[1], red[2], ring, lead, alpha, beta, mode, n);
+  const LoopState st = EndState(*cur, red[0], red[1], red[2], ring, lead, lp);
   if (lead) *next = st;
   if (st.done || st.dir != 0) return;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -1622,8 +1615,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend,
-                  h->lp.alpha, h->lp.beta, (int)h->lp.mode, (long long)h->lp.n};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp};
   }
   h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(a, gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
@@ -1641,8 +1633,8 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q, h->spare_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     h->fold_done, root_row, root_col, root_own, h->root_global,
-                                                     h->pred, h->parents, init);
+                                                     root_row, root_col, root_own, h->root_global, h->pred,
+                                                     h->parents, init);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->reset_pending = false;
   return 0;
@@ -1659,8 +1651,7 @@ int32_t FlushReset(Handle* h, char* err, int32_t errlen) {
 // next level is top-down).
 int32_t Decide(Handle* h, char* err, int32_t errlen) {
   const int64_t rw = h->row_words();
-  DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), h->red, h->ring, h->lp.alpha,
-                                                       h->lp.beta, (int)h->lp.mode, (long long)h->lp.n, h->out_q,
+  DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), h->red, h->ring, h->lp, h->out_q,
                                                        rw);
   BFSB_CHECK_LAUNCH("DecideKernel");
   return 0;
@@ -2078,8 +2069,7 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   h->lp = *lp;
   h->loop_synced = 0;
   h->loop_started = false;
-  const LoopInit init{h->loop, (int)lp->dir, (long long)lp->mf, (long long)lp->edges, lp->alpha, lp->beta,
-                      (int)lp->mode, (long long)lp->n};
+  const LoopInit init{h->loop, *lp};
   if (h->p.single) {
     // A 1×1 grid starts here (its m_f needs no allreduce), in the reset's
     // launch; dob_loop_start then launches nothing.
@@ -2097,8 +2087,7 @@ int32_t dob_loop_start(void* hv, char* err, int32_t errlen) {
   BFSB_REQUIRE(h->level == 0 && !h->loop_started, "dob_loop_start: call it once, after dob_loop_begin");
   if (!h->p.single) {  // 1×1: InitLoopKernel started the loop
     BFSB_CHECK(cudaSetDevice((int)h->p.device));
-    StartLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, (long long)h->lp.edges, h->lp.alpha, h->lp.beta,
-                                        (int)h->lp.mode, (long long)h->lp.n);
+    StartLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, h->lp);
     BFSB_CHECK_LAUNCH("StartLoopKernel");
   }
   h->loop_started = true;
