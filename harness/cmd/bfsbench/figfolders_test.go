@@ -258,6 +258,10 @@ func TestSameCode(t *testing.T) {
 		{"cu string", "k.cu", "const char* s = \"a // b\";\n", "const char* s = \"a\";\n", false},
 		{"cu char", "k.cu", "char c = '\\'';  // q\n", "char c = '\\'';\n", true},
 		{"preprocessor lines", "k.h", "#define A 1\nint b;\n", "#define A 1 int b;\n", false},
+		{"code reflowed", "k.cu", "int f(int a,\n      int b);\nint c;\n", "int f(int a, int b); int c;\n", true},
+		{"directive after code", "k.cu", "int a;\n#include <x>\n", "int a; #include <x>\n", false},
+		{"directive continued", "k.h", "#define X a \\\n  b\nint y;\n", "#define X a \\\n b int y;\n", false},
+		{"directive continued, reflowed after", "k.h", "#define X a \\\n  b\nint y,\n z;\n", "#define X a \\\n b\nint y, z;\n", true},
 		{"comment between tokens", "k.cu", "int/**/a;\n", "inta;\n", false},
 		{"other files", "x.toml", "a = 1 # x\n", "a = 1\n", false},
 	} {

@@ -14,7 +14,9 @@ import (
 // token with their comments dropped, except a file whose comments can be
 // code (a cgo preamble, //go: directives, //export), which is compared
 // whole; C, C++ and CUDA files with their comments removed and each run of
-// white space made one space; any other file byte for byte.
+// white space made one space (a line break only where a preprocessor line
+// ends), so that code reflowed over other lines compares the same; any
+// other file byte for byte.
 func sameCode(path string, a, b []byte) bool {
 	switch filepath.Ext(path) {
 	case ".go":
@@ -65,11 +67,14 @@ func goTokens(src []byte) (string, bool) {
 
 // cCode returns C, C++ or CUDA source with its comments removed (string
 // and character literals kept as they are) and each run of white space
-// outside them made one space, or one newline where the run holds one (the
-// preprocessor reads lines).
+// outside them made one space, or one newline where the run holds one and
+// a preprocessor line ends or begins there (the preprocessor reads lines;
+// the compiler does not).
 func cCode(src []byte) string {
 	var out strings.Builder
 	pending := byte(0) // the white space a run left to write: 0, ' ' or '\n'
+	directive := false // the output line is a preprocessor line (# first)
+	last := byte(0)    // the last byte written
 	gap := func(c byte) {
 		if c == '\n' || pending == 0 {
 			pending = c
@@ -77,10 +82,22 @@ func cCode(src []byte) string {
 	}
 	emit := func(c byte) {
 		if pending != 0 && out.Len() > 0 {
-			out.WriteByte(pending)
+			switch {
+			case pending == '\n' && directive && last == '\\':
+				out.WriteByte('\n') // the directive goes on
+			case pending == '\n' && (directive || c == '#'):
+				out.WriteByte('\n')
+				directive = false
+			default:
+				out.WriteByte(' ')
+			}
+		}
+		if out.Len() == 0 || (pending == '\n' && c == '#') {
+			directive = c == '#'
 		}
 		pending = 0
 		out.WriteByte(c)
+		last = c
 	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]

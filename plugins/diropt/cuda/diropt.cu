@@ -981,8 +981,9 @@ __device__ void StartState(const LoopInit& in, bool start);
 // GPU waits for level 0. One launch saved 40-50 µs a search.
 __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
-                            uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row, int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred,
-                            int64_t* parents, LoopInit init) {
+                            uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
+                            int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
+                            LoopInit init) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -2085,7 +2086,7 @@ int32_t dob_loop_start(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr, "dob_loop_start: null handle");
   BFSB_REQUIRE(h->level == 0 && !h->loop_started, "dob_loop_start: call it once, after dob_loop_begin");
-  if (!h->p.single) {  // 1×1: InitLoopKernel started the loop
+  if (!h->p.single) {  // 1×1: dob_loop_begin's reset launch started the loop
     BFSB_CHECK(cudaSetDevice((int)h->p.device));
     StartLoopKernel<<<1, 32, 0, h->s>>>(h->loop, h->red, h->lp);
     BFSB_CHECK_LAUNCH("StartLoopKernel");
