@@ -1463,9 +1463,8 @@ struct Handle {
   ~Handle() {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, fold_done, pred,
-                    level_assigned, all_assigned,
-                    prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send, pred_recv, row_gather,
-                    loop, red};
+                    level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
+                    pred_recv, row_gather, loop, red};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -1506,8 +1505,8 @@ struct Handle {
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
   // its exploration's end, 2 the row exchange's and merge's end, 3 the
   // column exchange's end (with the counts' allreduce, which travels in
-  // its NCCL group), 4 the decision's end (1×1: 0 and 4 only, the
-  // exploration ending with the decision).
+  // its NCCL group), 4 the decision's end (1×1: 4 only, the level's end,
+  // its exploration ending with the decision).
   int LoopEvent(int k) const { return SlotEvent(loop_slot, k); }
   // SlotEvent is event k of loop slot `slot`.
   static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
