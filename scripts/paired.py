@@ -9,7 +9,9 @@ ratios and a two-sided sign test, the same without each search's level-0
 gap (the device time before level 0: mostly the GPU waking after the
 previous search's validation, which can swamp a change) and without all of
 level 0 (runs since the 1×1 device loop records one event a level have no
-gap: their level 0 includes it); for every case the range of that gap; and
+gap: their level 0 includes it); for every case the range of that gap, and
+its mean search time with the part of it in top-down levels (and in those
+top-down levels that examined over 1 M entries); and
 per level the median time of the searches reaching it in both cases (every
 part of the level but the search's end, which is a line of its own). With a level L after the case numbers it also
 prints, root by root, level L's direction,
@@ -50,6 +52,11 @@ def level0(s):
     return sum(s["phases"][0]["times"].values())
 
 
+def phases_ms(phases):
+    """The time of the given phases (levels) in ms, every part."""
+    return sum(sum(p["times"].values()) for p in phases) * 1e3
+
+
 def level_medians(case):
     """Per level, the median ms of the level's parts but the end; and the end's median."""
     levels, ends = {}, []
@@ -77,15 +84,20 @@ def main():
         i = int(sys.argv[3])
         a, b = load(sys.argv[1])["cases"][i], load(sys.argv[2])["cases"][i]
         cases = [a, b]
+    for i, c in enumerate(cases):
+        gaps = [gap(s) * 1e6 for s in c["bfs"]]
+        print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
+        td = [[p for p in s["phases"] if "explore_td" in p["times"]] for s in c["bfs"]]
+        big = [[p for p in ps if p["bytes"]["edges_examined"] > 1e6] for ps in td]
+        print(f"case {i}: mean search {statistics.mean(s['time_s'] for s in c['bfs']) * 1e3:.3f} ms, "
+              f"top-down levels {statistics.mean(map(phases_ms, td)):.3f} ms, "
+              f"those over 1 M entries {statistics.mean(map(phases_ms, big)):.3f} ms (means a search)")
     if [s["root"] for s in a["bfs"]] != [s["root"] for s in b["bfs"]]:
         sys.exit("the two cases did not search the same roots")
     pairs = list(zip(a["bfs"], b["bfs"]))
     paired([y["time_s"] / x["time_s"] for x, y in pairs], "search")
     paired([(y["time_s"] - gap(y)) / (x["time_s"] - gap(x)) for x, y in pairs], "without the level-0 gap")
     paired([(y["time_s"] - level0(y)) / (x["time_s"] - level0(x)) for x, y in pairs], "without level 0")
-    for i, c in enumerate(cases):
-        gaps = [gap(s) * 1e6 for s in c["bfs"]]
-        print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
     (la, ea), (lb, eb) = level_medians(a), level_medians(b)
     print("per level, median ms a / b: " + ", ".join(
         f"{k} {la[k]:.4f} / {lb[k]:.4f}" for k in sorted(la) if k in lb))
