@@ -32,13 +32,17 @@ const floorReps = 20
 // entry is read from the dense array the search's first check reads, so
 // the floor is the least work in the layout the search uses (about 8
 // bytes a vertex instead of 36: the floor drops with the layout).
-func floorFormula(buFirst bool) string {
+func floorFormula(buFirst, leaves bool) string {
 	entry := "of its first CSC entry (a 32-byte sector of its list)"
 	if buFirst {
 		entry = "of its first CSC entry from the dense first-entry array (bu_first)"
 	}
-	return "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, one read of its CSC offsets, " +
+	f := "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, one read of its CSC offsets, " +
 		entry + " and of that entry's in_queue bit, a lane per vertex and a warp per 32 vertices as the bottom-up kernel maps them, words of isolated vertices skipped: the least work of the bottom-up step that gives each vertex its parent, done once (rank 0's block on 2D grids)"
+	if leaves {
+		f += "; with leaves, over the vertices that are not leaves, then LeafKernel: each leaf's pair, its neighbour's visited bit and its predecessor written, the pass every search ends with"
+	}
+	return f
 }
 
 // caseInfo describes the partition (collective: sums over the grid).
@@ -54,6 +58,7 @@ func caseInfo(g *comm.Grid, b *dobfs.Block, edges, inputEdges int64) (map[string
 		"directed_edges":  edges,
 		"csc_entries":     csc[0],
 		"csr_csc_shared":  b.Shared,
+		"leaves":          b.NumLeaves(),
 		"bound_formula":   "12 bytes per reached vertex but the root (CSC offset, one CSC entry, its 32-bit predecessor written) + 2·n/8 (visited bitmap read and written once), summed over the ranks",
 		"duplicates_note": "self-loops and duplicate edges are removed in construction; directed_edges counts both directions of each remaining edge",
 	}, nil

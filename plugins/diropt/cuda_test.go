@@ -91,6 +91,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pMode: dobfs.ModeTopDown, pTDLane: int64(1024), pTDBatch: int64(1)}, {pTDBatch: int64(1)}, {pMode: dobfs.ModeTopDown, pTDBatch: int64(4), pTDBig: int64(0)},
 			{pBUCompact: int64(1024)}, {pMode: dobfs.ModeBottomUp, pBUCompact: int64(128)}, {pBUCompact: int64(1024), pBUFirst: false, pBUBatch: int64(1)},
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
+			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
@@ -186,6 +187,34 @@ func TestCUDADeviceExchange(t *testing.T) {
 // and NCCL are present, on 2×1 with the device exchanges. On 1×1 it also
 // runs every level bottom-up: thousands of bottom-up levels whose
 // frontier is one vertex, each a full pass of BottomUpKernel.
+// TestCUDALeaves runs TestLeaves's graph on the CUDA backend, in each mode
+// and with the leaves' launch in the levels' batch or after it (the first
+// search of a run, whose batch has no room for it; a run's searches after
+// a deeper one): every search validates, reports the tree's levels
+// (sdktest.SearchAll) and runs the CPU backend's levels.
+func TestCUDALeaves(t *testing.T) {
+	needCUDA(t)
+	g := leafGraph(t)
+	for _, mode := range []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp} {
+		t.Run(mode, func(t *testing.T) {
+			params, err := plugin{}.Info().CheckParams(map[string]any{pMode: mode, pLeaves: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 1, Grid: [2]int{1, 1}}
+			cpu := searchAll(t, cfg, g)
+			cfg.Backend = sdk.BackendCUDA
+			gpu := searchAll(t, cfg, g)
+			for k := range cpu {
+				if a, b := levelShape(cpu[k]), levelShape(gpu[k]); fmt.Sprint(a) != fmt.Sprint(b) {
+					t.Errorf("search %d: CPU levels %v, CUDA levels %v", k, a, b)
+				}
+				checkLevelsEnd(t, k, gpu[k])
+			}
+		})
+	}
+}
+
 func TestCUDADeepGraph(t *testing.T) {
 	needCUDA(t)
 	const path = 2000

@@ -35,6 +35,7 @@ const (
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
 	pBUCompact = "bu_compact"
+	pLeaves    = "leaves"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -97,6 +98,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
 			{Name: pBUCompact, Type: sdk.TypeInt, Default: int64(256), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
+			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them, and one pass after the last level, inside the timed search, gives each its parent: its one neighbour where the search reached it (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -138,7 +141,7 @@ type options struct {
 func parseOptions(cfg sdk.Config) (options, error) {
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
-			WritePred: cfg.String(pWritePred)},
+			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
 		Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
@@ -243,7 +246,7 @@ func (v *rankVariant) CaseInfo() map[string]any {
 		})
 		if s, err := v.Rank.Floor(floorReps); err == nil {
 			v.Info[sdk.InfoFloorTimeS] = s
-			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst)
+			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst, v.opt.Leaves && v.Grid.R*v.Grid.C == 1)
 		} else {
 			v.Info["floor_error"] = err.Error()
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
@@ -32,7 +33,10 @@ func checkPhases(t *testing.T, s sdk.Search, cfg sdk.Config) {
 		}
 		levels = levels[:len(levels)-1]
 	}
-	if len(levels) != s.Levels {
+	// With leaves (1×1) the tree may end with a level of leaves below the
+	// loop's last level, which has no entry of its own (dobfs/leaves.go).
+	leaves := cfg.Params[pLeaves] == true && !twoD
+	if len(levels) != s.Levels && !(leaves && len(levels) == s.Levels-1) {
 		t.Fatalf("%d level entries for %d levels", len(levels), s.Levels)
 	}
 	for k, ph := range levels {
@@ -92,6 +96,9 @@ func TestCPU(t *testing.T) {
 	}
 	cases = append(cases,
 		tc{[2]int{1, 1}, 14, 16, nil},
+		tc{[2]int{1, 1}, 12, 16, map[string]any{pLeaves: false}},
+		tc{[2]int{1, 1}, 12, 4, map[string]any{pPreset: presetPaper, pLeaves: true}},
+		tc{[2]int{2, 2}, 12, 16, map[string]any{pLeaves: true}}, // ignored on 2D
 		tc{[2]int{2, 2}, 14, 16, map[string]any{pWritePred: dobfs.WritePredLevel}},
 		tc{[2]int{1, 3}, 9, 8, nil}, // blocks not a multiple of 32 vertices
 		tc{[2]int{3, 1}, 9, 8, map[string]any{pMode: dobfs.ModeBottomUp}},
@@ -171,7 +178,7 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end", Leaves: true}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {
@@ -200,5 +207,79 @@ func TestCPUUnalignedBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: grid[0] * grid[1], Grid: grid}, g)
+	}
+}
+
+// leafGraph is a small graph of the shapes the leaves step must get right
+// (dobfs/leaves.go), searched from every vertex with a neighbour: leaves
+// at the deepest level (the ends of a path), a star of leaves, two leaves
+// joined only to each other, a leaf left by a dropped self-loop or a
+// dropped duplicate edge, a component the root does not reach, and
+// isolated vertices.
+func leafGraph(t *testing.T) *sdktest.Graph {
+	t.Helper()
+	type e = graph500.Edge
+	edges := []e{
+		{V0: 0, V1: 1}, {V0: 1, V1: 2}, {V0: 2, V1: 3}, {V0: 3, V1: 4}, // a path: 0 and 4 are leaves
+		{V0: 10, V1: 11}, {V0: 10, V1: 12}, {V0: 13, V1: 10}, {V0: 10, V1: 1}, // a star hung on the path
+		{V0: 20, V1: 21},                                                       // two leaves
+		{V0: 30, V1: 31}, {V0: 31, V1: 32}, {V0: 32, V1: 30}, {V0: 32, V1: 33}, // a triangle with a leaf
+		{V0: 40, V1: 40}, {V0: 40, V1: 41}, // 40's self-loop is dropped: two leaves
+		{V0: 50, V1: 51}, {V0: 51, V1: 50}, {V0: 51, V1: 52}, {V0: 52, V1: 53}, {V0: 53, V1: 51}, // 50: a duplicate
+		{V0: 60, V1: 61}, {V0: 61, V1: 62}, {V0: 62, V1: 63}, {V0: 63, V1: 64}, {V0: 64, V1: 65}, {V0: 65, V1: 66},
+		{V0: 66, V1: 67}, {V0: 67, V1: 68}, {V0: 68, V1: 69}, {V0: 69, V1: 70}, {V0: 70, V1: 71}, // a longer path
+	}
+	const n = 100
+	g := sdktest.GraphOf(t, edges, n, 1)
+	g.Keys = nil
+	deg := make([]int, n)
+	for _, x := range edges {
+		if x.V0 != x.V1 {
+			deg[x.V0]++
+			deg[x.V1]++
+		}
+	}
+	for v := range deg {
+		if deg[v] > 0 {
+			g.Keys = append(g.Keys, int64(v))
+		}
+	}
+	return g
+}
+
+// TestLeaves checks the leaves step on the CPU backend (the CUDA backend:
+// TestCUDALeaves) from every root of leafGraph: every search validates, its
+// levels are the serial BFS's and the reported level count is the tree's
+// (sdktest.SearchAll), and the level loop runs the same levels as without
+// the step, or one fewer where the last level held only leaves.
+func TestLeaves(t *testing.T) {
+	g := leafGraph(t)
+	for _, mode := range []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp} {
+		t.Run(mode, func(t *testing.T) {
+			var runs [2][]sdk.Search
+			for k, leaves := range []bool{false, true} {
+				params, err := plugin{}.Info().CheckParams(map[string]any{pMode: mode, pLeaves: leaves})
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs[k] = searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: params, Ranks: 1, Grid: [2]int{1, 1}}, g)
+			}
+			shorter := 0
+			for i := range runs[0] {
+				without, with := runs[0][i], runs[1][i]
+				if len(with.Phases) < len(without.Phases) {
+					shorter++
+				}
+				if with.Levels != without.Levels {
+					t.Errorf("root %d: %d levels with leaves, %d without", g.Keys[i%len(g.Keys)], with.Levels, without.Levels)
+				}
+				if d := len(without.Phases) - len(with.Phases); d != 0 && d != 1 {
+					t.Errorf("root %d: the loop ran %d levels with leaves, %d without", g.Keys[i%len(g.Keys)], len(with.Phases), len(without.Phases))
+				}
+			}
+			if shorter == 0 {
+				t.Errorf("no search ran fewer levels with leaves: the graph's deepest leaves were not left out")
+			}
+		})
 	}
 }

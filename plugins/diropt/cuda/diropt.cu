@@ -106,12 +106,25 @@ namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
 
+// kNone marks a row WritePred does not send (pred_send, pred_recv), and a
+// leaf the search did not reach (pred, with `leaves`: LeafPass).
+constexpr uint32_t kNone = 0xffffffffu;
+
+// kLeafNeighbour marks, in a leaf pair's second word, a neighbour that is
+// a leaf itself (a component of two vertices; see LeafPass).
+constexpr uint32_t kLeafNeighbour = 0x80000000u;
+
 // Counters of one level (one set of the two in ctr).
 struct Counters {
   unsigned long long found;    // vertices put in out_queue
   unsigned long long degrees;  // the sum of their CSC degrees
   unsigned long long edges;    // adjacency entries read
   unsigned long long nbig;     // the BigQueue's ctl: lists << 40 | chunks queued for bfsb::HugeKernel
+  // With leaves: nonzero when a vertex of the level's frontier has a leaf
+  // neighbour (a top-down level counts it: FrontierLeaves; after a
+  // bottom-up last level, the leaves' launch), so that the tree has a
+  // level of leaves below the last level's frontier.
+  unsigned long long leafy;
 };
 
 __device__ __forceinline__ unsigned long long WarpSum(unsigned long long x) {
@@ -132,8 +145,26 @@ __device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned 
     if (e) atomicAdd(&c->edges, e);
   }
   if (next != nullptr && blockIdx.x == 0 && threadIdx.x == 0) {
-    next->found = next->degrees = next->edges = next->nbig = 0;
+    next->found = next->degrees = next->edges = next->nbig = next->leafy = 0;
   }
+}
+
+// FrontierLeaves (with leaves; has_leaf nullptr: none) marks c->leafy
+// when a vertex of the warp's frontier words has a leaf neighbour: lane
+// has word[j] of in_queue at index w[j] in hand, and has_leaf is the
+// bitmap of the rows with a leaf neighbour (a row's bit at its column's
+// place: 1×1). One coalesced load a non-empty word, a store a warp that
+// finds one.
+template <int kWords>
+__device__ __forceinline__ void FrontierLeaves(const uint32_t* __restrict__ has_leaf, const uint32_t (&word)[kWords],
+                                               const int64_t (&w)[kWords], Counters* c) {
+  if (has_leaf == nullptr) return;
+  uint32_t any = 0;
+#pragma unroll
+  for (int j = 0; j < kWords; ++j) {
+    if (word[j] != 0) any |= word[j] & __ldg(&has_leaf[w[j]]);
+  }
+  if (__any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) c->leafy = 1;
 }
 
 // LoopState is the device-resident level loop's state (dob_loop_*): the
@@ -147,6 +178,14 @@ struct LoopState {
   long long nf, prev_nf, mf, mu;  // n_f, the previous n_f, m_f, m_u
   long long level;                // levels completed
   int prev_dir;                   // the last completed level's direction (0 before level 0)
+  // 1×1 with leaves: the root's local row (LeafPass skips it), whether
+  // the leaves still wait for their parents after the last level (the
+  // next launch's EndLevel gives them: LeafPass) and how many of them the
+  // search reached (dob_loop_sync reads it).
+  // deep: the tree has a level of leaves below the last level's frontier
+  // (so one level more than the loop's).
+  int leaf_pending, deep;
+  long long root, leaves;
 };
 
 // LevelRec is what DecideKernel records about a completed level (ring slot
@@ -288,7 +327,7 @@ constexpr int kBigThreads = 256;
 __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                         const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
                                         uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
-                                        Counters* ctr, Counters* next) {
+                                        const uint32_t* __restrict__ has_leaf, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
@@ -296,6 +335,7 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
        w0 += warps * 32) {
     const uint32_t mine = w0 + lane < in_words ? in_queue[w0 + lane] : 0u;
     if (mine != 0) in_queue[w0 + lane] = 0;
+    FrontierLeaves<1>(has_leaf, {mine}, {w0 + lane}, ctr);
     for (unsigned nonempty = __ballot_sync(kFull, mine != 0); nonempty != 0; nonempty &= nonempty - 1) {
       const int64_t w = w0 + __ffs(nonempty) - 1;
       const uint32_t word = __shfl_sync(kFull, mine, __ffs(nonempty) - 1);
@@ -338,7 +378,8 @@ template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
                                              uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
-                                             uint32_t lane_max, Counters* ctr, Counters* next) {
+                                             uint32_t lane_max, const uint32_t* __restrict__ has_leaf, Counters* ctr,
+                                             Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
@@ -346,11 +387,13 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
   for (int64_t c0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * span; c0 < in_words;
        c0 += warps * span) {
     uint32_t words[kTdWords];
+    int64_t at[kTdWords];
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
-      const int64_t w = c0 + j * 32 + lane;
-      words[j] = w < in_words ? in_queue[w] : 0u;
+      at[j] = c0 + j * 32 + lane;
+      words[j] = at[j] < in_words ? in_queue[at[j]] : 0u;
     }
+    FrontierLeaves<kTdWords>(has_leaf, words, at, ctr);
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
       if (words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
@@ -821,6 +864,8 @@ struct Fold {
   uint32_t* spare;
   int* host_end;
   dob_loop_params lp;
+  const uint2* leaves;  // with `leaves`: the leaf pairs (LeafPass), else nullptr
+  int64_t nleaves;
 };
 
 // EndState is a level's decision (defined with Rule, below).
@@ -830,6 +875,7 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
   uint32_t *in_queue, *visited, *out_queue, *pred;
+  const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
   uint32_t serial;
   uint32_t td_lane;
@@ -838,6 +884,43 @@ struct ExploreArgs {
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
 };
+
+// LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
+// a search may leave them out): after the last level, every leaf v but the
+// root gets its parent, its one neighbour w where the search reached w
+// (w's visited bit; a neighbour that is a leaf itself, kLeafNeighbour, is
+// reached only as the root), else kNone, which dob_parents reads as
+// unreached. The pairs come in increasing v, so a warp's pred writes fall
+// in a few lines; a thread takes kLeafBatch pairs a round, their loads
+// issued together. The reached leaves are counted into ctr->found.
+constexpr int kLeafBatch = 4;
+__device__ __forceinline__ void LeafPass(const uint2* __restrict__ leaves, int64_t n, long long root,
+                                         const uint32_t* __restrict__ visited, uint32_t* pred, Counters* ctr) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  unsigned long long found = 0;
+  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < n; k0 += kLeafBatch * stride) {
+    uint2 l[kLeafBatch];
+    uint32_t vis[kLeafBatch];
+#pragma unroll
+    for (int j = 0; j < kLeafBatch; ++j) {
+      const int64_t k = k0 + j * stride;
+      l[j] = k < n ? leaves[k] : make_uint2(kNone, kLeafNeighbour);
+    }
+#pragma unroll
+    for (int j = 0; j < kLeafBatch; ++j) {
+      const uint32_t w = l[j].y & ~kLeafNeighbour;
+      vis[j] = (l[j].y & kLeafNeighbour) ? (uint32_t)((long long)w == root) : __ldg(&visited[w >> 5]) >> (w & 31);
+    }
+#pragma unroll
+    for (int j = 0; j < kLeafBatch; ++j) {
+      if (l[j].x == kNone || (long long)l[j].x == root) continue;
+      const bool reached = vis[j] & 1u;
+      pred[l[j].x] = reached ? (l[j].y & ~kLeafNeighbour) : kNone;
+      found += reached;
+    }
+  }
+  AddCounts(ctr, nullptr, found, 0, 0);
+}
 
 // EndLevel ends a level of the 1×1 device loop at the end of
 // BottomUpKernel (ours, not in [1]), which every level launches last.
@@ -852,9 +935,24 @@ struct ExploreArgs {
 // the level found nothing, the search has ended: that block also sets the
 // host's end flag (pinned memory the host polls, dob_loop_sync), after a
 // system-wide fence, so that the host learns the end without a copy.
+// With leaves the end waits for one more launch: the level that found
+// nothing leaves them pending, and the next launch's grid gives them
+// their parents (LeafPass, every block) before its last block sets the
+// flag, so the search's time includes them.
 __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* gate) {
   const Fold& f = a.fold;
-  if (!gate->done && gate->prev_dir == 1) {
+  const bool leaf = gate->done && gate->leaf_pending;
+  if (leaf) {
+    LeafPass(f.leaves, f.nleaves, gate->root, a.visited, a.pred, a.ctr);
+    if (gate->prev_dir == 1) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
+      const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+      uint32_t any = 0;
+      for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) {
+        any |= f.spare[w] & __ldg(&a.has_leaf[w]);
+      }
+      if (__any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) a.ctr->leafy = 1;
+    }
+  } else if (!gate->done && gate->prev_dir == 1) {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) f.spare[w] = 0;
   }
@@ -867,10 +965,20 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   __threadfence();
   *f.done = 0;
   const volatile Counters* c = a.ctr;
-  const LoopState st =
-      EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.lp);
+  LoopState st = EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.lp);
+  bool end = st.done && !gate->done;  // this level found nothing
+  if (end && f.nleaves > 0) {
+    st.leaf_pending = 1;
+    st.deep = gate->dir == 0 && c->leafy != 0;  // a top-down level counted its frontier's leaf neighbours
+    end = false;
+  } else if (leaf) {
+    st.leaf_pending = 0;
+    st.leaves = (long long)c->found;
+    st.deep = gate->deep || c->leafy != 0;
+    end = true;
+  }
   *f.next = st;
-  if (st.done && !gate->done && f.host_end != nullptr) {
+  if (end && f.host_end != nullptr) {
     __threadfence_system();
     *(volatile int*)f.host_end = 1;
   }
@@ -889,10 +997,10 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   if (Skip(gate, 0)) return;
   if (kLane) {
     TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
-                         a.big, a.td_lane, a.ctr, a.next);
+                         a.big, a.td_lane, a.has_leaf, a.ctr, a.next);
   } else {
-    TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big, a.ctr,
-            a.next);
+    TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
+            a.has_leaf, a.ctr, a.next);
   }
 }
 
@@ -920,6 +1028,24 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                                                  a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate);
+}
+
+// LeafBitsKernel sets, with leaves at dob_create, each leaf's bit in skip
+// (isolated with the leaves: what a reset marks visited) and its
+// neighbour's in has_leaf (FrontierLeaves).
+__global__ void LeafBitsKernel(const uint2* __restrict__ leaves, int64_t n, uint32_t* skip, uint32_t* has_leaf) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+    const uint32_t v = leaves[k].x, w = leaves[k].y & ~kLeafNeighbour;
+    atomicOr(&skip[v >> 5], 1u << (v & 31));
+    atomicOr(&has_leaf[w >> 5], 1u << (w & 31));
+  }
+}
+
+// LeafKernel is LeafPass alone, for the measured floor (dob_floor).
+__global__ void LeafKernel(const uint2* __restrict__ leaves, int64_t n, const uint32_t* __restrict__ visited,
+                           uint32_t* pred, Counters* ctr) {
+  LeafPass(leaves, n, -1, visited, pred, ctr);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -967,10 +1093,11 @@ struct LoopInit {
 __device__ void StartState(const LoopInit& in, bool start);
 
 // ResetKernel is a search's reset (Algorithm 2 lines 1-5) in one launch:
-// visited <- the isolated rows, in_queue and out_queue <- 0 (with the
-// root's bits), the all-assigned rows (2D), both counter sets and (1×1)
-// the spare queue <- 0, the root's pred and parent, and (1×1: init.st)
-// the loop's start, InitLoopKernel's work. (EndLevel's count of blocks
+// visited <- skip (the isolated rows, with leaves the leaves too),
+// in_queue and out_queue <- 0 (with the root's bits), the all-assigned
+// rows (2D), both counter sets and (1×1) the spare queue <- 0, the root's
+// pred and parent, and (1×1: init.st) the loop's start, InitLoopKernel's
+// work (and the root's row in the loop state, for LeafPass). (EndLevel's count of blocks
 // finished needs no reset: every BottomUpKernel of the device loop leaves
 // it at 0, its last block zeroing it.)
 // It replaces a copy, four memsets, ResetRootKernel and (1×1)
@@ -979,7 +1106,7 @@ __device__ void StartState(const LoopInit& in, bool start);
 // of host time (medians; the copy 36, the event record 24; 105 µs for the
 // reset's calls in all, on an H200 host: results/diropt-reset), while the
 // GPU waits for level 0. One launch saved 40-50 µs a search.
-__global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ isolated,
+__global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* __restrict__ skip,
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
@@ -991,7 +1118,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
     out_queue[w] = 0;
     if (spare != nullptr) spare[w] = 0;
     if (w < row_words) {
-      uint32_t v = isolated[w];
+      uint32_t v = skip[w];
       if (root_row >= 0 && w == (root_row >> 5)) v |= 1u << (root_row & 31);
       visited[w] = v;
       if (all_assigned != nullptr) all_assigned[w] = 0;
@@ -1001,7 +1128,10 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   if (t == 0) {
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
-    if (init.st != nullptr) StartState(init, true);
+    if (init.st != nullptr) {
+      StartState(init, true);
+      init.st->root = root_row;
+    }
   }
 }
 
@@ -1033,23 +1163,22 @@ __global__ void ScatterParentsKernel(const int64_t* __restrict__ pairs, int64_t 
 }
 
 // ParentsKernel (1×1) makes the int64 parents from pred and visited: a
-// visited vertex that is not isolated (or is the root) has pred as parent.
+// visited vertex that is not isolated (or is the root) has pred as parent,
+// unless pred is kNone (a leaf the search did not reach: LeafPass).
 __global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t* __restrict__ visited,
                               const uint32_t* __restrict__ isolated, int64_t n, int64_t root, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
     const uint32_t m = 1u << (v & 31);
     const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || v == root);
-    parents[v] = reached ? (int64_t)pred[v] : -1;
+    const uint32_t p = reached ? pred[v] : kNone;
+    parents[v] = p != kNone ? (int64_t)p : -1;
   }
 }
 
 // The device path of the 2D exchanges (dob_dev_*): small thread-per-word
 // kernels around the NCCL operations the Go level loop enqueues on the
 // same stream.
-
-// kNone marks a row WritePred does not send (pred_send, pred_recv).
-constexpr uint32_t kNone = 0xffffffffu;
 
 // RowScanKernel is Algorithm 2 lines 12-21 on the device path, after the
 // row's allgather of the out_queues (row_gather: c blocks of words words,
@@ -1177,18 +1306,20 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
 // FloorKernel is the measured floor: the least work of a bottom-up search.
 // Every vertex with a neighbour must be given its parent, which takes at
 // least its CSC offsets and one list entry, and that entry's in_queue bit:
-// this pass does exactly that for every non-isolated vertex, once, in the
-// bottom-up kernel's mapping (warp per word of the isolated bitmap, lane per
-// vertex, kBuWords words a warp at a time, words with no vertex to scan
-// skipped), with no search, no atomics
-// and no writes but one per warp. A search does this work at least once over
-// its levels, so the pass bounds a search's time from below. kFirst
-// (bu_first): the entry comes from the dense first array, as the search's
-// first check reads it, so the floor follows the layout the search uses.
+// this pass does exactly that for every vertex a reset leaves unvisited
+// (those not in skip: not isolated and, with leaves, not a leaf), once, in
+// the bottom-up kernel's mapping (warp per word of skip, lane per vertex,
+// kBuWords words a warp at a time, words with no vertex to scan skipped),
+// with no search, no atomics and no writes but one per warp. A search does
+// this work at least once over its levels, so the pass bounds a search's
+// time from below; with leaves, LeafKernel follows it (LeafPass, which
+// every search runs once). kFirst (bu_first): the entry comes from the
+// dense first array, as the search's first check reads it, so the floor
+// follows the layout the search uses.
 template <bool kFirst>
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                             const uint32_t* __restrict__ first, const uint32_t* __restrict__ in_queue,
-                            const uint32_t* __restrict__ isolated, int64_t row_words, unsigned long long* sink) {
+                            const uint32_t* __restrict__ skip, int64_t row_words, unsigned long long* sink) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   uint32_t acc = 0;
@@ -1196,7 +1327,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
        w0 += warps * kBuWords) {
     uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
 #pragma unroll
-    for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? isolated[w0 + j] : kFull;
+    for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? skip[w0 + j] : kFull;
     FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, iso, beg, end, u);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -1261,6 +1392,10 @@ __device__ void StartState(const LoopInit& in, bool start) {
   st->prev_nf = 0;
   st->level = 0;
   st->prev_dir = 0;
+  st->leaf_pending = 0;
+  st->deep = 0;
+  st->root = -1;
+  st->leaves = 0;
   if (start) {
     st->mf = in.lp.mf;
     st->mu = in.lp.edges - in.lp.mf;
@@ -1382,6 +1517,12 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
+  // With leaves (1×1): the leaf pairs (v, w), by increasing v (LeafPass),
+  // and skip, isolated with the leaves' bits (what a reset marks visited;
+  // without leaves, isolated itself).
+  uint2* leaves = nullptr;
+  uint32_t* skip = nullptr;
+  uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
@@ -1468,6 +1609,9 @@ struct Handle {
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
+    if (leaves != nullptr) cudaFree(leaves);
+    if (has_leaf != nullptr) cudaFree(has_leaf);
+    if (skip != nullptr && skip != isolated) cudaFree(skip);
     if (!Aligned()) {
       if (own != nullptr) cudaFree(own);
       if (gather != nullptr) cudaFree(gather);
@@ -1516,9 +1660,9 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, col_words(), row_words(),
-                       (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(), Next(),
-                       Fold{}};
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, has_leaf, col_words(),
+                       row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
+                       Next(), Fold{}};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1529,6 +1673,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 4 * (p->local_cols + 1) + 4 * p->td_nnz;  // CSR
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
+  if (p->leaves > 0) b += 2 * rw + 8 * p->leaves;                // skip, has_leaf, the leaf pairs
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
@@ -1615,7 +1760,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves, h->p.leaves};
   }
   h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(a, gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
@@ -1630,7 +1775,7 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->isolated, h->visited, h->in_q, h->out_q, h->spare_q,
+  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->skip, h->visited, h->in_q, h->out_q, h->spare_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
                                                      root_row, root_col, root_own, h->root_global, h->pred,
@@ -1670,11 +1815,20 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
 }
 
 int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj, const uint32_t* bu_off,
-                   const uint32_t* bu_adj, const uint32_t* isolated, void** out, char* err, int32_t errlen) {
+                   const uint32_t* bu_adj, const uint32_t* isolated, const uint32_t* leaves, void** out, char* err,
+                   int32_t errlen) {
   BFSB_REQUIRE(p != nullptr && out != nullptr && td_off != nullptr && isolated != nullptr,
                "dob_create: null argument");
   BFSB_REQUIRE(p->shared || bu_off != nullptr, "dob_create: no CSC offsets");
   if (int32_t st = CheckParams(p, err, errlen)) return st;
+  BFSB_REQUIRE(p->leaves == 0 || (p->single && leaves != nullptr && p->leaves <= p->local_rows),
+               "dob_create: %lld leaf pairs (want 0, or on a 1×1 grid at most one a row, with their array)",
+               (long long)p->leaves);
+  for (int64_t k = 0; k < p->leaves; ++k) {  // LeafBitsKernel and LeafPass index with them
+    const uint32_t v = leaves[2 * k], w = leaves[2 * k + 1] & ~kLeafNeighbour;
+    BFSB_REQUIRE(v < p->local_rows && w < p->local_cols && (k == 0 || v > leaves[2 * k - 2]),
+                 "dob_create: leaf pair %lld (%u, %u) outside the block or out of order", (long long)k, v, w);
+  }
   BFSB_CHECK(cudaSetDevice((int)p->device));
   Handle* h = new (std::nothrow) Handle();
   BFSB_REQUIRE(h != nullptr, "dob_create: host allocation failed");
@@ -1713,6 +1867,18 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
+    h->skip = h->isolated;
+    if (p->leaves > 0) {
+      BFSB_CHECK(cudaMalloc(&h->leaves, 8 * p->leaves));
+      BFSB_CHECK(cudaMemcpy(h->leaves, leaves, 8 * p->leaves, cudaMemcpyHostToDevice));
+      BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));
+      BFSB_CHECK(cudaMemcpy(h->skip, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice));
+      BFSB_CHECK(cudaMalloc(&h->has_leaf, 4 * rw));
+      BFSB_CHECK(cudaMemset(h->has_leaf, 0, 4 * rw));
+      LeafBitsKernel<<<h->ThreadGrid(p->leaves), h->tpb, 0, h->s>>>(h->leaves, p->leaves, h->skip, h->has_leaf);
+      BFSB_CHECK_LAUNCH("LeafBitsKernel");
+      BFSB_CHECK(cudaStreamSynchronize(h->s));
+    }
     BFSB_CHECK(cudaMalloc(&h->visited, 4 * rw));
     BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
@@ -1957,12 +2123,16 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
     if (h->p.bu_first) {
-      FloorKernel<true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->isolated, rw, h->sink);
+      FloorKernel<true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
     } else {
-      FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->isolated, rw,
-                                                    h->sink);
+      FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
     }
-    return cudaGetLastError();  // FloorKernel's launch
+    if (h->p.leaves > 0) {
+      if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch
+      LeafKernel<<<h->ThreadGrid(h->p.leaves), h->tpb, 0, h->s>>>(h->leaves, h->p.leaves, h->visited, h->pred,
+                                                                    h->ctr);
+    }
+    return cudaGetLastError();  // the last launch
   }, &ms));
   *seconds = ms / 1e3;
   unsigned long long s = 0;
@@ -2166,40 +2336,51 @@ int32_t dob_loop_decide(void* hv, char* err, int32_t errlen) {
   return 0;
 }
 
-int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done, char* err,
-                      int32_t errlen) {
+// WaitEnd (1×1): the search ends as soon as the host knows it. The host
+// polls the end flag EndLevel sets, rather than wait for the stream and
+// copy the state back (about 10 µs more), until the flag is set (then it
+// records the end) or the stream has drained (a batch of levels that ended
+// before the search, or before its leaves: see dob_loop_sync).
+int32_t WaitEnd(Handle* h, char* err, int32_t errlen) {
+  const volatile int* end = h->hend;
+  for (int k = 1;; ++k) {
+    if (*end) {
+      BFSB_CHECK(h->ev.Record(1, h->s));
+      h->ended = true;
+      return 0;
+    }
+    if (k % 64 != 0) continue;
+    const cudaError_t q = cudaStreamQuery(h->s);
+    if (q == cudaErrorNotReady) continue;
+    BFSB_CHECK(q);
+    if (*end) continue;  // set as the stream drained: record the end above
+    return 0;
+  }
+}
+
+int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done, int64_t* leaves,
+                      char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
-  BFSB_REQUIRE(h != nullptr && recs != nullptr && n != nullptr && done != nullptr, "dob_loop_sync: null argument");
+  BFSB_REQUIRE(h != nullptr && recs != nullptr && n != nullptr && done != nullptr && leaves != nullptr,
+               "dob_loop_sync: null argument");
   BFSB_REQUIRE(cap >= kLoopSlots, "dob_loop_sync: room for %lld records, want %d", (long long)cap, kLoopSlots);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (int32_t st = FlushReset(h, err, errlen)) return st;
   if (h->p.single && !h->ended) {
-    // 1×1: the search ends as soon as the host knows it. The host polls
-    // the end flag EndLevel sets, rather than wait for the stream and copy
-    // the state back (about 10 µs more), until the flag is set or the
-    // stream has drained (a batch of levels that ended before the search).
-    const volatile int* end = h->hend;
-    for (int k = 1;; ++k) {
-      if (*end) {
-        BFSB_CHECK(h->ev.Record(1, h->s));
-        h->ended = true;
-        break;
-      }
-      if (k % 64 != 0) continue;
-      const cudaError_t q = cudaStreamQuery(h->s);
-      if (q == cudaErrorNotReady) continue;
-      BFSB_CHECK(q);
-      if (*end) continue;  // set as the stream drained: record the end above
-      break;
-    }
+    if (int32_t st = WaitEnd(h, err, errlen)) return st;
   }
   BFSB_CHECK(cudaMemcpyAsync(h->hloop, h->loop, 2 * sizeof(LoopState) + kLoopSlots * sizeof(LevelRec),
                              cudaMemcpyDeviceToHost, h->s));
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   // The state the last enqueued level's decision wrote.
   const LoopState& st = h->hloop[h->level & 1];
-  BFSB_REQUIRE(!h->p.single || st.done == (int)h->ended,
-               "dob_loop_sync: the loop state says done %d, the end flag %d", st.done, (int)h->ended);
+  // The batch ended with the level that found nothing, before the launch
+  // that gives the leaves their parents: enqueued below, once the records
+  // are read.
+  const bool leaves_left = h->p.single && st.done && st.leaf_pending;
+  BFSB_REQUIRE(!h->p.single || (st.done && !st.leaf_pending) == (int)h->ended,
+               "dob_loop_sync: the loop state says done %d (leaves pending %d), the end flag %d", st.done,
+               st.leaf_pending, (int)h->ended);
   // The levels completed since the last sync: those enqueued, up to the
   // one that found nothing.
   const int64_t last = std::min<int64_t>(h->level, st.level);
@@ -2239,7 +2420,22 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   }
   *n = k;
   *done = st.done;
+  leaves[0] = st.done && !leaves_left ? st.leaves : 0;
+  leaves[1] = st.done && !leaves_left ? st.deep : 0;
   h->loop_synced = h->level;
+  if (leaves_left) {
+    if (int32_t rc = dob_loop_explore(hv, err, errlen)) return rc;
+    if (int32_t rc = WaitEnd(h, err, errlen)) return rc;
+    BFSB_REQUIRE(h->ended, "dob_loop_sync: the leaves' launch ended without the end flag");
+    LoopState* last = h->hloop + (h->level & 1);
+    BFSB_CHECK(cudaMemcpyAsync(last, h->loop + (h->level & 1), sizeof(LoopState), cudaMemcpyDeviceToHost, h->s));
+    BFSB_CHECK(cudaStreamSynchronize(h->s));
+    BFSB_REQUIRE(last->done && !last->leaf_pending, "dob_loop_sync: the leaves' launch left done %d, pending %d",
+                 last->done, last->leaf_pending);
+    leaves[0] = last->leaves;
+    leaves[1] = last->deep;
+    h->loop_synced = h->level;
+  }
   return 0;
 }
 

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 13
+#define DOB_ABI_VERSION 14
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -83,6 +83,11 @@ typedef struct dob_params {
                                 chunk of 32 words of visited with at most
                                 bu_compact unvisited rows is explored a
                                 lane a row (0: never; at most 1024) */
+  int64_t leaves;            /* 1×1: the leaf pairs dob_create uploads
+                                (vertices of degree 1, left out of the
+                                levels and given their parents after the
+                                last one; 0: none, every vertex in the
+                                levels) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -96,10 +101,14 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
  * into td_adj[td_nnz] (local rows), bu_off[local_rows+1] into
  * bu_adj[bu_nnz] (local columns; ignored when shared), isolated: a bitmap
  * over local rows of the rows with no neighbour (marked visited by every
- * reset, so that no kernel scans them). */
+ * reset, so that no kernel scans them), and leaves (p->leaves > 0, 1×1
+ * only; else NULL): p->leaves pairs (v, w) by increasing v, leaf v's one
+ * neighbour w, its bit 31 set where w is a leaf too. A reset marks the
+ * leaves visited as well, and the search's last launch gives each one
+ * but the root its parent: w where the search reached w, else none. */
 int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj,
                    const uint32_t* bu_off, const uint32_t* bu_adj, const uint32_t* isolated,
-                   void** out, char* err, int32_t errlen);
+                   const uint32_t* leaves, void** out, char* err, int32_t errlen);
 
 /* dob_reset is Algorithm 2 lines 1-5 and starts the search's clock (a CUDA
  * event): visited <- isolated, queues emptied, the root's bits set (row
@@ -153,7 +162,8 @@ int32_t dob_write_parents(void* h, const int64_t* pairs, int64_t npairs, char* e
 /* dob_parents copies the own block's parents to host dst (own_len int64,
  * -1 for unreached vertices). On a 1×1 grid they are made on the device
  * from the predecessors and visited first (visited rows but the isolated
- * ones, and the root); on the 2D device path after an end-of-search
+ * ones, and the root; a leaf whose predecessor is 0xffffffff was not
+ * reached); on the 2D device path after an end-of-search
  * WritePred, from what it left on the owner (dob_dev_write_pred). */
 int32_t dob_parents(void* h, int64_t root, int64_t* dst, char* err, int32_t errlen);
 
@@ -300,9 +310,15 @@ int32_t dob_loop_decide(void* h, char* err, int32_t errlen);
 
 /* dob_loop_sync waits for the enqueued levels and stores in recs (room for
  * cap >= 32) the records of the levels completed since the last call, *n
- * of them, and in *done 1 when the search has ended. */
-int32_t dob_loop_sync(void* h, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done, char* err,
-                      int32_t errlen);
+ * of them, in *done 1 when the search has ended, and then, with leaves
+ * (else 0, 0), in leaves[0] the leaves it reached and in leaves[1] 1 when
+ * some of them lie one level below the last level's frontier (the tree
+ * then has one level more than the loop ran). A 1×1 search with leaves
+ * ends one launch after its last level (the leaves' parents): where the
+ * enqueued levels stopped before that launch, dob_loop_sync enqueues it
+ * and waits for it too. */
+int32_t dob_loop_sync(void* h, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done,
+                      int64_t* leaves, char* err, int32_t errlen);
 
 /* dob_destroy frees everything the handle holds. NULL is allowed. */
 void dob_destroy(void* h);

@@ -11,6 +11,9 @@ import (
 // NewCPURank builds a rank on the CPU backend (workers goroutines, ≤ 0:
 // GOMAXPROCS). Collective over the grid.
 func NewCPURank(g *comm.Grid, b *Block, opt Options, workers int) (*Rank, error) {
+	if err := findLeaves(g, b, opt); err != nil {
+		return nil, err
+	}
 	eng, err := newCPUEngine(b, workers)
 	if err := comm.Agree(g.World, err); err != nil {
 		return nil, err
@@ -25,6 +28,9 @@ func NewCPURank(g *comm.Grid, b *Block, opt Options, workers int) (*Rank, error)
 // first exchange. It returns the device's description ("cuda:N name").
 func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, string, error) {
 	var desc string
+	if err := findLeaves(g, b, opt); err != nil {
+		return nil, "", err
+	}
 	eng, err := newCUDAEngine(b, co)
 	if err == nil {
 		d := eng.dev
@@ -51,4 +57,13 @@ func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, st
 		rk.loop = eng
 	}
 	return rk, desc, nil
+}
+
+// findLeaves finds a 1×1 block's leaves where opt asks for them (leaves.go;
+// a 2D grid ignores the option).
+func findLeaves(g *comm.Grid, b *Block, opt Options) error {
+	if !opt.Leaves || g.R*g.C != 1 {
+		return nil
+	}
+	return b.FindLeaves()
 }

@@ -52,7 +52,11 @@ func newCPUEngine(b *Block, workers int) (*cpuEngine, error) {
 }
 
 func (e *cpuEngine) Reset(r RootPos) (int64, error) {
-	copy(e.visited, e.b.Isolated)
+	if e.b.Skip != nil {
+		copy(e.visited, e.b.Skip) // the isolated rows and the leaves
+	} else {
+		copy(e.visited, e.b.Isolated)
+	}
 	clear(e.in)
 	clear(e.out)
 	var deg int64
@@ -228,7 +232,7 @@ func (e *cpuEngine) Parents(dst []int64) error {
 	}
 	forChunks(int64(len(dst)), 32, e.workers, func(lo, hi int64) {
 		for v := lo; v < hi; v++ {
-			if testBit(e.visited, uint32(v)) && (!testBit(e.b.Isolated, uint32(v)) || v == e.root) {
+			if testBit(e.visited, uint32(v)) && (!testBit(e.b.Isolated, uint32(v)) || v == e.root) && e.pred[v] != noPred {
 				dst[v] = int64(e.pred[v])
 			} else {
 				dst[v] = -1
@@ -236,6 +240,13 @@ func (e *cpuEngine) Parents(dst []int64) error {
 		}
 	})
 	return nil
+}
+
+// LeafPass runs after the last level's swap, which left that level's
+// frontier in out.
+func (e *cpuEngine) LeafPass() (int64, bool, error) {
+	n, deep := leafPass(e.b.Leaves, e.visited, e.out, e.pred, e.root, e.workers)
+	return n, deep, nil
 }
 
 func (e *cpuEngine) Close() error { return nil }

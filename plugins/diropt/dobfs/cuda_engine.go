@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 13
+const dobABIVersion = 14
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -31,11 +31,11 @@ type dobParams struct {
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
-	BUCompact                                  int64
+	BUCompact, Leaves                          int64
 }
 
-var _ [176 - unsafe.Sizeof(dobParams{})]struct{} // 22 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 176]struct{}
+var _ [184 - unsafe.Sizeof(dobParams{})]struct{} // 23 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 184]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -74,7 +74,7 @@ type errBuf = *byte
 // dobFuncs are the functions of diropt.h, bound by dobBindings.
 type dobFuncs struct {
 	deviceBytes  func(p *dobParams, bytes *int64, e errBuf, n int32) int32
-	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated *uint32, out *uintptr, e errBuf, n int32) int32
+	create       func(p *dobParams, tdOff, tdAdj, buOff, buAdj, isolated, leaves *uint32, out *uintptr, e errBuf, n int32) int32
 	reset        func(h uintptr, row, col, own, global int64, e errBuf, n int32) int32
 	explore      func(h uintptr, bottomUp int32, counts *int64, e errBuf, n int32) int32
 	finish       func(h uintptr, seconds, endSeconds *float64, e errBuf, n int32) int32
@@ -98,7 +98,7 @@ type dobFuncs struct {
 	loopMerge    func(h uintptr, assigned int32, e errBuf, n int32) int32
 	loopCounts   func(h uintptr, e errBuf, n int32) int32
 	loopDecide   func(h uintptr, e errBuf, n int32) int32
-	loopSync     func(h uintptr, recs *dobLevelRec, cap int64, nrec *int64, done *int32, e errBuf, n int32) int32
+	loopSync     func(h uintptr, recs *dobLevelRec, cap int64, nrec *int64, done *int32, leaves *int64, e errBuf, n int32) int32
 	destroy      func(h uintptr)
 }
 
@@ -185,6 +185,7 @@ type cudaEngine struct {
 	counts             [3]int64
 	recs               [dobLoopSlots]dobLevelRec // dob_loop_sync's records
 	endS               float64                   // the last Finish's time after the last level (EndS)
+	leaves             [2]int64                  // the last search's leaves reached, and deep (dob_loop_sync)
 }
 
 func ptr32(s []uint32) *uint32 {
@@ -215,7 +216,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact}
+		BUCompact: co.BUCompact, Leaves: b.NumLeaves()}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -225,7 +226,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 	}
 	e := &cudaEngine{lib: lib, dev: dev, single: single, devX: devX, buOff: b.BU.Off}
 	if err := e.call("dob_create", func(eb *byte, n int32) int32 {
-		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), &e.h, eb, n)
+		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), ptr32(b.Leaves), &e.h, eb, n)
 	}); err != nil {
 		return nil, err
 	}
@@ -438,7 +439,7 @@ func (e *cudaEngine) LoopSync(dst []LevelRecord) (int, bool, error) {
 	var n int64
 	var done int32
 	err := e.call("dob_loop_sync", func(eb *byte, k int32) int32 {
-		return e.lib.loopSync(e.h, &e.recs[0], int64(len(e.recs)), &n, &done, eb, k)
+		return e.lib.loopSync(e.h, &e.recs[0], int64(len(e.recs)), &n, &done, &e.leaves[0], eb, k)
 	})
 	if err != nil {
 		return 0, false, err
@@ -451,6 +452,16 @@ func (e *cudaEngine) LoopSync(dst []LevelRecord) (int, bool, error) {
 			RowS: r.RowMs / 1e3, ColumnS: r.ColumnMs / 1e3, SwitchS: r.SwitchMs / 1e3, GapS: r.GapMs / 1e3}
 	}
 	return int(n), done != 0, nil
+}
+
+// LeafPass returns the leaves the device loop's last launch gave their
+// parents (dob_loop_sync counted them): on the device the pass is part of
+// the search's last launch, not a call of its own.
+func (e *cudaEngine) LeafPass() (int64, bool, error) {
+	if !e.single {
+		return 0, false, fmt.Errorf("dob: leaves on a 2D grid")
+	}
+	return e.leaves[0], e.leaves[1] != 0, nil
 }
 
 // LoopSlots is the most levels LoopExplore may enqueue between syncs.

@@ -99,7 +99,7 @@ type loopEngine interface {
 // level 0's m_f, which the grid sums on the device (the host waits for no
 // count before the first level).
 func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) error {
-	if err := rk.loop.LoopBegin(rk.opt, rk.b.L.N, dir, mf, rk.edges); err != nil {
+	if err := rk.loop.LoopBegin(rk.opt, rk.b.L.N, dir, mf, rk.muBase); err != nil {
 		return fmt.Errorf("device loop: %w", err)
 	}
 	if !rk.single {
@@ -114,7 +114,13 @@ func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) err
 	if len(rk.recs) < slots {
 		rk.recs = make([]LevelRecord, slots)
 	}
-	batch := min(max(rk.depth, 2), slots)
+	// A search with leaves ends one launch after its last level (the
+	// leaves' parents, cuda/diropt.cu's LeafPass): enqueued with the rest.
+	extra := 0
+	if rk.b.NumLeaves() > 0 {
+		extra = 1
+	}
+	batch := min(max(rk.depth+extra, 2), slots)
 	level, enqueued := 0, 0
 	for {
 		for k := 0; k < batch; k++ {

@@ -7,6 +7,8 @@
 //   - graph.go: a processor's block in CSR (top-down) and CSC (bottom-up),
 //     duplicates removed, lists optionally ordered by neighbour degree;
 //   - bits.go: the in_queue, out_queue and visited bitmaps;
+//   - leaves.go: the leaves step (1×1): the vertices of degree 1 left out
+//     of the levels and given their parents after the last one;
 //   - rank.go: the level loop (Algorithm 2 with Beamer's switching rule),
 //     its exchanges over harness/comm and the per-level report;
 //   - device_loop.go: the same loop resident on the GPU (CUDA: 1×1, and

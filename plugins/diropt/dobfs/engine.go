@@ -114,6 +114,14 @@ type engine interface {
 	// own block, global parent) pairs.
 	WriteParents(pairs []int64) error
 
+	// LeafPass gives the leaves their parents after the last level (1×1
+	// with the leaves step, leaves.go) and returns how many the search
+	// reached and whether some of them lie one level below the last
+	// level's frontier (the tree has one level more than the loop ran).
+	// The CUDA engine's device loop gives them in the search's last
+	// launch; its LeafPass returns what that launch counted.
+	LeafPass() (reached int64, deep bool, err error)
+
 	// Parents copies the own block's parents (global ids, -1 unreached)
 	// into dst. On a 1×1 grid they are read from the predecessors and
 	// visited; on 2D grids from what WriteParents wrote.

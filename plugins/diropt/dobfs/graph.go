@@ -63,6 +63,12 @@ type Block struct {
 	// this block (vertices of degree 0, the padding past N). A search
 	// starts with them marked visited, so that no kernel ever scans them.
 	Isolated []uint32
+	// Leaves and Skip (1×1, with the leaves step: FindLeaves, leaves.go):
+	// the pairs (leaf, its neighbour) by increasing leaf, and the isolated
+	// rows with the leaves, which a reset marks visited. Without the step
+	// Leaves is empty and Skip nil.
+	Leaves []uint32
+	Skip   []uint32
 }
 
 // OwnRow0 is the first local row of the rank's own vertex block (J·B).

@@ -75,6 +75,10 @@ const (
 	// its last level: levels enqueued past the end and the host's wait
 	// until it records the end (it polls a flag the last level sets).
 	PhaseEnd = "end"
+	// PhaseLeaves (1×1 host loop, last level, with leaves) is the pass
+	// that gives the leaves their parents (leaves.go); the device loop
+	// times it in PhaseEnd.
+	PhaseLeaves = "leaves"
 )
 
 // Byte keys (results.LevelPhase.Bytes): exchanged bytes summed over the
@@ -97,6 +101,9 @@ type Options struct {
 	Alpha     float64 // top-down → bottom-up when m_f > m_u / Alpha
 	Beta      float64 // bottom-up → top-down when n_f < n / Beta
 	WritePred string  // end | level (2D grids)
+	// Leaves (1×1): leave the vertices of degree 1 out of the levels and
+	// give them their parents after the last one (leaves.go).
+	Leaves bool
 }
 
 func (o Options) check() error {
@@ -131,6 +138,7 @@ type Rank struct {
 	eng    engine
 	opt    Options
 	edges  int64 // directed edges of the whole graph (after deduplication)
+	muBase int64 // the edges m_u starts from: edges but the leaves' (leaves.go)
 	single bool
 	gather []uint32 // the column exchange's receive buffer
 	pairs  [][]int64
@@ -157,7 +165,7 @@ func newRank(g *comm.Grid, b *Block, eng engine, opt Options) (*Rank, error) {
 	if err != nil {
 		return nil, err
 	}
-	rk := &Rank{grid: g, b: b, eng: eng, opt: opt, edges: edges, single: g.R*g.C == 1}
+	rk := &Rank{grid: g, b: b, eng: eng, opt: opt, edges: edges, muBase: edges - b.NumLeaves(), single: g.R*g.C == 1}
 	if !rk.single {
 		rk.gather = make([]uint32, int64(g.R)*words(b.L.B))
 		rk.pairs = make([][]int64, g.C)
@@ -230,10 +238,24 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 				return Result{}, fmt.Errorf("root degree: %w", err)
 			}
 		}
-		err = rk.hostLevels(&res, dir, mf, rk.edges-mf, time.Since(start).Seconds())
+		err = rk.hostLevels(&res, dir, mf, rk.muBase-mf, time.Since(start).Seconds())
 	}
 	if err != nil {
 		return Result{}, err
+	}
+	if rk.b.NumLeaves() > 0 {
+		t0 := time.Now()
+		n, deep, err := rk.eng.LeafPass()
+		if err != nil {
+			return Result{}, fmt.Errorf("leaves: %w", err)
+		}
+		res.Reached += n
+		if deep { // a level of leaves below the last level's frontier, which the loop never ran
+			res.Levels++
+		}
+		if rk.loop == nil { // the device loop times the pass in the last level's end
+			res.Phases[len(res.Phases)-1].Times[PhaseLeaves] = time.Since(t0).Seconds()
+		}
 	}
 	if !rk.single && rk.opt.WritePred == WritePredEnd {
 		ph := results.LevelPhase{Level: res.Levels, Times: map[string]float64{}, Bytes: map[string]int64{}}

@@ -1,0 +1,120 @@
+package dobfs
+
+// leaves.go is the leaves step (ours, not in [Krajecki]): on a 1×1 grid a
+// vertex of degree 1 (a leaf: one neighbour once self-loops and duplicate
+// edges are dropped) is left out of the levels, and one pass after the
+// last level gives each leaf its parent.
+//
+// Why a search may: leaf v's one edge goes to w, so v is reached exactly
+// when w is (or v is the root), one level after w, with w as its only
+// possible parent; and v discovers no vertex but w, which is reached
+// before it. So the levels over the other vertices find the same vertices
+// at the same levels with or without the leaves, and the pass completes
+// the parent array. Graph500's Kronecker graphs have many (the case info's
+// `leaves` counts them), and they are most of the rows a late bottom-up
+// level still scans, each at every bottom-up level. Finding them is
+// root-independent work of the construction (kernel 1), like the lists'
+// order; the pass is part of every timed search, which ends when the
+// parent array is complete.
+//
+// Choices:
+//   - A reset marks the leaves visited with the isolated rows (Block.Skip),
+//     so that neither direction tests, claims, counts or scans them: a
+//     top-down entry that is a leaf fails its visited test, a bottom-up
+//     level skips the row as visited.
+//   - A root that is a leaf is searched as any root (its level 0 expands
+//     its one edge) and keeps itself as parent.
+//   - Two leaves joined only to each other are reached only from one of
+//     them as the root: the pair's second word carries LeafNeighbour.
+//   - m_u, the switching rule's unexplored edges, starts without the
+//     leaves' edges (one each), which no level explores.
+//   - A leaf the search did not reach gets noPred as its predecessor, so
+//     that the parents read after the search come from pred, visited and
+//     isolated alone (Parents; dob_parents).
+//   - Only on a 1×1 grid: on a 2D grid a leaf's row and its neighbour's
+//     column live on different ranks, and the pass would need an exchange.
+//     There the option is ignored.
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+)
+
+// LeafNeighbour marks, in a leaf pair's second word, a neighbour that is
+// itself a leaf.
+const LeafNeighbour = 1 << 31
+
+// noPred is the predecessor of a leaf the search did not reach.
+const noPred = math.MaxUint32
+
+// FindLeaves fills b.Leaves, the pairs (v, w) of each leaf v and its
+// neighbour w (with LeafNeighbour where w is a leaf too) by increasing v,
+// and b.Skip, the isolated rows with the leaves: what a reset marks
+// visited. Only a 1×1 block has leaves.
+func (b *Block) FindLeaves() error {
+	if b.L.R*b.L.C != 1 {
+		return fmt.Errorf("leaves on P(%d,%d) of a %d×%d grid: only a 1×1 grid's block has them", b.I, b.J, b.L.R, b.L.C)
+	}
+	n := b.L.LocalRows()
+	if n > LeafNeighbour {
+		return fmt.Errorf("leaves: %d vertices, more than 2^31 (the pairs mark a leaf neighbour in bit 31)", n)
+	}
+	leaf := func(v uint32) bool { return b.BU.Deg(v) == 1 }
+	b.Leaves = b.Leaves[:0]
+	b.Skip = append([]uint32(nil), b.Isolated...)
+	for v := uint32(0); int64(v) < n; v++ {
+		if !leaf(v) {
+			continue
+		}
+		w := b.BU.List(v)[0]
+		x := w
+		if leaf(w) {
+			x |= LeafNeighbour
+		}
+		b.Leaves = append(b.Leaves, v, x)
+		setBit(b.Skip, v)
+	}
+	return nil
+}
+
+// NumLeaves is the number of leaves left out of the levels (0 without
+// the leaves step).
+func (b *Block) NumLeaves() int64 { return int64(len(b.Leaves) / 2) }
+
+// leafPass gives every leaf but the root (local row root) its parent:
+// pred[v] = w where the search reached w (w's visited bit; a leaf
+// neighbour only as the root), else noPred. It returns the leaves reached
+// and whether one of them hangs from the last level's frontier (its
+// neighbour in last): the tree then has a level of leaves below the
+// loop's last, which the loop never ran. The CUDA kernels' LeafPass and
+// FrontierLeaves do the same.
+func leafPass(pairs, visited, last, pred []uint32, root int64, workers int) (int64, bool) {
+	var reached atomic.Int64
+	var deep atomic.Bool
+	forChunks(int64(len(pairs)/2), 1, workers, func(lo, hi int64) {
+		var r int64
+		for k := lo; k < hi; k++ {
+			v, x := pairs[2*k], pairs[2*k+1]
+			if int64(v) == root {
+				continue
+			}
+			w := x &^ LeafNeighbour
+			ok := testBit(visited, w)
+			if x&LeafNeighbour != 0 {
+				ok = int64(w) == root
+			}
+			if ok {
+				pred[v] = w
+				r++
+				if testBit(last, w) {
+					deep.Store(true)
+				}
+			} else {
+				pred[v] = noPred
+			}
+		}
+		reached.Add(r)
+	})
+	return reached.Load(), deep.Load()
+}
