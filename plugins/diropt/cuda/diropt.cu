@@ -106,8 +106,7 @@ namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-// kNone marks a row WritePred does not send (pred_send, pred_recv), and a
-// leaf the search did not reach (pred, with `leaves`: LeafPass).
+// kNone marks a row WritePred does not send (pred_send, pred_recv).
 constexpr uint32_t kNone = 0xffffffffu;
 
 // kLeafNeighbour marks, in a leaf pair's second word, a neighbour that is
@@ -886,16 +885,19 @@ struct ExploreArgs {
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
-// a search may leave them out): after the last level, every leaf v but the
-// root gets its parent, its one neighbour w where the search reached w
-// (w's visited bit; a neighbour that is a leaf itself, kLeafNeighbour, is
-// reached only as the root), else kNone, which dob_parents reads as
-// unreached. The pairs come in increasing v, so a warp's pred writes fall
-// in a few lines; a thread takes kLeafBatch pairs a round, their loads
-// issued together. The reached leaves are counted into ctr->found.
+// a search may leave them out), after the last level: a leaf v is visited
+// from the reset and its predecessor is its one neighbour w from
+// dob_create (LeafBitsKernel; no search writes it but the root's), so all
+// the pass must do is find which leaves the search did not reach, those
+// whose w it did not reach (w's visited bit; a neighbour that is a leaf
+// itself, kLeafNeighbour, is reached only as the root), and clear their
+// visited bits, which dob_parents reads as unreached. Few are cleared, so
+// the pass reads the pairs and one visited word a leaf and writes almost
+// nothing. A thread takes kLeafBatch pairs a round, their loads issued
+// together. The reached leaves but the root are counted into ctr->found.
 constexpr int kLeafBatch = 4;
 __device__ __forceinline__ void LeafPass(const uint2* __restrict__ leaves, int64_t n, long long root,
-                                         const uint32_t* __restrict__ visited, uint32_t* pred, Counters* ctr) {
+                                         uint32_t* visited, Counters* ctr) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   unsigned long long found = 0;
   for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < n; k0 += kLeafBatch * stride) {
@@ -907,16 +909,19 @@ __device__ __forceinline__ void LeafPass(const uint2* __restrict__ leaves, int64
       l[j] = k < n ? leaves[k] : make_uint2(kNone, kLeafNeighbour);
     }
 #pragma unroll
-    for (int j = 0; j < kLeafBatch; ++j) {
+    for (int j = 0; j < kLeafBatch; ++j) {  // only leaves' bits are cleared: w's word needs no coherence
       const uint32_t w = l[j].y & ~kLeafNeighbour;
-      vis[j] = (l[j].y & kLeafNeighbour) ? (uint32_t)((long long)w == root) : __ldg(&visited[w >> 5]) >> (w & 31);
+      vis[j] = (l[j].y & kLeafNeighbour) ? (uint32_t)((long long)w == root) : visited[w >> 5] >> (w & 31);
     }
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {
-      if (l[j].x == kNone || (long long)l[j].x == root) continue;
-      const bool reached = vis[j] & 1u;
-      pred[l[j].x] = reached ? (l[j].y & ~kLeafNeighbour) : kNone;
-      found += reached;
+      const uint32_t v = l[j].x;
+      if (v == kNone || (long long)v == root) continue;
+      if (vis[j] & 1u) {
+        ++found;
+      } else {
+        atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+      }
     }
   }
   AddCounts(ctr, nullptr, found, 0, 0);
@@ -943,7 +948,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const Fold& f = a.fold;
   const bool leaf = gate->done && gate->leaf_pending;
   if (leaf) {
-    LeafPass(f.leaves, f.nleaves, gate->root, a.visited, a.pred, a.ctr);
+    LeafPass(f.leaves, f.nleaves, gate->root, a.visited, a.ctr);
     if (gate->prev_dir == 1) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
       const int64_t stride = (int64_t)gridDim.x * blockDim.x;
       uint32_t any = 0;
@@ -1030,22 +1035,24 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   if (a.fold.next != nullptr) EndLevel(a, gate);
 }
 
-// LeafBitsKernel sets, with leaves at dob_create, each leaf's bit in skip
-// (isolated with the leaves: what a reset marks visited) and its
-// neighbour's in has_leaf (FrontierLeaves).
-__global__ void LeafBitsKernel(const uint2* __restrict__ leaves, int64_t n, uint32_t* skip, uint32_t* has_leaf) {
+// LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
+// (isolated with the leaves: what a reset marks visited), its neighbour's
+// in has_leaf (FrontierLeaves), and its predecessor: its neighbour, the
+// parent of every search that reaches it (LeafPass).
+__global__ void LeafBitsKernel(const uint2* __restrict__ leaves, int64_t n, uint32_t* skip, uint32_t* has_leaf,
+                               uint32_t* pred) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
     const uint32_t v = leaves[k].x, w = leaves[k].y & ~kLeafNeighbour;
     atomicOr(&skip[v >> 5], 1u << (v & 31));
     atomicOr(&has_leaf[w >> 5], 1u << (w & 31));
+    pred[v] = w;
   }
 }
 
 // LeafKernel is LeafPass alone, for the measured floor (dob_floor).
-__global__ void LeafKernel(const uint2* __restrict__ leaves, int64_t n, const uint32_t* __restrict__ visited,
-                           uint32_t* pred, Counters* ctr) {
-  LeafPass(leaves, n, -1, visited, pred, ctr);
+__global__ void LeafKernel(const uint2* __restrict__ leaves, int64_t n, uint32_t* visited, Counters* ctr) {
+  LeafPass(leaves, n, -1, visited, ctr);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1097,7 +1104,8 @@ __device__ void StartState(const LoopInit& in, bool start);
 // in_queue and out_queue <- 0 (with the root's bits), the all-assigned
 // rows (2D), both counter sets and (1×1) the spare queue <- 0, the root's
 // pred and parent, and (1×1: init.st) the loop's start, InitLoopKernel's
-// work (and the root's row in the loop state, for LeafPass). (EndLevel's count of blocks
+// work (and the root's row in the loop state, for LeafPass); with leaves,
+// the last root's predecessor put back where it was a leaf (fix_row). (EndLevel's count of blocks
 // finished needs no reset: every BottomUpKernel of the device loop leaves
 // it at 0, its last block zeroing it.)
 // It replaces a copy, four memsets, ResetRootKernel and (1×1)
@@ -1110,7 +1118,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            LoopInit init) {
+                            int64_t fix_row, uint32_t fix_pred, LoopInit init) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -1126,6 +1134,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
+    if (fix_row >= 0) pred[fix_row] = fix_pred;  // the last root, a leaf: its neighbour again
     if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
     if (init.st != nullptr) {
@@ -1163,16 +1172,14 @@ __global__ void ScatterParentsKernel(const int64_t* __restrict__ pairs, int64_t 
 }
 
 // ParentsKernel (1×1) makes the int64 parents from pred and visited: a
-// visited vertex that is not isolated (or is the root) has pred as parent,
-// unless pred is kNone (a leaf the search did not reach: LeafPass).
+// visited vertex that is not isolated (or is the root) has pred as parent.
 __global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t* __restrict__ visited,
                               const uint32_t* __restrict__ isolated, int64_t n, int64_t root, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
     const uint32_t m = 1u << (v & 31);
     const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || v == root);
-    const uint32_t p = reached ? pred[v] : kNone;
-    parents[v] = p != kNone ? (int64_t)p : -1;
+    parents[v] = reached ? (int64_t)pred[v] : -1;
   }
 }
 
@@ -1523,6 +1530,12 @@ struct Handle {
   uint2* leaves = nullptr;
   uint32_t* skip = nullptr;
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
+  // With leaves: the pairs on the host, and the last root's predecessor
+  // to put back at the next reset when that root was a leaf (fix_row >= 0):
+  // its search set it to the root itself, and no later search writes it.
+  std::vector<uint32_t> hleaves;
+  int64_t fix_row = -1;
+  uint32_t fix_pred = 0;
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
@@ -1768,7 +1781,8 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
 }
 
 // LaunchReset enqueues ResetKernel for the root at (row, column, own),
-// with the loop's start where init.st is set (1×1).
+// with the loop's start where init.st is set (1×1), and (with leaves) the
+// last root's predecessor put back if it was a leaf (Handle::fix_row).
 int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_own, const LoopInit& init, char* err,
                     int32_t errlen) {
   const int64_t rw = h->row_words(), cw = h->col_words();
@@ -1779,9 +1793,25 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
                                                      root_row, root_col, root_own, h->root_global, h->pred,
-                                                     h->parents, init);
+                                                     h->parents, h->fix_row, h->fix_pred, init);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->reset_pending = false;
+  // This root's fix for the next reset: a leaf's pair, found by bisection.
+  h->fix_row = -1;
+  const int64_t n = (int64_t)h->hleaves.size() / 2;
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const int64_t mid = (lo + hi) / 2;
+    if ((int64_t)h->hleaves[2 * mid] < root_row) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (root_row >= 0 && lo < n && (int64_t)h->hleaves[2 * lo] == root_row) {
+    h->fix_row = root_row;
+    h->fix_pred = h->hleaves[2 * lo + 1] & ~kLeafNeighbour;
+  }
   return 0;
 }
 
@@ -1868,17 +1898,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
     h->skip = h->isolated;
-    if (p->leaves > 0) {
-      BFSB_CHECK(cudaMalloc(&h->leaves, 8 * p->leaves));
-      BFSB_CHECK(cudaMemcpy(h->leaves, leaves, 8 * p->leaves, cudaMemcpyHostToDevice));
-      BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));
-      BFSB_CHECK(cudaMemcpy(h->skip, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice));
-      BFSB_CHECK(cudaMalloc(&h->has_leaf, 4 * rw));
-      BFSB_CHECK(cudaMemset(h->has_leaf, 0, 4 * rw));
-      LeafBitsKernel<<<h->ThreadGrid(p->leaves), h->tpb, 0, h->s>>>(h->leaves, p->leaves, h->skip, h->has_leaf);
-      BFSB_CHECK_LAUNCH("LeafBitsKernel");
-      BFSB_CHECK(cudaStreamSynchronize(h->s));
-    }
     BFSB_CHECK(cudaMalloc(&h->visited, 4 * rw));
     BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
     BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
@@ -1891,6 +1910,19 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       *h->hend = 0;
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
+    if (p->leaves > 0) {
+      h->hleaves.assign(leaves, leaves + 2 * p->leaves);
+      BFSB_CHECK(cudaMalloc(&h->leaves, 8 * p->leaves));
+      BFSB_CHECK(cudaMemcpy(h->leaves, leaves, 8 * p->leaves, cudaMemcpyHostToDevice));
+      BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));
+      BFSB_CHECK(cudaMemcpy(h->skip, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice));
+      BFSB_CHECK(cudaMalloc(&h->has_leaf, 4 * rw));
+      BFSB_CHECK(cudaMemset(h->has_leaf, 0, 4 * rw));
+      LeafBitsKernel<<<h->ThreadGrid(p->leaves), h->tpb, 0, h->s>>>(h->leaves, p->leaves, h->skip, h->has_leaf,
+                                                                      h->pred);
+      BFSB_CHECK_LAUNCH("LeafBitsKernel");
+      BFSB_CHECK(cudaStreamSynchronize(h->s));
+    }
     if (!p->single) {
       BFSB_CHECK(cudaMalloc(&h->level_assigned, 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->all_assigned, 4 * rw));
@@ -2129,8 +2161,7 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
     }
     if (h->p.leaves > 0) {
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch
-      LeafKernel<<<h->ThreadGrid(h->p.leaves), h->tpb, 0, h->s>>>(h->leaves, h->p.leaves, h->visited, h->pred,
-                                                                    h->ctr);
+      LeafKernel<<<h->ThreadGrid(h->p.leaves), h->tpb, 0, h->s>>>(h->leaves, h->p.leaves, h->visited, h->ctr);
     }
     return cudaGetLastError();  // the last launch
   }, &ms));

@@ -103,9 +103,10 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
  * over local rows of the rows with no neighbour (marked visited by every
  * reset, so that no kernel scans them), and leaves (p->leaves > 0, 1×1
  * only; else NULL): p->leaves pairs (v, w) by increasing v, leaf v's one
- * neighbour w, its bit 31 set where w is a leaf too. A reset marks the
- * leaves visited as well, and the search's last launch gives each one
- * but the root its parent: w where the search reached w, else none. */
+ * neighbour w, its bit 31 set where w is a leaf too. Their predecessors
+ * are set to w here, once; a reset marks the leaves visited as well, and
+ * the search's last launch clears the visited bits of those whose w it
+ * did not reach. */
 int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj,
                    const uint32_t* bu_off, const uint32_t* bu_adj, const uint32_t* isolated,
                    const uint32_t* leaves, void** out, char* err, int32_t errlen);
@@ -162,8 +163,7 @@ int32_t dob_write_parents(void* h, const int64_t* pairs, int64_t npairs, char* e
 /* dob_parents copies the own block's parents to host dst (own_len int64,
  * -1 for unreached vertices). On a 1×1 grid they are made on the device
  * from the predecessors and visited first (visited rows but the isolated
- * ones, and the root; a leaf whose predecessor is 0xffffffff was not
- * reached); on the 2D device path after an end-of-search
+ * ones, and the root); on the 2D device path after an end-of-search
  * WritePred, from what it left on the owner (dob_dev_write_pred). */
 int32_t dob_parents(void* h, int64_t root, int64_t* dst, char* err, int32_t errlen);
 

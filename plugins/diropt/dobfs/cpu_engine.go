@@ -35,6 +35,7 @@ func newCPUEngine(b *Block, workers int) (*cpuEngine, error) {
 		visited: make([]uint32, words(l.LocalRows())),
 		pred:    make([]uint32, l.LocalRows()),
 	}
+	leafPreds(e.b.Leaves, e.pred)
 	if !e.single {
 		e.levelAssigned = make([]uint32, len(e.visited))
 		e.allAssigned = make([]uint32, len(e.visited))
@@ -54,6 +55,9 @@ func newCPUEngine(b *Block, workers int) (*cpuEngine, error) {
 func (e *cpuEngine) Reset(r RootPos) (int64, error) {
 	if e.b.Skip != nil {
 		copy(e.visited, e.b.Skip) // the isolated rows and the leaves
+		if testBit(e.b.Skip, uint32(e.root)) && !testBit(e.b.Isolated, uint32(e.root)) {
+			e.pred[e.root] = e.b.BU.List(uint32(e.root))[0] // the last root, a leaf: its neighbour again
+		}
 	} else {
 		copy(e.visited, e.b.Isolated)
 	}
@@ -232,7 +236,7 @@ func (e *cpuEngine) Parents(dst []int64) error {
 	}
 	forChunks(int64(len(dst)), 32, e.workers, func(lo, hi int64) {
 		for v := lo; v < hi; v++ {
-			if testBit(e.visited, uint32(v)) && (!testBit(e.b.Isolated, uint32(v)) || v == e.root) && e.pred[v] != noPred {
+			if testBit(e.visited, uint32(v)) && (!testBit(e.b.Isolated, uint32(v)) || v == e.root) {
 				dst[v] = int64(e.pred[v])
 			} else {
 				dst[v] = -1
@@ -245,7 +249,7 @@ func (e *cpuEngine) Parents(dst []int64) error {
 // LeafPass runs after the last level's swap, which left that level's
 // frontier in out.
 func (e *cpuEngine) LeafPass() (int64, bool, error) {
-	n, deep := leafPass(e.b.Leaves, e.visited, e.out, e.pred, e.root, e.workers)
+	n, deep := leafPass(e.b.Leaves, e.visited, e.out, e.root, e.workers)
 	return n, deep, nil
 }
 

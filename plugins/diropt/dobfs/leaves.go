@@ -3,14 +3,14 @@ package dobfs
 // leaves.go is the leaves step (ours, not in [Krajecki]): on a 1×1 grid a
 // vertex of degree 1 (a leaf: one neighbour once self-loops and duplicate
 // edges are dropped) is left out of the levels, and one pass after the
-// last level gives each leaf its parent.
+// last level finds which leaves the search reached.
 //
 // Why a search may: leaf v's one edge goes to w, so v is reached exactly
 // when w is (or v is the root), one level after w, with w as its only
 // possible parent; and v discovers no vertex but w, which is reached
 // before it. So the levels over the other vertices find the same vertices
 // at the same levels with or without the leaves, and the pass completes
-// the parent array. Graph500's Kronecker graphs have many (the case info's
+// the parent array (a leaf's parent is w whenever it is reached). Graph500's Kronecker graphs have many (the case info's
 // `leaves` counts them), and they are most of the rows a late bottom-up
 // level still scans, each at every bottom-up level. Finding them is
 // root-independent work of the construction (kernel 1), like the lists'
@@ -28,25 +28,26 @@ package dobfs
 //     them as the root: the pair's second word carries LeafNeighbour.
 //   - m_u, the switching rule's unexplored edges, starts without the
 //     leaves' edges (one each), which no level explores.
-//   - A leaf the search did not reach gets noPred as its predecessor, so
-//     that the parents read after the search come from pred, visited and
-//     isolated alone (Parents; dob_parents).
+//   - A leaf's predecessor is its neighbour, whichever root reaches it:
+//     set once, when the engine is built. What a search decides is which
+//     leaves it reaches: the pass clears the visited bits of the others
+//     (few: those of the components the root is not in), so that it
+//     writes almost nothing, and the parents read after the search come
+//     from pred and visited as for any vertex (Parents; dob_parents). A
+//     root that is a leaf has itself as predecessor until the next reset
+//     puts its neighbour back.
 //   - Only on a 1×1 grid: on a 2D grid a leaf's row and its neighbour's
 //     column live on different ranks, and the pass would need an exchange.
 //     There the option is ignored.
 
 import (
 	"fmt"
-	"math"
 	"sync/atomic"
 )
 
 // LeafNeighbour marks, in a leaf pair's second word, a neighbour that is
 // itself a leaf.
 const LeafNeighbour = 1 << 31
-
-// noPred is the predecessor of a leaf the search did not reach.
-const noPred = math.MaxUint32
 
 // FindLeaves fills b.Leaves, the pairs (v, w) of each leaf v and its
 // neighbour w (with LeafNeighbour where w is a leaf too) by increasing v,
@@ -82,14 +83,15 @@ func (b *Block) FindLeaves() error {
 // the leaves step).
 func (b *Block) NumLeaves() int64 { return int64(len(b.Leaves) / 2) }
 
-// leafPass gives every leaf but the root (local row root) its parent:
-// pred[v] = w where the search reached w (w's visited bit; a leaf
-// neighbour only as the root), else noPred. It returns the leaves reached
-// and whether one of them hangs from the last level's frontier (its
-// neighbour in last): the tree then has a level of leaves below the
+// leafPass ends a search with leaves: it clears the visited bit of every
+// leaf but the root (local row root) whose neighbour w the search did not
+// reach (w's visited bit; a leaf neighbour is reached only as the root).
+// Their predecessors need no write (leafPreds). It returns the leaves
+// reached and whether one of them hangs from the last level's frontier
+// (its neighbour in last): the tree then has a level of leaves below the
 // loop's last, which the loop never ran. The CUDA kernels' LeafPass and
 // FrontierLeaves do the same.
-func leafPass(pairs, visited, last, pred []uint32, root int64, workers int) (int64, bool) {
+func leafPass(pairs, visited, last []uint32, root int64, workers int) (int64, bool) {
 	var reached atomic.Int64
 	var deep atomic.Bool
 	forChunks(int64(len(pairs)/2), 1, workers, func(lo, hi int64) {
@@ -105,16 +107,23 @@ func leafPass(pairs, visited, last, pred []uint32, root int64, workers int) (int
 				ok = int64(w) == root
 			}
 			if ok {
-				pred[v] = w
 				r++
 				if testBit(last, w) {
 					deep.Store(true)
 				}
 			} else {
-				pred[v] = noPred
+				atomic.AndUint32(&visited[v>>5], ^(1 << (v & 31)))
 			}
 		}
 		reached.Add(r)
 	})
 	return reached.Load(), deep.Load()
+}
+
+// leafPreds sets each leaf's predecessor to its neighbour, its parent in
+// every search that reaches it.
+func leafPreds(pairs, pred []uint32) {
+	for k := 0; k+1 < len(pairs); k += 2 {
+		pred[pairs[k]] = pairs[k+1] &^ LeafNeighbour
+	}
 }
