@@ -892,9 +892,12 @@ struct ExploreArgs {
 // whose w it did not reach (w's visited bit; a neighbour that is a leaf
 // itself, kLeafNeighbour, is reached only as the root), and clear their
 // visited bits, which dob_parents reads as unreached. Few are cleared, so
-// the pass reads the pairs and one visited word a leaf and writes almost
-// nothing. A thread takes kLeafBatch pairs a round, their loads issued
-// together. The reached leaves but the root are counted into ctr->found.
+// the pass reads the pairs and a visited word a leaf and writes almost
+// nothing; the pairs come by increasing w (dobfs.FindLeaves), so that a
+// warp's 32 tests fall in a few words (a hub's leaves share one) and cost
+// a few L2 requests, not 32. A thread takes kLeafBatch pairs a round,
+// their loads issued together. The reached leaves but the root are
+// counted into ctr->found.
 constexpr int kLeafBatch = 4;
 __device__ __forceinline__ void LeafPass(const uint2* __restrict__ leaves, int64_t n, long long root,
                                          uint32_t* visited, Counters* ctr) {
@@ -1524,7 +1527,7 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
-  // With leaves (1×1): the leaf pairs (v, w), by increasing v (LeafPass),
+  // With leaves (1×1): the leaf pairs (v, w), by increasing w (LeafPass),
   // and skip, isolated with the leaves' bits (what a reset marks visited;
   // without leaves, isolated itself).
   uint2* leaves = nullptr;
@@ -1533,7 +1536,7 @@ struct Handle {
   // With leaves: the pairs on the host, and the last root's predecessor
   // to put back at the next reset when that root was a leaf (fix_row >= 0):
   // its search set it to the root itself, and no later search writes it.
-  std::vector<uint32_t> hleaves;
+  std::vector<uint64_t> hleaves;  // v << 32 | w, by increasing v
   int64_t fix_row = -1;
   uint32_t fix_pred = 0;
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
@@ -1798,19 +1801,11 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   h->reset_pending = false;
   // This root's fix for the next reset: a leaf's pair, found by bisection.
   h->fix_row = -1;
-  const int64_t n = (int64_t)h->hleaves.size() / 2;
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const int64_t mid = (lo + hi) / 2;
-    if ((int64_t)h->hleaves[2 * mid] < root_row) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  if (root_row >= 0 && lo < n && (int64_t)h->hleaves[2 * lo] == root_row) {
+  const uint64_t key = (uint64_t)std::max<int64_t>(root_row, 0) << 32;
+  const auto it = std::lower_bound(h->hleaves.begin(), h->hleaves.end(), key);
+  if (root_row >= 0 && it != h->hleaves.end() && (int64_t)(*it >> 32) == root_row) {
     h->fix_row = root_row;
-    h->fix_pred = h->hleaves[2 * lo + 1] & ~kLeafNeighbour;
+    h->fix_pred = (uint32_t)*it & ~kLeafNeighbour;
   }
   return 0;
 }
@@ -1856,8 +1851,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
                (long long)p->leaves);
   for (int64_t k = 0; k < p->leaves; ++k) {  // LeafBitsKernel and LeafPass index with them
     const uint32_t v = leaves[2 * k], w = leaves[2 * k + 1] & ~kLeafNeighbour;
-    BFSB_REQUIRE(v < p->local_rows && w < p->local_cols && (k == 0 || v > leaves[2 * k - 2]),
-                 "dob_create: leaf pair %lld (%u, %u) outside the block or out of order", (long long)k, v, w);
+    BFSB_REQUIRE(v < p->local_rows && w < p->local_cols, "dob_create: leaf pair %lld (%u, %u) outside the block",
+                 (long long)k, v, w);
   }
   BFSB_CHECK(cudaSetDevice((int)p->device));
   Handle* h = new (std::nothrow) Handle();
@@ -1911,7 +1906,13 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
     if (p->leaves > 0) {
-      h->hleaves.assign(leaves, leaves + 2 * p->leaves);
+      h->hleaves.resize(p->leaves);
+      for (int64_t k = 0; k < p->leaves; ++k) h->hleaves[k] = (uint64_t)leaves[2 * k] << 32 | leaves[2 * k + 1];
+      std::sort(h->hleaves.begin(), h->hleaves.end());
+      for (int64_t k = 1; k < p->leaves; ++k) {
+        BFSB_REQUIRE(h->hleaves[k] >> 32 != h->hleaves[k - 1] >> 32, "dob_create: leaf %llu in two pairs",
+                     (unsigned long long)(h->hleaves[k] >> 32));
+      }
       BFSB_CHECK(cudaMalloc(&h->leaves, 8 * p->leaves));
       BFSB_CHECK(cudaMemcpy(h->leaves, leaves, 8 * p->leaves, cudaMemcpyHostToDevice));
       BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));

@@ -102,11 +102,12 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
  * bu_adj[bu_nnz] (local columns; ignored when shared), isolated: a bitmap
  * over local rows of the rows with no neighbour (marked visited by every
  * reset, so that no kernel scans them), and leaves (p->leaves > 0, 1×1
- * only; else NULL): p->leaves pairs (v, w) by increasing v, leaf v's one
- * neighbour w, its bit 31 set where w is a leaf too. Their predecessors
- * are set to w here, once; a reset marks the leaves visited as well, and
- * the search's last launch clears the visited bits of those whose w it
- * did not reach. */
+ * only; else NULL): p->leaves pairs (v, w), leaf v's one neighbour w,
+ * its bit 31 set where w is a leaf too, in any order (the pass reads them
+ * in the given one: by w, a warp's pairs share few words of visited).
+ * Their predecessors are set to w here, once; a reset marks the leaves
+ * visited as well, and the search's last launch clears the visited bits
+ * of those whose w it did not reach. */
 int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* td_adj,
                    const uint32_t* bu_off, const uint32_t* bu_adj, const uint32_t* isolated,
                    const uint32_t* leaves, void** out, char* err, int32_t errlen);

@@ -42,6 +42,7 @@ package dobfs
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 )
 
@@ -50,9 +51,11 @@ import (
 const LeafNeighbour = 1 << 31
 
 // FindLeaves fills b.Leaves, the pairs (v, w) of each leaf v and its
-// neighbour w (with LeafNeighbour where w is a leaf too) by increasing v,
-// and b.Skip, the isolated rows with the leaves: what a reset marks
-// visited. Only a 1×1 block has leaves.
+// neighbour w (with LeafNeighbour where w is a leaf too) by increasing w,
+// then v (so that the pass's tests of w's visited bit, a warp's 32 at
+// once, fall in few words: a hub's leaves share one), and b.Skip, the
+// isolated rows with the leaves: what a reset marks visited. Only a 1×1
+// block has leaves.
 func (b *Block) FindLeaves() error {
 	if b.L.R*b.L.C != 1 {
 		return fmt.Errorf("leaves on P(%d,%d) of a %d×%d grid: only a 1×1 grid's block has them", b.I, b.J, b.L.R, b.L.C)
@@ -62,19 +65,22 @@ func (b *Block) FindLeaves() error {
 		return fmt.Errorf("leaves: %d vertices, more than 2^31 (the pairs mark a leaf neighbour in bit 31)", n)
 	}
 	leaf := func(v uint32) bool { return b.BU.Deg(v) == 1 }
-	b.Leaves = b.Leaves[:0]
 	b.Skip = append([]uint32(nil), b.Isolated...)
+	var byW []uint64 // w << 32 | v
 	for v := uint32(0); int64(v) < n; v++ {
-		if !leaf(v) {
-			continue
+		if leaf(v) {
+			byW = append(byW, uint64(b.BU.List(v)[0])<<32|uint64(v))
+			setBit(b.Skip, v)
 		}
-		w := b.BU.List(v)[0]
-		x := w
+	}
+	slices.Sort(byW)
+	b.Leaves = make([]uint32, 0, 2*len(byW))
+	for _, x := range byW {
+		v, w := uint32(x), uint32(x>>32)
 		if leaf(w) {
-			x |= LeafNeighbour
+			w |= LeafNeighbour
 		}
-		b.Leaves = append(b.Leaves, v, x)
-		setBit(b.Skip, v)
+		b.Leaves = append(b.Leaves, v, w)
 	}
 	return nil
 }
