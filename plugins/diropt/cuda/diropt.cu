@@ -148,23 +148,22 @@ __device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned 
   }
 }
 
-// FrontierLeaves (with leaves; has_leaf nullptr: none) marks c->leafy
-// when a vertex of the warp's frontier words has a leaf neighbour: lane
-// has word[j] of in_queue at index w[j] in hand, and has_leaf is the
-// bitmap of the rows with a leaf neighbour (a row's bit at its column's
-// place: 1×1). One coalesced load a non-empty word, a store a warp that
-// finds one.
-template <int kWords>
-__device__ __forceinline__ void FrontierLeaves(const uint32_t* __restrict__ has_leaf, const uint32_t (&word)[kWords],
-                                               const int64_t (&w)[kWords], Counters* c) {
-  if (has_leaf == nullptr) return;
+// FrontierLeaves (with leaves; has_leaf nullptr: none) finds whether a
+// top-down level's frontier has a vertex with a leaf neighbour (has_leaf:
+// the rows with one, a row's bit at its column's place on 1×1): a lane
+// loads u's word of has_leaf with u's offsets (Word), so that the load
+// adds no wait, and tests it after u's list (Add; TopDown, a warp per
+// word, tests a whole word with its in_queue word instead); the warp then
+// marks c->leafy once (Mark).
+struct FrontierLeaves {
+  const uint32_t* __restrict__ has_leaf;
   uint32_t any = 0;
-#pragma unroll
-  for (int j = 0; j < kWords; ++j) {
-    if (word[j] != 0) any |= word[j] & __ldg(&has_leaf[w[j]]);
+  __device__ __forceinline__ uint32_t Word(uint32_t u) const { return has_leaf ? __ldg(&has_leaf[u >> 5]) : 0u; }
+  __device__ __forceinline__ void Add(uint32_t word, uint32_t u) { any |= word >> (u & 31); }
+  __device__ __forceinline__ void Mark(Counters* c) const {
+    if (__any_sync(kFull, any & 1u) && (threadIdx.x & 31) == 0) c->leafy = 1;
   }
-  if (__any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) c->leafy = 1;
-}
+};
 
 // LoopState is the device-resident level loop's state (dob_loop_*): the
 // switching rule's inputs for the next level and the direction it chose,
@@ -330,11 +329,12 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   unsigned long long found = 0, degrees = 0, edges = 0;
+  FrontierLeaves fl{has_leaf};
   for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32; w0 < in_words;
        w0 += warps * 32) {
     const uint32_t mine = w0 + lane < in_words ? in_queue[w0 + lane] : 0u;
+    fl.Add(w0 + lane < in_words ? fl.Word((uint32_t)(w0 + lane) * 32) & mine : 0u, 0);  // a word's bits at once
     if (mine != 0) in_queue[w0 + lane] = 0;
-    FrontierLeaves<1>(has_leaf, {mine}, {w0 + lane}, ctr);
     for (unsigned nonempty = __ballot_sync(kFull, mine != 0); nonempty != 0; nonempty &= nonempty - 1) {
       const int64_t w = w0 + __ffs(nonempty) - 1;
       const uint32_t word = __shfl_sync(kFull, mine, __ffs(nonempty) - 1);
@@ -349,6 +349,7 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
       WarpLists<1>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);  // lines 22-42
     }
   }
+  fl.Mark(ctr);
   AddCounts(ctr, next, found, degrees, edges);
 }
 
@@ -383,16 +384,15 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
   unsigned long long found = 0, degrees = 0, edges = 0;
+  FrontierLeaves fl{has_leaf};
   for (int64_t c0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * span; c0 < in_words;
        c0 += warps * span) {
     uint32_t words[kTdWords];
-    int64_t at[kTdWords];
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
-      at[j] = c0 + j * 32 + lane;
-      words[j] = at[j] < in_words ? in_queue[at[j]] : 0u;
+      const int64_t w = c0 + j * 32 + lane;
+      words[j] = w < in_words ? in_queue[w] : 0u;
     }
-    FrontierLeaves<kTdWords>(has_leaf, words, at, ctr);
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
       if (words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
@@ -411,12 +411,13 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
         }
       }
       if (!__any_sync(kFull, cur != 0)) break;
-      uint32_t u = 0, beg = 0, end = 0;
+      uint32_t u = 0, beg = 0, end = 0, hl = 0;
       if (cur != 0) {  // lines 16-21 for the lane's next vertex
         u = (uint32_t)(cw * 32 + __ffs(cur) - 1);
         cur &= cur - 1;
         beg = td_off[u];
         end = td_off[u + 1];
+        hl = fl.Word(u);
         edges += end - beg;
         if (big.Take(u, beg, end)) {
           beg = end;
@@ -428,8 +429,10 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
       WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);
+      fl.Add(hl, u);  // hl is 0 where the lane had no vertex
     }
   }
+  fl.Mark(ctr);
   AddCounts(ctr, next, found, degrees, edges);
 }
 
@@ -850,6 +853,14 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 
 // The exploration's arguments, for the kernels that run TopDown and
 // BottomUp.
+// LeafGroups are a 1×1 block's leaves (with `leaves`) grouped by their one
+// neighbour: group k is neighbour w[k] (with kLeafNeighbour where it is a
+// leaf too) and its leaves v[at[k]] .. v[at[k + 1] - 1]; n groups.
+struct LeafGroups {
+  const uint32_t *w, *at, *v;
+  int64_t n;
+};
+
 // Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
 // itself (EndLevel): the state its decision writes, the ring it records
 // the level in, the count of blocks finished, the spare queue (row_words
@@ -863,8 +874,7 @@ struct Fold {
   uint32_t* spare;
   int* host_end;
   dob_loop_params lp;
-  const uint2* leaves;  // with `leaves`: the leaf pairs (LeafPass), else nullptr
-  int64_t nleaves;
+  LeafGroups leaves;  // with `leaves` (LeafPass), else none (n = 0)
 };
 
 // EndState is a level's decision (defined with Rule, below).
@@ -891,39 +901,41 @@ struct ExploreArgs {
 // the pass must do is find which leaves the search did not reach, those
 // whose w it did not reach (w's visited bit; a neighbour that is a leaf
 // itself, kLeafNeighbour, is reached only as the root), and clear their
-// visited bits, which dob_parents reads as unreached. Few are cleared, so
-// the pass reads the pairs and a visited word a leaf and writes almost
-// nothing; the pairs come by increasing w (dobfs.FindLeaves), so that a
-// warp's 32 tests fall in a few words (a hub's leaves share one) and cost
-// a few L2 requests, not 32. A thread takes kLeafBatch pairs a round,
-// their loads issued together. The reached leaves but the root are
-// counted into ctr->found.
+// visited bits, which dob_parents reads as unreached. With the leaves
+// grouped by w, that is one test a group (a hub's leaves share one): the
+// pass reads two words and a visited bit a group, and a group's leaves
+// only where it was not reached (few: the components the root is not in).
+// A thread takes kLeafBatch groups a round, their loads issued together.
+// The leaves reached are counted into ctr->found, the root among them
+// when it is a leaf (dob_loop_sync takes it out).
 constexpr int kLeafBatch = 4;
-__device__ __forceinline__ void LeafPass(const uint2* __restrict__ leaves, int64_t n, long long root,
-                                         uint32_t* visited, Counters* ctr) {
+__device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, uint32_t* visited, Counters* ctr) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   unsigned long long found = 0;
-  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < n; k0 += kLeafBatch * stride) {
-    uint2 l[kLeafBatch];
-    uint32_t vis[kLeafBatch];
+  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < g.n; k0 += kLeafBatch * stride) {
+    uint32_t w[kLeafBatch], beg[kLeafBatch], end[kLeafBatch], vis[kLeafBatch];
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {
       const int64_t k = k0 + j * stride;
-      l[j] = k < n ? leaves[k] : make_uint2(kNone, kLeafNeighbour);
+      const bool in = k < g.n;
+      w[j] = in ? g.w[k] : kLeafNeighbour;
+      beg[j] = in ? g.at[k] : 0;
+      end[j] = in ? g.at[k + 1] : 0;
     }
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {  // only leaves' bits are cleared: w's word needs no coherence
-      const uint32_t w = l[j].y & ~kLeafNeighbour;
-      vis[j] = (l[j].y & kLeafNeighbour) ? (uint32_t)((long long)w == root) : visited[w >> 5] >> (w & 31);
+      const uint32_t x = w[j] & ~kLeafNeighbour;
+      vis[j] = (w[j] & kLeafNeighbour) ? (uint32_t)((long long)x == root) : visited[x >> 5] >> (x & 31);
     }
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {
-      const uint32_t v = l[j].x;
-      if (v == kNone || (long long)v == root) continue;
       if (vis[j] & 1u) {
-        ++found;
-      } else {
-        atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+        found += end[j] - beg[j];
+        continue;
+      }
+      for (uint32_t e = beg[j]; e < end[j]; ++e) {
+        const uint32_t v = g.v[e];
+        if ((long long)v != root) atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
       }
     }
   }
@@ -951,7 +963,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const Fold& f = a.fold;
   const bool leaf = gate->done && gate->leaf_pending;
   if (leaf) {
-    LeafPass(f.leaves, f.nleaves, gate->root, a.visited, a.ctr);
+    LeafPass(f.leaves, gate->root, a.visited, a.ctr);
     if (gate->prev_dir == 1) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
       const int64_t stride = (int64_t)gridDim.x * blockDim.x;
       uint32_t any = 0;
@@ -975,7 +987,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const volatile Counters* c = a.ctr;
   LoopState st = EndState(*gate, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.lp);
   bool end = st.done && !gate->done;  // this level found nothing
-  if (end && f.nleaves > 0) {
+  if (end && f.leaves.n > 0) {
     st.leaf_pending = 1;
     st.deep = gate->dir == 0 && c->leafy != 0;  // a top-down level counted its frontier's leaf neighbours
     end = false;
@@ -1041,21 +1053,25 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
 // (isolated with the leaves: what a reset marks visited), its neighbour's
 // in has_leaf (FrontierLeaves), and its predecessor: its neighbour, the
-// parent of every search that reaches it (LeafPass).
-__global__ void LeafBitsKernel(const uint2* __restrict__ leaves, int64_t n, uint32_t* skip, uint32_t* has_leaf,
-                               uint32_t* pred) {
+// parent of every search that reaches it (LeafPass). A thread a group.
+__global__ void LeafBitsKernel(LeafGroups g, uint32_t* skip, uint32_t* has_leaf, uint32_t* pred) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
-    const uint32_t v = leaves[k].x, w = leaves[k].y & ~kLeafNeighbour;
-    atomicOr(&skip[v >> 5], 1u << (v & 31));
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < g.n; k += stride) {
+    const uint32_t w = g.w[k] & ~kLeafNeighbour;
     atomicOr(&has_leaf[w >> 5], 1u << (w & 31));
-    pred[v] = w;
+    for (uint32_t e = g.at[k]; e < g.at[k + 1]; ++e) {
+      const uint32_t v = g.v[e];
+      atomicOr(&skip[v >> 5], 1u << (v & 31));
+      pred[v] = w;
+    }
   }
 }
 
-// LeafKernel is LeafPass alone, for the measured floor (dob_floor).
-__global__ void LeafKernel(const uint2* __restrict__ leaves, int64_t n, uint32_t* visited, Counters* ctr) {
-  LeafPass(leaves, n, -1, visited, ctr);
+// LeafKernel is LeafPass alone, for the measured floor (dob_floor; root
+// -1). (With root a constant here, nvcc 11.8's ptxas crashed under
+// -lineinfo.)
+__global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Counters* ctr) {
+  LeafPass(g, root, visited, ctr);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1527,18 +1543,21 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
-  // With leaves (1×1): the leaf pairs (v, w), by increasing w (LeafPass),
-  // and skip, isolated with the leaves' bits (what a reset marks visited;
-  // without leaves, isolated itself).
-  uint2* leaves = nullptr;
+  // With leaves (1×1): the leaves grouped by neighbour (LeafPass; device
+  // arrays leaf_w, leaf_at, leaf_v), and skip, isolated with the leaves'
+  // bits (what a reset marks visited; without leaves, isolated itself).
+  LeafGroups leaves{};
+  uint32_t *leaf_w = nullptr, *leaf_at = nullptr, *leaf_v = nullptr;
   uint32_t* skip = nullptr;
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
   // With leaves: the pairs on the host, and the last root's predecessor
   // to put back at the next reset when that root was a leaf (fix_row >= 0):
   // its search set it to the root itself, and no later search writes it.
+  // (fix_plain: its neighbour is not a leaf, so LeafPass counted it).
   std::vector<uint64_t> hleaves;  // v << 32 | w, by increasing v
   int64_t fix_row = -1;
   uint32_t fix_pred = 0;
+  bool fix_plain = false;
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
@@ -1625,7 +1644,9 @@ struct Handle {
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
-    if (leaves != nullptr) cudaFree(leaves);
+    for (void* q : {leaf_w, leaf_at, leaf_v}) {
+      if (q != nullptr) cudaFree(q);
+    }
     if (has_leaf != nullptr) cudaFree(has_leaf);
     if (skip != nullptr && skip != isolated) cudaFree(skip);
     if (!Aligned()) {
@@ -1689,7 +1710,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 4 * (p->local_cols + 1) + 4 * p->td_nnz;  // CSR
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
-  if (p->leaves > 0) b += 2 * rw + 8 * p->leaves;                // skip, has_leaf, the leaf pairs
+  if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
@@ -1776,7 +1797,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves, h->p.leaves};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
   h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(a, gate);
   BFSB_CHECK_LAUNCH("BottomUpKernel");
@@ -1806,6 +1827,7 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   if (root_row >= 0 && it != h->hleaves.end() && (int64_t)(*it >> 32) == root_row) {
     h->fix_row = root_row;
     h->fix_pred = (uint32_t)*it & ~kLeafNeighbour;
+    h->fix_plain = !((uint32_t)*it & kLeafNeighbour);
   }
   return 0;
 }
@@ -1913,14 +1935,32 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
         BFSB_REQUIRE(h->hleaves[k] >> 32 != h->hleaves[k - 1] >> 32, "dob_create: leaf %llu in two pairs",
                      (unsigned long long)(h->hleaves[k] >> 32));
       }
-      BFSB_CHECK(cudaMalloc(&h->leaves, 8 * p->leaves));
-      BFSB_CHECK(cudaMemcpy(h->leaves, leaves, 8 * p->leaves, cudaMemcpyHostToDevice));
+      // The groups by neighbour: w << 32 | v sorted, then cut where w changes.
+      std::vector<uint64_t> by_w(p->leaves);
+      for (int64_t k = 0; k < p->leaves; ++k) by_w[k] = (uint64_t)leaves[2 * k + 1] << 32 | leaves[2 * k];
+      std::sort(by_w.begin(), by_w.end());
+      std::vector<uint32_t> gw, gat, gv(p->leaves);
+      for (int64_t k = 0; k < p->leaves; ++k) {
+        if (k == 0 || by_w[k] >> 32 != by_w[k - 1] >> 32) {
+          gw.push_back((uint32_t)(by_w[k] >> 32));
+          gat.push_back((uint32_t)k);
+        }
+        gv[k] = (uint32_t)by_w[k];
+      }
+      gat.push_back((uint32_t)p->leaves);
+      const int64_t ng = (int64_t)gw.size();
+      BFSB_CHECK(cudaMalloc(&h->leaf_w, 4 * ng));
+      BFSB_CHECK(cudaMalloc(&h->leaf_at, 4 * (ng + 1)));
+      BFSB_CHECK(cudaMalloc(&h->leaf_v, 4 * p->leaves));
+      BFSB_CHECK(cudaMemcpy(h->leaf_w, gw.data(), 4 * ng, cudaMemcpyHostToDevice));
+      BFSB_CHECK(cudaMemcpy(h->leaf_at, gat.data(), 4 * (ng + 1), cudaMemcpyHostToDevice));
+      BFSB_CHECK(cudaMemcpy(h->leaf_v, gv.data(), 4 * p->leaves, cudaMemcpyHostToDevice));
+      h->leaves = LeafGroups{h->leaf_w, h->leaf_at, h->leaf_v, ng};
       BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));
       BFSB_CHECK(cudaMemcpy(h->skip, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice));
       BFSB_CHECK(cudaMalloc(&h->has_leaf, 4 * rw));
       BFSB_CHECK(cudaMemset(h->has_leaf, 0, 4 * rw));
-      LeafBitsKernel<<<h->ThreadGrid(p->leaves), h->tpb, 0, h->s>>>(h->leaves, p->leaves, h->skip, h->has_leaf,
-                                                                      h->pred);
+      LeafBitsKernel<<<h->ThreadGrid(ng), h->tpb, 0, h->s>>>(h->leaves, h->skip, h->has_leaf, h->pred);
       BFSB_CHECK_LAUNCH("LeafBitsKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
@@ -2160,9 +2200,9 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
     } else {
       FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
     }
-    if (h->p.leaves > 0) {
+    if (h->leaves.n > 0) {
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch
-      LeafKernel<<<h->ThreadGrid(h->p.leaves), h->tpb, 0, h->s>>>(h->leaves, h->p.leaves, h->visited, h->ctr);
+      LeafKernel<<<h->ThreadGrid(h->leaves.n), h->tpb, 0, h->s>>>(h->leaves, -1, h->visited, h->ctr);
     }
     return cudaGetLastError();  // the last launch
   }, &ms));
@@ -2452,7 +2492,9 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   }
   *n = k;
   *done = st.done;
-  leaves[0] = st.done && !leaves_left ? st.leaves : 0;
+  // LeafPass counted a root that is a leaf with a plain neighbour (its group was reached).
+  const int64_t root_leaf = h->fix_row >= 0 && h->fix_plain ? 1 : 0;
+  leaves[0] = st.done && !leaves_left ? st.leaves - root_leaf : 0;
   leaves[1] = st.done && !leaves_left ? st.deep : 0;
   h->loop_synced = h->level;
   if (leaves_left) {
@@ -2464,7 +2506,7 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     BFSB_CHECK(cudaStreamSynchronize(h->s));
     BFSB_REQUIRE(last->done && !last->leaf_pending, "dob_loop_sync: the leaves' launch left done %d, pending %d",
                  last->done, last->leaf_pending);
-    leaves[0] = last->leaves;
+    leaves[0] = last->leaves - root_leaf;
     leaves[1] = last->deep;
     h->loop_synced = h->level;
   }
