@@ -188,16 +188,20 @@ func TestCUDADeviceExchange(t *testing.T) {
 // runs every level bottom-up: thousands of bottom-up levels whose
 // frontier is one vertex, each a full pass of BottomUpKernel.
 // TestCUDALeaves runs TestLeaves's graph on the CUDA backend, in each mode
-// and with the leaves' launch in the levels' batch or after it (the first
+// (and top-down with a warp per in_queue word) and with the leaves' launch in the levels' batch or after it (the first
 // search of a run, whose batch has no room for it; a run's searches after
 // a deeper one): every search validates, reports the tree's levels
 // (sdktest.SearchAll) and runs the CPU backend's levels.
 func TestCUDALeaves(t *testing.T) {
 	needCUDA(t)
 	g := leafGraph(t)
-	for _, mode := range []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp} {
-		t.Run(mode, func(t *testing.T) {
-			params, err := plugin{}.Info().CheckParams(map[string]any{pMode: mode, pLeaves: true})
+	for _, params := range []map[string]any{
+		{pMode: dobfs.ModeHybrid}, {pMode: dobfs.ModeTopDown}, {pMode: dobfs.ModeBottomUp},
+		{pMode: dobfs.ModeTopDown, pTDLane: int64(0)}, // FrontierLeaves a word at a time
+	} {
+		params[pLeaves] = true
+		t.Run(fmt.Sprint(params), func(t *testing.T) {
+			params, err := plugin{}.Info().CheckParams(params)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -159,9 +159,9 @@ struct FrontierLeaves {
   const uint32_t* __restrict__ has_leaf;
   uint32_t any = 0;
   __device__ __forceinline__ uint32_t Word(uint32_t u) const { return has_leaf ? __ldg(&has_leaf[u >> 5]) : 0u; }
-  __device__ __forceinline__ void Add(uint32_t word, uint32_t u) { any |= word >> (u & 31); }
+  __device__ __forceinline__ void Add(uint32_t word, uint32_t u) { any |= (word >> (u & 31)) & 1u; }
   __device__ __forceinline__ void Mark(Counters* c) const {
-    if (__any_sync(kFull, any & 1u) && (threadIdx.x & 31) == 0) c->leafy = 1;
+    if (__any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) c->leafy = 1;
   }
 };
 
@@ -333,7 +333,8 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
   for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * 32; w0 < in_words;
        w0 += warps * 32) {
     const uint32_t mine = w0 + lane < in_words ? in_queue[w0 + lane] : 0u;
-    fl.Add(w0 + lane < in_words ? fl.Word((uint32_t)(w0 + lane) * 32) & mine : 0u, 0);  // a word's bits at once
+    const uint32_t hl = w0 + lane < in_words ? fl.Word((uint32_t)(w0 + lane) * 32) & mine : 0u;
+    fl.Add(hl != 0 ? 1u : 0u, 0);  // the word's vertices at once
     if (mine != 0) in_queue[w0 + lane] = 0;
     for (unsigned nonempty = __ballot_sync(kFull, mine != 0); nonempty != 0; nonempty &= nonempty - 1) {
       const int64_t w = w0 + __ffs(nonempty) - 1;
