@@ -908,8 +908,11 @@ struct ExploreArgs {
 // only where it was not reached (few: the components the root is not in).
 // A thread takes kLeafBatch groups a round, their loads issued together.
 // The leaves reached are counted into ctr->found, the root among them
-// when it is a leaf (dob_loop_sync takes it out).
+// when it is a leaf (dob_loop_sync takes it out). kClear false (the
+// measured floor, LeafKernel): the tests and the count only, as where
+// every leaf is reached.
 constexpr int kLeafBatch = 4;
+template <bool kClear>
 __device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, uint32_t* visited, Counters* ctr) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   unsigned long long found = 0;
@@ -934,9 +937,11 @@ __device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, ui
         found += end[j] - beg[j];
         continue;
       }
-      for (uint32_t e = beg[j]; e < end[j]; ++e) {
-        const uint32_t v = g.v[e];
-        if ((long long)v != root) atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+      if constexpr (kClear) {
+        for (uint32_t e = beg[j]; e < end[j]; ++e) {
+          const uint32_t v = g.v[e];
+          if ((long long)v != root) atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+        }
       }
     }
   }
@@ -964,7 +969,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const Fold& f = a.fold;
   const bool leaf = gate->done && gate->leaf_pending;
   if (leaf) {
-    LeafPass(f.leaves, gate->root, a.visited, a.ctr);
+    LeafPass<true>(f.leaves, gate->root, a.visited, a.ctr);
     if (gate->prev_dir == 1) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
       const int64_t stride = (int64_t)gridDim.x * blockDim.x;
       uint32_t any = 0;
@@ -1068,11 +1073,12 @@ __global__ void LeafBitsKernel(LeafGroups g, uint32_t* skip, uint32_t* has_leaf,
   }
 }
 
-// LeafKernel is LeafPass alone, for the measured floor (dob_floor; root
-// -1). (With root a constant here, nvcc 11.8's ptxas crashed under
-// -lineinfo.)
+// LeafKernel is the least work of LeafPass, for the measured floor
+// (dob_floor; root -1): each group's words and its neighbour's visited
+// bit read, nothing cleared (a search that reaches every leaf). (With
+// root a constant here, nvcc 11.8's ptxas crashed under -lineinfo.)
 __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Counters* ctr) {
-  LeafPass(g, root, visited, ctr);
+  LeafPass<false>(g, root, visited, ctr);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
