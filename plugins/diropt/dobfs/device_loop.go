@@ -177,19 +177,15 @@ func (rk *Rank) enqueueLevel() error {
 func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.LevelPhase {
 	ph := results.LevelPhase{Level: level, Frontier: r.NF, Times: map[string]float64{}, Bytes: map[string]int64{}}
 	ph.Times["explore_"+r.Dir.String()] = r.ExploreS
-	if !rk.single {
-		// 1×1: the decision is the exploration's last block (EndLevel in
-		// cuda/diropt.cu), timed with it.
-		ph.Times[PhaseSwitch] = r.SwitchS
-	}
-	if !rk.single {
-		// 1×1: one event a level, so a level's time runs from the one
-		// before's end (level 0: from the search's start) and has no gap.
-		ph.Times[PhaseGap] = r.GapS
-	}
 	ph.Bytes[CountFrontierEdges] = r.MF
 	ph.Bytes[CountEdgesExamined] = r.Edges
+	// 1×1: the decision is the exploration's last block (EndLevel in
+	// cuda/diropt.cu), timed with it, and one event a level, so a level's
+	// time runs from the one before's end (level 0: from the search's
+	// start) and has no gap; it has no exchanges.
 	if !rk.single {
+		ph.Times[PhaseSwitch] = r.SwitchS
+		ph.Times[PhaseGap] = r.GapS
 		ph.Times[PhaseRowExchange] = r.RowS
 		ph.Times[PhaseColumnExchange] = r.ColumnS
 		ph.Bytes[BytesRowExchange] = rk.levelBytes[0]
