@@ -53,7 +53,9 @@ const (
 // and is not offered); bottom-up warps that load 32 words of visited at
 // once and skip the full ones (bu_skip); top-down levels with a lane per
 // in_queue word, its lists of fewer than 32 entries alone (td_lane), four
-// entries a lane at once (td_batch; 2 measured between 1 and 4). With
+// entries a lane at once (td_batch; 2 measured between 1 and 4); on 1×1
+// the vertices of degree 1 left out of the levels and found reached or
+// not by one pass after the last (leaves). With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32 and td_big 256 no
 // faster than 1024 (results/diropt-1000).
