@@ -64,7 +64,7 @@ type Block struct {
 	// starts with them marked visited, so that no kernel ever scans them.
 	Isolated []uint32
 	// Leaves and Skip (1×1, with the leaves step: FindLeaves, leaves.go):
-	// the pairs (leaf, its neighbour) by increasing leaf, and the isolated
+	// the pairs (leaf, its neighbour) by increasing neighbour, and the isolated
 	// rows with the leaves, which a reset marks visited. Without the step
 	// Leaves is empty and Skip nil.
 	Leaves []uint32

@@ -52,10 +52,10 @@ const LeafNeighbour = 1 << 31
 
 // FindLeaves fills b.Leaves, the pairs (v, w) of each leaf v and its
 // neighbour w (with LeafNeighbour where w is a leaf too) by increasing w,
-// then v (so that the pass's tests of w's visited bit, a warp's 32 at
-// once, fall in few words: a hub's leaves share one), and b.Skip, the
-// isolated rows with the leaves: what a reset marks visited. Only a 1×1
-// block has leaves.
+// then v (the order of the CUDA backend's groups, one visited test per
+// neighbour: a hub's leaves share one), and b.Skip, the isolated rows
+// with the leaves: what a reset marks visited. Only a 1×1 block has
+// leaves.
 func (b *Block) FindLeaves() error {
 	if b.L.R*b.L.C != 1 {
 		return fmt.Errorf("leaves on P(%d,%d) of a %d×%d grid: only a 1×1 grid's block has them", b.I, b.J, b.L.R, b.L.C)
