@@ -1131,9 +1131,10 @@ __device__ void StartState(const LoopInit& in, bool start);
 // rows (2D), both counter sets and (1×1) the spare queue <- 0, the root's
 // pred and parent, and (1×1: init.st) the loop's start, InitLoopKernel's
 // work (and the root's row in the loop state, for LeafPass); with leaves,
-// the last root's predecessor put back where it was a leaf (fix_row). (EndLevel's count of blocks
-// finished needs no reset: every BottomUpKernel of the device loop leaves
-// it at 0, its last block zeroing it.)
+// the last root's predecessor put back where it was a leaf (fix_row).
+// (EndLevel's count of blocks finished needs no reset: every
+// BottomUpKernel of the device loop leaves it at 0, its last block
+// zeroing it.)
 // It replaces a copy, four memsets, ResetRootKernel and (1×1)
 // InitLoopKernel. A search's first host calls come right after the CPU
 // validation of the previous one, and each runtime call then takes 3-36 µs
