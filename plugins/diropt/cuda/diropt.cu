@@ -14,6 +14,8 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
+//   deg              with td_deg: each row's CSC degree, dense (one load
+//                    for a found vertex's share of m_f; see Degrees)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -67,7 +69,7 @@
 //                      loop's start, InitLoopKernel's and StartLoopKernel's
 //                      work).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
-//   FirstKernel (fills `first` once, at dob_create).
+//   FirstKernel, DegreeKernel (fill `first` and `deg` once, at dob_create).
 //
 // Launches per level on a 1×1 grid (the device loop: dob_loop_*,
 // dobfs/device_loop.go): TopDownKernel and BottomUpKernel, each returning
@@ -197,10 +199,34 @@ struct LevelRec {
 // the ring of LevelRec and the event slots.
 constexpr int kLoopSlots = 32;
 
+// PdlStart begins a kernel of the 1×1 device loop under programmatic
+// dependent launch (pdl; ours, Hopper's griddepcontrol): it waits until
+// the kernel before it in the stream has completed and its writes are
+// visible (at once where this launch did not ask for the overlap), then
+// lets the next launch's blocks be scheduled, so that they wait on the
+// GPU for this kernel's end instead of being launched after it.
+__device__ __forceinline__ void PdlStart() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // Skip reports whether a kernel of direction dir stays out of this level.
 __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
   return gate != nullptr && (gate->done || gate->dir != dir);
 }
+
+// Degrees gives a found vertex's CSC degree, for m_f: from deg (td_deg:
+// one 4-byte load, a dense array filled at dob_create) or from the two
+// offsets (two loads).
+struct Degrees {
+  const uint32_t* __restrict__ off;
+  const uint32_t* __restrict__ deg;  // td_deg, else nullptr
+  __device__ __forceinline__ uint32_t operator()(uint32_t v) const {
+    return deg != nullptr ? __ldg(&deg[v]) : __ldg(&off[v + 1]) - __ldg(&off[v]);
+  }
+};
 
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
 // the visited test (a stale word only costs an atomic: bits never clear
@@ -208,8 +234,8 @@ __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
 // thread whose atomicOr set the bit adds v to out_queue and writes its
 // predecessor.
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
-                                      uint32_t* pred, const uint32_t* __restrict__ bu_off,
-                                      unsigned long long& found, unsigned long long& degrees) {
+                                      uint32_t* pred, Degrees deg, unsigned long long& found,
+                                      unsigned long long& degrees) {
   const uint32_t mask = 1u << (v & 31);
   // Line 36's test reads the word from L2 (ld.global.cg), not through the
   // read-only path: a copy cached in L1 misses the bits other blocks set in
@@ -220,7 +246,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   atomicOr(&out_queue[v >> 5], mask);                   // line 38
   pred[v] = u;
   found += 1;
-  degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
+  degrees += deg(v);
 }
 
 // Visits is Visit for the entries x = e0 + k·step (k < kBatch, x < e) of
@@ -235,8 +261,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
-                                       const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                       unsigned long long& degrees) {
+                                       Degrees deg, unsigned long long& found, unsigned long long& degrees) {
   uint32_t v[kBatch], m[kBatch], old[kBatch];
 #pragma unroll
   for (int k = 0; k < kBatch; ++k) {
@@ -257,7 +282,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
     atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
     pred[v[k]] = u;
     found += 1;
-    degrees += __ldg(&bu_off[v[k] + 1]) - __ldg(&bu_off[v[k]]);
+    degrees += deg(v[k]);
   }
 }
 
@@ -269,8 +294,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
 template <int kBatch>
 __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, int lane, uint32_t beg, uint32_t end,
                                           uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
-                                          const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                          unsigned long long& degrees) {
+                                          Degrees deg, unsigned long long& found, unsigned long long& degrees) {
   for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
        pending = __ballot_sync(kFull, beg < end)) {
     const int leader = __ffs(pending) - 1;
@@ -280,11 +304,11 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
     if (lane == leader) beg = end;
     if constexpr (kBatch == 1) {
       for (uint32_t e = gb + lane; e < ge; e += 32) {
-        Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+        Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, deg, found, degrees);
       }
     } else {
       for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
-        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees);
+        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, deg, found, degrees);
       }
     }
   }
@@ -303,10 +327,10 @@ struct BigVisit {
     unsigned long long found, degrees;
   };
   uint32_t *visited, *out_queue, *pred;
-  const uint32_t* bu_off;
+  Degrees deg;
   Counters* ctr;
   __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
-    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees);
+    Visit(v, u, visited, out_queue, pred, deg, acc.found, acc.degrees);
   }
   __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
 };
@@ -323,7 +347,7 @@ constexpr int kBigThreads = 256;
 // spreads them over whole blocks: a warp would read such a list alone, 32
 // entries a step, while the warps with short lists finish.
 __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
-                                        const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
+                                        Degrees deg, uint32_t* in_queue, int64_t in_words,
                                         uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
                                         const uint32_t* __restrict__ has_leaf, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
@@ -347,7 +371,7 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
         edges += end - beg;
         if (big.Take(u, beg, end)) beg = end;  // whole-block gathering, chunk by chunk
       }
-      WarpLists<1>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);  // lines 22-42
+      WarpLists<1>(td_adj, lane, beg, end, u, visited, out_queue, pred, deg, found, degrees);  // lines 22-42
     }
   }
   fl.Mark(ctr);
@@ -377,7 +401,7 @@ constexpr int kTdWords = 4;
 // once, alone and in the warp's step.
 template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
-                                             const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
+                                             Degrees deg, uint32_t* in_queue, int64_t in_words,
                                              uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
                                              uint32_t lane_max, const uint32_t* __restrict__ has_leaf, Counters* ctr,
                                              Counters* next) {
@@ -424,12 +448,12 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
           beg = end;
         } else if (end - beg < lane_max) {  // the lane alone
           for (; beg < end; beg = (uint32_t)min((uint64_t)end, (uint64_t)beg + kBatch)) {
-            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees);
+            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, deg, found, degrees);
           }
         }
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
-      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);
+      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, deg, found, degrees);
       fl.Add(hl, u);  // hl is 0 where the lane had no vertex
     }
   }
@@ -856,10 +880,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 // BottomUp.
 // LeafGroups are a 1×1 block's leaves (with `leaves`) grouped by their one
 // neighbour: group k is neighbour w[k] (with kLeafNeighbour where it is a
-// leaf too) and its leaves v[at[k]] .. v[at[k + 1] - 1]; n groups.
+// leaf too) and its leaves v[at[k]] .. v[at[k + 1] - 1]; n groups, leaves
+// leaves in all.
 struct LeafGroups {
   const uint32_t *w, *at, *v;
-  int64_t n;
+  int64_t n, leaves;
 };
 
 // Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
@@ -884,6 +909,7 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
 
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
+  const uint32_t* deg;  // td_deg: each row's CSC degree (Degrees), else nullptr
   uint32_t *in_queue, *visited, *out_queue, *pred;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
@@ -893,59 +919,68 @@ struct ExploreArgs {
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
+  __device__ __forceinline__ Degrees Deg() const { return Degrees{bu_off, deg}; }
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
 // a search may leave them out), after the last level: a leaf v is visited
 // from the reset and its predecessor is its one neighbour w from
-// dob_create (LeafBitsKernel; no search writes it but the root's), so all
-// the pass must do is find which leaves the search did not reach, those
-// whose w it did not reach (w's visited bit; a neighbour that is a leaf
-// itself, kLeafNeighbour, is reached only as the root), and clear their
-// visited bits, which dob_parents reads as unreached. With the leaves
-// grouped by w, that is one test a group (a hub's leaves share one): the
-// pass reads two words and a visited bit a group, and a group's leaves
-// only where it was not reached (few: the components the root is not in).
-// A thread takes kLeafBatch groups a round, their loads issued together.
-// The leaves reached are counted into ctr->found, the root among them
-// when it is a leaf (dob_loop_sync takes it out). kClear false (the
-// measured floor, LeafKernel): the tests and the count only, as where
-// every leaf is reached.
+// dob_create (LeafBitsKernel; no search writes it), so all the pass must
+// do is find which leaves the search did not reach, those whose w it did
+// not reach (w's visited bit; a neighbour that is a leaf itself,
+// kLeafNeighbour, is reached only as the root), and clear their visited
+// bits, which dob_parents reads as unreached. With the leaves grouped by
+// w, that is one test a group (a hub's leaves share one): the pass reads
+// a group's w and its visited bit, and its bounds and leaves only where
+// it was not reached (few: the components the root is not in). A thread
+// takes kLeafBatch groups a round, their loads issued together. The
+// leaves not reached are counted into ctr->found (EndLevel subtracts them
+// from all the leaves); a root that is a leaf is never cleared, so it
+// counts as reached (dobfs/rank.go takes it out). kClear false (the
+// measured floor, LeafKernel): the tests only, as where every leaf is
+// reached.
 constexpr int kLeafBatch = 4;
 template <bool kClear>
 __device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, uint32_t* visited, Counters* ctr) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  unsigned long long found = 0;
+  unsigned long long missed = 0;
   for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < g.n; k0 += kLeafBatch * stride) {
-    uint32_t w[kLeafBatch], beg[kLeafBatch], end[kLeafBatch], vis[kLeafBatch];
+    uint32_t w[kLeafBatch], vis[kLeafBatch];
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {
       const int64_t k = k0 + j * stride;
-      const bool in = k < g.n;
-      w[j] = in ? g.w[k] : kLeafNeighbour;
-      beg[j] = in ? g.at[k] : 0;
-      end[j] = in ? g.at[k + 1] : 0;
+      w[j] = k < g.n ? g.w[k] : 0u;
     }
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {  // only leaves' bits are cleared: w's word needs no coherence
       const uint32_t x = w[j] & ~kLeafNeighbour;
-      vis[j] = (w[j] & kLeafNeighbour) ? (uint32_t)((long long)x == root) : visited[x >> 5] >> (x & 31);
+      if (k0 + j * stride >= g.n) {
+        vis[j] = 1;
+      } else {
+        vis[j] = (w[j] & kLeafNeighbour) ? (uint32_t)((long long)x == root) : visited[x >> 5] >> (x & 31);
+      }
     }
 #pragma unroll
     for (int j = 0; j < kLeafBatch; ++j) {
-      if (vis[j] & 1u) {
-        found += end[j] - beg[j];
-        continue;
-      }
+      if (vis[j] & 1u) continue;
       if constexpr (kClear) {
-        for (uint32_t e = beg[j]; e < end[j]; ++e) {
+        const int64_t k = k0 + j * stride;
+        const uint32_t beg = g.at[k], end = g.at[k + 1];
+        missed += end - beg;
+        for (uint32_t e = beg; e < end; ++e) {
           const uint32_t v = g.v[e];
-          if ((long long)v != root) atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+          if ((long long)v == root) {
+            --missed;  // the root, a leaf whose neighbour is a leaf too
+          } else {
+            atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+          }
         }
+      } else {
+        ++missed;
       }
     }
   }
-  AddCounts(ctr, nullptr, found, 0, 0);
+  AddCounts(ctr, nullptr, missed, 0, 0);
 }
 
 // EndLevel ends a level of the 1×1 device loop at the end of
@@ -999,7 +1034,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
     end = false;
   } else if (leaf) {
     st.leaf_pending = 0;
-    st.leaves = (long long)c->found;
+    st.leaves = f.leaves.leaves - (long long)c->found;  // LeafPass counted those it did not reach
     st.deep = gate->deep || c->leafy != 0;
     end = true;
   }
@@ -1020,12 +1055,13 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
 // kLane: td_lane > 0 (TopDownLanes, with kBatch = td_batch).
 template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
+  PdlStart();
   if (Skip(gate, 0)) return;
   if (kLane) {
-    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
+    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.Deg(), a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
                          a.big, a.td_lane, a.has_leaf, a.ctr, a.next);
   } else {
-    TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
+    TopDown(a.td_off, a.td_adj, a.Deg(), a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
   }
 }
@@ -1043,10 +1079,11 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // is the level's last launch.
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
+  PdlStart();
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
-      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
+      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.Deg(), a.ctr}, (int)blockDim.x,
                        cur);
     }
   } else if (!Skip(gate, 1)) {
@@ -1074,8 +1111,8 @@ __global__ void LeafBitsKernel(LeafGroups g, uint32_t* skip, uint32_t* has_leaf,
 }
 
 // LeafKernel is the least work of LeafPass, for the measured floor
-// (dob_floor; root -1): each group's words and its neighbour's visited
-// bit read, nothing cleared (a search that reaches every leaf). (With
+// (dob_floor; root -1): each group's neighbour and its visited bit read,
+// nothing cleared (a search that reaches every leaf). (With
 // root a constant here, nvcc 11.8's ptxas crashed under -lineinfo.)
 __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Counters* ctr) {
   LeafPass<false>(g, root, visited, ctr);
@@ -1089,6 +1126,14 @@ __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
     const uint32_t b = bu_off[v];
     first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
+  }
+}
+
+// DegreeKernel fills deg (td_deg) at dob_create: each row's CSC degree.
+__global__ void DegreeKernel(const uint32_t* __restrict__ bu_off, int64_t rows, uint32_t* deg) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
+    deg[v] = bu_off[v + 1] - bu_off[v];
   }
 }
 
@@ -1129,9 +1174,10 @@ __device__ void StartState(const LoopInit& in, bool start);
 // visited <- skip (the isolated rows, with leaves the leaves too),
 // in_queue and out_queue <- 0 (with the root's bits), the all-assigned
 // rows (2D), both counter sets and (1×1) the spare queue <- 0, the root's
-// pred and parent, and (1×1: init.st) the loop's start, InitLoopKernel's
-// work (and the root's row in the loop state, for LeafPass); with leaves,
-// the last root's predecessor put back where it was a leaf (fix_row).
+// parent (2D: and its pred; on 1×1 ParentsKernel gives the root itself,
+// so that no search writes a leaf's pred), and (1×1: init.st) the loop's
+// start, InitLoopKernel's work (and the root's row in the loop state, for
+// LeafPass).
 // (EndLevel's count of blocks finished needs no reset: every
 // BottomUpKernel of the device loop leaves it at 0, its last block
 // zeroing it.)
@@ -1145,7 +1191,8 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            int64_t fix_row, uint32_t fix_pred, LoopInit init) {
+                            LoopInit init) {
+  PdlStart();
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   for (int64_t w = t; w < q_words; w += stride) {
@@ -1161,8 +1208,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
-    if (fix_row >= 0) pred[fix_row] = fix_pred;  // the last root, a leaf: its neighbour again
-    if (root_row >= 0) pred[root_row] = (uint32_t)root_row;
+    if (root_row >= 0 && pred != nullptr) pred[root_row] = (uint32_t)root_row;
     if (root_own >= 0) parents[root_own] = root_global;
     if (init.st != nullptr) {
       StartState(init, true);
@@ -1198,15 +1244,17 @@ __global__ void ScatterParentsKernel(const int64_t* __restrict__ pairs, int64_t 
   }
 }
 
-// ParentsKernel (1×1) makes the int64 parents from pred and visited: a
-// visited vertex that is not isolated (or is the root) has pred as parent.
+// ParentsKernel (1×1) makes the int64 parents from pred and visited: the
+// root is its own parent (no search writes its pred: a root that is a
+// leaf keeps its neighbour there for the next search), and another
+// visited vertex that is not isolated has pred as parent.
 __global__ void ParentsKernel(const uint32_t* __restrict__ pred, const uint32_t* __restrict__ visited,
                               const uint32_t* __restrict__ isolated, int64_t n, int64_t root, int64_t* parents) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
     const uint32_t m = 1u << (v & 31);
-    const bool reached = (visited[v >> 5] & m) && (!(isolated[v >> 5] & m) || v == root);
-    parents[v] = reached ? (int64_t)pred[v] : -1;
+    const bool reached = (visited[v >> 5] & m) && !(isolated[v >> 5] & m);
+    parents[v] = v == root ? root : reached ? (int64_t)pred[v] : -1;
   }
 }
 
@@ -1550,22 +1598,15 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
+  uint32_t* deg = nullptr;    // td_deg: each row's CSC degree
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
-  // With leaves (1×1): the leaves grouped by neighbour (LeafPass; device
-  // arrays leaf_w, leaf_at, leaf_v), and skip, isolated with the leaves'
-  // bits (what a reset marks visited; without leaves, isolated itself).
+  // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
+  // device arrays are freed with the others), and skip, isolated with the
+  // leaves' bits (what a reset marks visited; without leaves, isolated
+  // itself).
   LeafGroups leaves{};
-  uint32_t *leaf_w = nullptr, *leaf_at = nullptr, *leaf_v = nullptr;
   uint32_t* skip = nullptr;
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
-  // With leaves: the pairs on the host, and the last root's predecessor
-  // to put back at the next reset when that root was a leaf (fix_row >= 0):
-  // its search set it to the root itself, and no later search writes it.
-  // (fix_plain: its neighbour is not a leaf, so LeafPass counted it).
-  std::vector<uint64_t> hleaves;  // v << 32 | w, by increasing v
-  int64_t fix_row = -1;
-  uint32_t fix_pred = 0;
-  bool fix_plain = false;
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
@@ -1646,14 +1687,14 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, deg, isolated, visited, in_q, out_q, spare_q, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
-    for (void* q : {leaf_w, leaf_at, leaf_v}) {
-      if (q != nullptr) cudaFree(q);
+    for (const void* q : {leaves.w, leaves.at, leaves.v}) {
+      if (q != nullptr) cudaFree(const_cast<void*>(q));
     }
     if (has_leaf != nullptr) cudaFree(has_leaf);
     if (skip != nullptr && skip != isolated) cudaFree(skip);
@@ -1705,7 +1746,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -1722,6 +1763,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
+  if (p->td_deg) b += 4 * p->local_rows;                         // deg
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1781,17 +1823,35 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
   return 0;
 }
 
+// LaunchExplore launches an exploration kernel (TopDownKernel or
+// BottomUpKernel), in the 1×1 device loop with pdl as a programmatic
+// dependent launch (PdlStart): its blocks are scheduled while the kernel
+// before it runs, and wait for its end on the GPU.
+cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArgs& a, const LoopState* gate) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3((unsigned)grid);
+  cfg.blockDim = dim3((unsigned)h->tpb);
+  cfg.stream = h->s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  if (h->p.pdl && h->p.single && gate != nullptr) {
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&cfg, k, a, gate);
+}
+
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
 // td_big in the host loop (gate nullptr), bfsb::HugeKernel for the lists
 // it queued. In the device loop (gate: see TopDownKernel) the
 // BottomUpKernel launched after it expands them on a top-down level.
 int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   const int64_t span = h->p.td_lane > 0 ? 32 * kTdWords : 32;  // words a warp takes at once
-  h->td_kernel<<<h->WarpGrid((h->col_words() + span - 1) / span), h->tpb, 0, h->s>>>(h->Args(), gate);
-  BFSB_CHECK_LAUNCH("TopDownKernel");
+  BFSB_CHECK(LaunchExplore(h, h->td_kernel, h->WarpGrid((h->col_words() + span - 1) / span), h->Args(), gate));
   if (h->p.td_big > 0 && gate == nullptr) {
     bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
-        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
+        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, Degrees{h->bu_off, h->deg}, h->Cur()});
     BFSB_CHECK_LAUNCH("HugeKernel");
   }
   return 0;
@@ -1807,14 +1867,12 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   if (gate != nullptr && h->p.single) {
     a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
-  h->bu_kernel<<<grid, h->tpb, 0, h->s>>>(a, gate);
-  BFSB_CHECK_LAUNCH("BottomUpKernel");
+  BFSB_CHECK(LaunchExplore(h, h->bu_kernel, grid, a, gate));
   return 0;
 }
 
 // LaunchReset enqueues ResetKernel for the root at (row, column, own),
-// with the loop's start where init.st is set (1×1), and (with leaves) the
-// last root's predecessor put back if it was a leaf (Handle::fix_row).
+// with the loop's start where init.st is set (1×1).
 int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_own, const LoopInit& init, char* err,
                     int32_t errlen) {
   const int64_t rw = h->row_words(), cw = h->col_words();
@@ -1824,19 +1882,10 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->skip, h->visited, h->in_q, h->out_q, h->spare_q,
                                                      h->p.single ? nullptr : h->all_assigned,
                                                      reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, h->root_global, h->pred,
-                                                     h->parents, h->fix_row, h->fix_pred, init);
+                                                     root_row, root_col, root_own, h->root_global,
+                                                     h->p.single ? nullptr : h->pred, h->parents, init);
   BFSB_CHECK_LAUNCH("ResetKernel");
   h->reset_pending = false;
-  // This root's fix for the next reset: a leaf's pair, found by bisection.
-  h->fix_row = -1;
-  const uint64_t key = (uint64_t)std::max<int64_t>(root_row, 0) << 32;
-  const auto it = std::lower_bound(h->hleaves.begin(), h->hleaves.end(), key);
-  if (root_row >= 0 && it != h->hleaves.end() && (int64_t)(*it >> 32) == root_row) {
-    h->fix_row = root_row;
-    h->fix_pred = (uint32_t)*it & ~kLeafNeighbour;
-    h->fix_plain = !((uint32_t)*it & kLeafNeighbour);
-  }
   return 0;
 }
 
@@ -1879,10 +1928,19 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   BFSB_REQUIRE(p->leaves == 0 || (p->single && leaves != nullptr && p->leaves <= p->local_rows),
                "dob_create: %lld leaf pairs (want 0, or on a 1×1 grid at most one a row, with their array)",
                (long long)p->leaves);
-  for (int64_t k = 0; k < p->leaves; ++k) {  // LeafBitsKernel and LeafPass index with them
-    const uint32_t v = leaves[2 * k], w = leaves[2 * k + 1] & ~kLeafNeighbour;
-    BFSB_REQUIRE(v < p->local_rows && w < p->local_cols, "dob_create: leaf pair %lld (%u, %u) outside the block",
-                 (long long)k, v, w);
+  if (p->leaves > 0) {  // LeafBitsKernel and LeafPass index with them
+    std::vector<bool> seen(p->local_rows);
+    for (int64_t k = 0; k < p->leaves; ++k) {
+      const uint32_t v = leaves[2 * k], w = leaves[2 * k + 1] & ~kLeafNeighbour;
+      BFSB_REQUIRE(v < p->local_rows && w < p->local_cols, "dob_create: leaf pair %lld (%u, %u) outside the block",
+                   (long long)k, v, w);
+      BFSB_REQUIRE(!seen[v], "dob_create: leaf %u in two pairs", v);
+      seen[v] = true;
+      const uint32_t pw = k > 0 ? leaves[2 * k - 1] & ~kLeafNeighbour : 0;
+      BFSB_REQUIRE(k == 0 || pw < w || (pw == w && leaves[2 * k - 2] < v && leaves[2 * k - 1] == leaves[2 * k + 1]),
+                   "dob_create: leaf pair %lld (%u, %u) out of order (want by neighbour, then leaf)", (long long)k,
+                   v, w);
+    }
   }
   BFSB_CHECK(cudaSetDevice((int)p->device));
   Handle* h = new (std::nothrow) Handle();
@@ -1920,6 +1978,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
+    if (p->td_deg) {
+      BFSB_CHECK(cudaMalloc(&h->deg, 4 * p->local_rows));
+      DegreeKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, p->local_rows, h->deg);
+      BFSB_CHECK_LAUNCH("DegreeKernel");
+      BFSB_CHECK(cudaStreamSynchronize(h->s));
+    }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
     h->skip = h->isolated;
@@ -1936,34 +2000,30 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
     if (p->leaves > 0) {
-      h->hleaves.resize(p->leaves);
-      for (int64_t k = 0; k < p->leaves; ++k) h->hleaves[k] = (uint64_t)leaves[2 * k] << 32 | leaves[2 * k + 1];
-      std::sort(h->hleaves.begin(), h->hleaves.end());
-      for (int64_t k = 1; k < p->leaves; ++k) {
-        BFSB_REQUIRE(h->hleaves[k] >> 32 != h->hleaves[k - 1] >> 32, "dob_create: leaf %llu in two pairs",
-                     (unsigned long long)(h->hleaves[k] >> 32));
-      }
-      // The groups by neighbour: w << 32 | v sorted, then cut where w changes.
-      std::vector<uint64_t> by_w(p->leaves);
-      for (int64_t k = 0; k < p->leaves; ++k) by_w[k] = (uint64_t)leaves[2 * k + 1] << 32 | leaves[2 * k];
-      std::sort(by_w.begin(), by_w.end());
+      // The groups: the pairs come by neighbour (checked above), cut where
+      // it changes.
       std::vector<uint32_t> gw, gat, gv(p->leaves);
       for (int64_t k = 0; k < p->leaves; ++k) {
-        if (k == 0 || by_w[k] >> 32 != by_w[k - 1] >> 32) {
-          gw.push_back((uint32_t)(by_w[k] >> 32));
+        if (k == 0 || leaves[2 * k + 1] != leaves[2 * k - 1]) {
+          gw.push_back(leaves[2 * k + 1]);
           gat.push_back((uint32_t)k);
         }
-        gv[k] = (uint32_t)by_w[k];
+        gv[k] = leaves[2 * k];
       }
       gat.push_back((uint32_t)p->leaves);
       const int64_t ng = (int64_t)gw.size();
-      BFSB_CHECK(cudaMalloc(&h->leaf_w, 4 * ng));
-      BFSB_CHECK(cudaMalloc(&h->leaf_at, 4 * (ng + 1)));
-      BFSB_CHECK(cudaMalloc(&h->leaf_v, 4 * p->leaves));
-      BFSB_CHECK(cudaMemcpy(h->leaf_w, gw.data(), 4 * ng, cudaMemcpyHostToDevice));
-      BFSB_CHECK(cudaMemcpy(h->leaf_at, gat.data(), 4 * (ng + 1), cudaMemcpyHostToDevice));
-      BFSB_CHECK(cudaMemcpy(h->leaf_v, gv.data(), 4 * p->leaves, cudaMemcpyHostToDevice));
-      h->leaves = LeafGroups{h->leaf_w, h->leaf_at, h->leaf_v, ng};
+      uint32_t *lw = nullptr, *lat = nullptr, *lv = nullptr;
+      BFSB_CHECK(cudaMalloc(&lw, 4 * ng));
+      h->leaves.w = lw;
+      BFSB_CHECK(cudaMalloc(&lat, 4 * (ng + 1)));
+      h->leaves.at = lat;
+      BFSB_CHECK(cudaMalloc(&lv, 4 * p->leaves));
+      h->leaves.v = lv;
+      BFSB_CHECK(cudaMemcpy(lw, gw.data(), 4 * ng, cudaMemcpyHostToDevice));
+      BFSB_CHECK(cudaMemcpy(lat, gat.data(), 4 * (ng + 1), cudaMemcpyHostToDevice));
+      BFSB_CHECK(cudaMemcpy(lv, gv.data(), 4 * p->leaves, cudaMemcpyHostToDevice));
+      h->leaves.n = ng;
+      h->leaves.leaves = p->leaves;
       BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));
       BFSB_CHECK(cudaMemcpy(h->skip, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice));
       BFSB_CHECK(cudaMalloc(&h->has_leaf, 4 * rw));
@@ -2500,9 +2560,7 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   }
   *n = k;
   *done = st.done;
-  // LeafPass counted a root that is a leaf with a plain neighbour (its group was reached).
-  const int64_t root_leaf = h->fix_row >= 0 && h->fix_plain ? 1 : 0;
-  leaves[0] = st.done && !leaves_left ? st.leaves - root_leaf : 0;
+  leaves[0] = st.done && !leaves_left ? st.leaves : 0;
   leaves[1] = st.done && !leaves_left ? st.deep : 0;
   h->loop_synced = h->level;
   if (leaves_left) {
@@ -2514,7 +2572,7 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     BFSB_CHECK(cudaStreamSynchronize(h->s));
     BFSB_REQUIRE(last->done && !last->leaf_pending, "dob_loop_sync: the leaves' launch left done %d, pending %d",
                  last->done, last->leaf_pending);
-    leaves[0] = last->leaves - root_leaf;
+    leaves[0] = last->leaves;
     leaves[1] = last->deep;
     h->loop_synced = h->level;
   }

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 14
+#define DOB_ABI_VERSION 15
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -88,6 +88,14 @@ typedef struct dob_params {
                                 levels and given their parents after the
                                 last one; 0: none, every vertex in the
                                 levels) */
+  int64_t td_deg;            /* top-down: 1: each row's CSC degree is kept
+                                in a dense array, which a found vertex's
+                                m_f count reads (one load instead of the
+                                two offsets) */
+  int64_t pdl;               /* 1×1 device loop: 1: each exploration kernel
+                                is a programmatic dependent launch (Hopper):
+                                its blocks are scheduled while the kernel
+                                before it runs, and wait for its end */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -103,8 +111,8 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
  * over local rows of the rows with no neighbour (marked visited by every
  * reset, so that no kernel scans them), and leaves (p->leaves > 0, 1×1
  * only; else NULL): p->leaves pairs (v, w), leaf v's one neighbour w,
- * its bit 31 set where w is a leaf too, in any order (the pass reads them
- * in the given one: by w, a warp's pairs share few words of visited).
+ * its bit 31 set where w is a leaf too, by increasing w, then v (the pass
+ * takes the leaves of one w together, one visited test for them).
  * Their predecessors are set to w here, once; a reset marks the leaves
  * visited as well, and the search's last launch clears the visited bits
  * of those whose w it did not reach. */
@@ -312,9 +320,10 @@ int32_t dob_loop_decide(void* h, char* err, int32_t errlen);
 /* dob_loop_sync waits for the enqueued levels and stores in recs (room for
  * cap >= 32) the records of the levels completed since the last call, *n
  * of them, in *done 1 when the search has ended, and then, with leaves
- * (else 0, 0), in leaves[0] the leaves it reached and in leaves[1] 1 when
- * some of them lie one level below the last level's frontier (the tree
- * then has one level more than the loop ran). A 1×1 search with leaves
+ * (else 0, 0), in leaves[0] the leaves it reached (the root among them
+ * when it is a leaf) and in leaves[1] 1 when some of them lie one level
+ * below the last level's frontier (the tree then has one level more than
+ * the loop ran). A 1×1 search with leaves
  * ends one launch after its last level (the leaves' parents): where the
  * enqueued levels stopped before that launch, dob_loop_sync enqueues it
  * and waits for it too. */

@@ -55,9 +55,6 @@ func newCPUEngine(b *Block, workers int) (*cpuEngine, error) {
 func (e *cpuEngine) Reset(r RootPos) (int64, error) {
 	if e.b.Skip != nil {
 		copy(e.visited, e.b.Skip) // the isolated rows and the leaves
-		if testBit(e.b.Skip, uint32(e.root)) && !testBit(e.b.Isolated, uint32(e.root)) {
-			e.pred[e.root] = e.b.BU.List(uint32(e.root))[0] // the last root, a leaf: its neighbour again
-		}
 	} else {
 		copy(e.visited, e.b.Isolated)
 	}
@@ -67,7 +64,9 @@ func (e *cpuEngine) Reset(r RootPos) (int64, error) {
 	if r.Row >= 0 {
 		setBit(e.visited, uint32(r.Row))
 		deg = int64(e.b.BU.Deg(uint32(r.Row)))
-		e.pred[r.Row] = uint32(r.Row)
+		if !e.single { // 1×1: Parents gives the root itself, so that a leaf's pred stays its neighbour
+			e.pred[r.Row] = uint32(r.Row)
+		}
 		e.root = r.Row
 	}
 	if r.Col >= 0 {
@@ -236,7 +235,9 @@ func (e *cpuEngine) Parents(dst []int64) error {
 	}
 	forChunks(int64(len(dst)), 32, e.workers, func(lo, hi int64) {
 		for v := lo; v < hi; v++ {
-			if testBit(e.visited, uint32(v)) && (!testBit(e.b.Isolated, uint32(v)) || v == e.root) {
+			if v == e.root {
+				dst[v] = v
+			} else if testBit(e.visited, uint32(v)) && !testBit(e.b.Isolated, uint32(v)) {
 				dst[v] = int64(e.pred[v])
 			} else {
 				dst[v] = -1

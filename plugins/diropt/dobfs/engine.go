@@ -116,8 +116,9 @@ type engine interface {
 
 	// LeafPass gives the leaves their parents after the last level (1×1
 	// with the leaves step, leaves.go) and returns how many the search
-	// reached and whether some of them lie one level below the last
-	// level's frontier (the tree has one level more than the loop ran).
+	// reached (the root among them when it is a leaf) and whether some of
+	// them lie one level below the last level's frontier (the tree has one
+	// level more than the loop ran).
 	// The CUDA engine's device loop gives them in the search's last
 	// launch; its LeafPass returns what that launch counted.
 	LeafPass() (reached int64, deep bool, err error)

@@ -23,7 +23,9 @@ package dobfs
 //     top-down entry that is a leaf fails its visited test, a bottom-up
 //     level skips the row as visited.
 //   - A root that is a leaf is searched as any root (its level 0 expands
-//     its one edge) and keeps itself as parent.
+//     its one edge) and is its own parent: no search writes the root's
+//     pred on a 1×1 grid, the parents give the root itself (Parents;
+//     dob_parents), so a leaf's pred is its neighbour in every search.
 //   - Two leaves joined only to each other are reached only from one of
 //     them as the root: the pair's second word carries LeafNeighbour.
 //   - m_u, the switching rule's unexplored edges, starts without the
@@ -33,9 +35,7 @@ package dobfs
 //     leaves it reaches: the pass clears the visited bits of the others
 //     (few: those of the components the root is not in), so that it
 //     writes almost nothing, and the parents read after the search come
-//     from pred and visited as for any vertex (Parents; dob_parents). A
-//     root that is a leaf has itself as predecessor until the next reset
-//     puts its neighbour back.
+//     from pred and visited as for any vertex (Parents; dob_parents).
 //   - Only on a 1×1 grid: on a 2D grid a leaf's row and its neighbour's
 //     column live on different ranks, and the pass would need an exchange.
 //     There the option is ignored.
@@ -89,11 +89,18 @@ func (b *Block) FindLeaves() error {
 // the leaves step).
 func (b *Block) NumLeaves() int64 { return int64(len(b.Leaves) / 2) }
 
+// rootLeaf reports whether local row root is a leaf (with the leaves
+// step), which the passes count among the leaves reached.
+func (b *Block) rootLeaf(root int64) bool {
+	return b.Skip != nil && root >= 0 && testBit(b.Skip, uint32(root)) && !testBit(b.Isolated, uint32(root))
+}
+
 // leafPass ends a search with leaves: it clears the visited bit of every
 // leaf but the root (local row root) whose neighbour w the search did not
 // reach (w's visited bit; a leaf neighbour is reached only as the root).
 // Their predecessors need no write (leafPreds). It returns the leaves
-// reached and whether one of them hangs from the last level's frontier
+// reached, the root among them when it is a leaf (as the CUDA pass counts:
+// rootLeaf), and whether one of them hangs from the last level's frontier
 // (its neighbour in last): the tree then has a level of leaves below the
 // loop's last, which the loop never ran. The CUDA kernels' LeafPass and
 // FrontierLeaves do the same.
@@ -104,11 +111,12 @@ func leafPass(pairs, visited, last []uint32, root int64, workers int) (int64, bo
 		var r int64
 		for k := lo; k < hi; k++ {
 			v, x := pairs[2*k], pairs[2*k+1]
-			if int64(v) == root {
+			if int64(v) == root { // reached; a deep level hangs from its neighbour's other leaves, if any
+				r++
 				continue
 			}
 			w := x &^ LeafNeighbour
-			ok := testBit(visited, w)
+			ok := atomicTest(visited, w) // other chunks clear leaves' bits meanwhile (never w's)
 			if x&LeafNeighbour != 0 {
 				ok = int64(w) == root
 			}

@@ -249,6 +249,9 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		if err != nil {
 			return Result{}, fmt.Errorf("leaves: %w", err)
 		}
+		if rk.b.rootLeaf(pos.Row) { // counted once as the root
+			n--
+		}
 		res.Reached += n
 		if deep { // a level of leaves below the last level's frontier, which the loop never ran
 			res.Levels++
