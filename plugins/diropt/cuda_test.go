@@ -92,7 +92,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUCompact: int64(1024)}, {pMode: dobfs.ModeBottomUp, pBUCompact: int64(128)}, {pBUCompact: int64(1024), pBUFirst: false, pBUBatch: int64(1)},
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
-			{pTDDeg: false}, {pPreset: presetPaper, pTDDeg: true}, {pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: true},
+			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

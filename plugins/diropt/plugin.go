@@ -35,7 +35,6 @@ const (
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
 	pBUCompact = "bu_compact"
-	pTDDeg     = "td_deg"
 	pPDL       = "pdl"
 	pLeaves    = "leaves"
 	pThreads   = "threads_per_block"
@@ -57,10 +56,12 @@ const (
 // in_queue word, its lists of fewer than 32 entries alone (td_lane), four
 // entries a lane at once (td_batch; 2 measured between 1 and 4); on 1×1
 // the vertices of degree 1 left out of the levels and found reached or
-// not by one pass after the last (leaves). With
+// not by one pass after the last (leaves); the 1×1 device loop's kernels
+// as programmatic dependent launches (pdl). With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
-// faster than Beamer's 24, td_lane 8 the same as 32 and td_big 256 no
-// faster than 1024 (results/diropt-1000).
+// faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
+// faster than 1024, and a found vertex's degree read from a dense array
+// instead of its two offsets the same (results/diropt-1000).
 const (
 	presetTuned = "tuned"
 	presetPaper = "paper"
@@ -102,10 +103,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
 			{Name: pBUCompact, Type: sdk.TypeInt, Default: int64(256), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
-			{Name: pTDDeg, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA top-down: keep each row's CSC degree in a dense array (4 bytes a vertex), which a found vertex's count of the next frontier's edges (m_f, for the switching rule) reads in one load instead of its two offsets. The CPU backend ignores it"},
-			{Name: pPDL, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it. The CPU backend ignores it"},
+			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper's griddepcontrol): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it (false: plain launches, as the paper's). The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -120,11 +119,12 @@ func (plugin) Info() sdk.Info {
 		// pairs (32); per vertex, for a grid of a few ranks, the offsets,
 		// the bitmaps, the predecessors, the row exchange's pairs and the
 		// parents; per rank the staging buffers. The CUDA backend holds the
-		// block, bitmaps, predecessors and parents on the device too, and
-		// the dense first entries (bu_first, 4 bytes a vertex).
+		// block, bitmaps, predecessors and parents on the device too, the
+		// dense first entries (bu_first, 4 bytes a vertex) and the leaves'
+		// bitmaps and groups (about 2 bytes a vertex on Graph500's graphs).
 		Memory: map[string]sdk.Memory{
 			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
-			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 58, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 54, DevicePerEdge: 16, DevicePerRank: 64 << 20},
 		},
 	}
 }
@@ -141,7 +141,6 @@ type options struct {
 	TDLane    int64
 	TDBatch   int64
 	BUCompact int64
-	TDDeg     bool
 	PDL       bool
 	Threads   int
 	Workers   int
@@ -154,7 +153,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		TDDeg: cfg.Bool(pTDDeg), PDL: cfg.Bool(pPDL), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -217,7 +216,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, TDDeg: v.opt.TDDeg, PDL: v.opt.PDL, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -88,10 +88,6 @@ typedef struct dob_params {
                                 levels and given their parents after the
                                 last one; 0: none, every vertex in the
                                 levels) */
-  int64_t td_deg;            /* top-down: 1: each row's CSC degree is kept
-                                in a dense array, which a found vertex's
-                                m_f count reads (one load instead of the
-                                two offsets) */
   int64_t pdl;               /* 1×1 device loop: 1: each exploration kernel
                                 is a programmatic dependent launch (Hopper):
                                 its blocks are scheduled while the kernel

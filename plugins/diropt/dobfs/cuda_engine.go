@@ -31,11 +31,11 @@ type dobParams struct {
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
-	BUCompact, Leaves, TDDeg, PDL              int64
+	BUCompact, Leaves, PDL                     int64
 }
 
-var _ [200 - unsafe.Sizeof(dobParams{})]struct{} // 25 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 200]struct{}
+var _ [192 - unsafe.Sizeof(dobParams{})]struct{} // 24 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 192]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -163,7 +163,6 @@ type CUDAOptions struct {
 	TDLane          int64 // top-down: a lane per in_queue word, expanding its lists shorter than this alone (0: a warp per word)
 	TDBatch         int64 // top-down with TDLane: list entries a lane reads at once (1 or 4)
 	BUCompact       int64 // bottom-up with BUSkip: a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row (0: never)
-	TDDeg           bool  // top-down: each row's degree in a dense array, for a found vertex's m_f count
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
@@ -218,7 +217,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), TDDeg: b64(co.TDDeg), PDL: b64(co.PDL)}
+		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
