@@ -1803,10 +1803,10 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 // BottomUpKernel), in the 1×1 device loop with pdl as a programmatic
 // dependent launch (PdlStart): its blocks are scheduled while the kernel
 // before it runs, and wait on the GPU for its end. On an H200 at scale 25
-// the top-down levels after the switch back and the end were 1-1.5 µs
-// faster each, the searches 1.2 % without level 0 (results/diropt-1000):
-// a level's second launch no longer waits for its first to end; its first
-// still does, as the level's CUDA event stands between.
+// the small levels and the end were 1-2 µs faster each, the searches 1.2 %
+// without level 0 (results/diropt-1000): about one launch's wait a level,
+// perhaps a level's second launch only, its first following the level's
+// CUDA event.
 cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArgs& a, const LoopState* gate) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3((unsigned)grid);
