@@ -23,10 +23,13 @@
 //
 //   sleep  the host sleeps (as a plugin waiting for its next request),
 //   spin   the host spins on its clock instead (its core never idles),
-//   gated  the host sleeps, then enqueues the same work behind a gate (a
-//          host function on a second stream that the stream waits for)
-//          and opens it, so that the GPU finds all of it queued: 0→1 is
-//          the GPU's own time for the start after the idle period.
+//   gated  before the idle period the host blocks the stream behind a
+//          gate (a host function on a second stream, spinning until
+//          opened, that the stream waits for); after it, the host
+//          enqueues the same work and opens the gate, so that the GPU
+//          finds all of it queued: 0→1 is the GPU's own time for the start
+//          after the idle period (a waiting stream may keep the GPU from
+//          idling as deeply).
 //
 //   make -f mk/cuda.mk cuda && bin/launch-idle      (mk/cuda.mk builds every scripts/*.cu)
 #include <stdint.h>
