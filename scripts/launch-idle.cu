@@ -37,24 +37,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <string>
 #include <thread>
 #include <vector>
 
 #include "measure.cuh"
 
 namespace {
-
-constexpr int64_t kWords = (int64_t{1} << 25) / 32;  // a scale-25 bitmap
-
-__global__ void ResetLike(uint32_t* a, uint32_t* b, uint32_t* c, int64_t words) {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
-    a[w] = 0;
-    b[w] = 0;
-    c[w] = (uint32_t)w;
-  }
-}
 
 __global__ void One(unsigned long long* x) {
   if (threadIdx.x == 0 && blockIdx.x == 0) *x += 1;
@@ -74,15 +62,11 @@ void Spin(double us) {
   }
 }
 
-// Gate blocks the stream it is enqueued on (a host function) until Open.
+// Gate blocks the stream it is enqueued on (a host function) until
+// gate_open is set.
 std::atomic<int> gate_open{0};
 void CUDART_CB Gate(void*) {
   while (gate_open.load() == 0) std::this_thread::yield();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace
@@ -93,11 +77,11 @@ int main() {
   CHECK(cudaSetDevice(0));
   uint32_t *a, *b, *c;
   unsigned long long* x;
-  CHECK(cudaMalloc(&a, 4 * kWords));
-  CHECK(cudaMalloc(&b, 4 * kWords));
-  CHECK(cudaMalloc(&c, 4 * kWords));
+  CHECK(cudaMalloc(&a, 4 * kResetWords));
+  CHECK(cudaMalloc(&b, 4 * kResetWords));
+  CHECK(cudaMalloc(&c, 4 * kResetWords));
   CHECK(cudaMalloc(&x, 8));
-  CHECK(cudaMemset(a, 0, 4 * kWords));
+  CHECK(cudaMemset(a, 0, 4 * kResetWords));
   cudaStream_t s, s2;
   CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
@@ -129,12 +113,12 @@ int main() {
         const auto h0 = std::chrono::steady_clock::now();
         CHECK(cudaEventRecord(ev[0], s));
         const auto h01 = std::chrono::steady_clock::now();
-        ResetLike<<<blocks, tpb, 0, s>>>(a, b, c, kWords);
+        ResetLike<<<blocks, tpb, 0, s>>>(a, b, c, kResetWords);
         CHECK(cudaGetLastError());
         One<<<1, 32, 0, s>>>(x);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(ev[1], s));
-        ScanLike<<<blocks, tpb, 0, s>>>(a, kWords, x);
+        ScanLike<<<blocks, tpb, 0, s>>>(a, kResetWords, x);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(ev[2], s));
         One<<<1, 32, 0, s>>>(x);

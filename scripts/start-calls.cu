@@ -36,28 +36,12 @@
 
 namespace {
 
-constexpr int64_t kWords = (int64_t{1} << 25) / 32;  // a scale-25 bitmap
-
-__global__ void ResetLike(uint32_t* a, uint32_t* b, uint32_t* c, int64_t words) {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
-    a[w] = 0;
-    b[w] = 0;
-    c[w] = (uint32_t)w;
-  }
-}
-
 // Explore stands for TopDownKernel and BottomUpKernel on a level that is
 // not theirs: a programmatic dependent launch that returns at once.
 __global__ void Explore(const int* gate) {
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;");
   if (*gate != 0 && threadIdx.x == 0) __trap();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 cudaError_t LaunchExplore(cudaStream_t s, const int* gate, int grid) {
@@ -81,9 +65,9 @@ int main() {
   CHECK(cudaSetDevice(0));
   uint32_t *a, *b, *c;
   int* gate;
-  CHECK(cudaMalloc(&a, 4 * kWords));
-  CHECK(cudaMalloc(&b, 4 * kWords));
-  CHECK(cudaMalloc(&c, 4 * kWords));
+  CHECK(cudaMalloc(&a, 4 * kResetWords));
+  CHECK(cudaMalloc(&b, 4 * kResetWords));
+  CHECK(cudaMalloc(&c, 4 * kResetWords));
   CHECK(cudaMalloc(&gate, sizeof(int)));
   CHECK(cudaMemset(gate, 0, sizeof(int)));
   cudaStream_t s;
@@ -98,7 +82,7 @@ int main() {
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  ResetLike<<<blocks, 256, 0, s>>>(a, b, c, kWords);
+  ResetLike<<<blocks, 256, 0, s>>>(a, b, c, kResetWords);
   CHECK(cudaGetLastError());
   for (int l = 0; l < 3; ++l) {
     CHECK(LaunchExplore(s, gate, grid));
@@ -126,7 +110,7 @@ int main() {
           CHECK(cudaGraphLaunch(exec, s));
         } else {
           if (set) CHECK(cudaSetDevice(0));
-          ResetLike<<<blocks, 256, 0, s>>>(a, b, c, kWords);
+          ResetLike<<<blocks, 256, 0, s>>>(a, b, c, kResetWords);
           CHECK(cudaGetLastError());
           for (int l = 0; l < 3; ++l) {
             if (set) CHECK(cudaSetDevice(0));
