@@ -93,6 +93,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
+			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)
@@ -181,13 +182,6 @@ func TestCUDADeviceExchange(t *testing.T) {
 	}
 }
 
-// TestCUDADeepGraph runs a graph of thousands of levels (a path with a
-// Kronecker graph hanging off one end), so that the device loop enqueues
-// many batches of levels, at its 32-level limit: every search validates
-// and has the CPU backend's level structure, on 1×1 and, where two GPUs
-// and NCCL are present, on 2×1 with the device exchanges. On 1×1 it also
-// runs every level bottom-up: thousands of bottom-up levels whose
-// frontier is one vertex, each a full pass of BottomUpKernel.
 // TestCUDALeaves runs TestLeaves's graph on the CUDA backend, in each mode
 // (and top-down with a warp per in_queue word) and with the leaves' launch in the levels' batch or after it (the first
 // search of a run, whose batch has no room for it; a run's searches after
@@ -223,6 +217,96 @@ func TestCUDALeaves(t *testing.T) {
 	}
 }
 
+// TestCUDAGated checks the gated start's other paths on 1×1 (the plain
+// one, a search after its parents were read, is every tuned search after
+// the first in the other tests): the parents read twice (the second read
+// cancels the queued start, reads the parents the search left, and queues
+// another), the measured floor between searches (it cancels the queued
+// start), and Close with a start queued. Every search validates, has the
+// vertices and levels of the same root's search before, and its phases
+// tile its time.
+func TestCUDAGated(t *testing.T) {
+	needCUDA(t)
+	g := sdktest.NewGraph(t, 14, 16, 4)
+	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sdk.Config{Backend: sdk.BackendCUDA, Params: full, Ranks: 1, Grid: [2]int{1, 1}}
+	o, err := parseOptions(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = comm.RunLocal(1, func(w comm.Comm) error {
+		grid, err := comm.NewGrid(w, 1, 1)
+		if err != nil {
+			return err
+		}
+		defer grid.Close()
+		v := newRankVariant(grid, cfg, o)
+		if err := v.Construct(&sdk.Workload{NVertices: g.N, NEdges: int64(len(g.Edges)), Edges: g.Edges}); err != nil {
+			return err
+		}
+		defer v.Close() // with a start queued: Close cancels it
+		rk := v.Rank
+		parents := make([]int64, g.N)
+		check := func(step string, root int64) error {
+			for k := range parents {
+				parents[k] = -2
+			}
+			if err := rk.Parents(parents); err != nil {
+				return fmt.Errorf("%s: parents: %w", step, err)
+			}
+			if _, err := g.Val.Validate(root, parents); err != nil {
+				return fmt.Errorf("%s: %w", step, err)
+			}
+			return nil
+		}
+		first := map[int64]dobfs.Result{}
+		search := func(step string, root int64) error {
+			res, err := rk.BFS(root)
+			if err != nil {
+				return fmt.Errorf("%s: %w", step, err)
+			}
+			checkLevelsEnd(t, int(root), sdk.Search{TimeS: res.TimeS, Phases: res.Phases})
+			if r, ok := first[root]; ok && (r.Levels != res.Levels || r.Reached != res.Reached) {
+				t.Errorf("%s: %d levels, %d vertices; the same root's search before: %d, %d", step, res.Levels,
+					res.Reached, r.Levels, r.Reached)
+			}
+			first[root] = res
+			return check(step, root)
+		}
+		a, b := g.Keys[0], g.Keys[1]
+		for _, st := range []struct {
+			step string
+			do   func() error
+		}{
+			{"the first search (not gated)", func() error { return search("first", a) }},
+			{"the parents read again", func() error { return check("parents again", a) }},
+			{"a gated search", func() error { return search("gated", b) }},
+			{"the floor", func() error { _, err := rk.Floor(2); return err }},
+			{"a search after the floor (not gated)", func() error { return search("after the floor", a) }},
+			{"a gated search again", func() error { return search("gated again", b) }},
+			{"a gated search of the first root", func() error { return search("gated, first root", a) }},
+		} {
+			if err := st.do(); err != nil {
+				return fmt.Errorf("%s: %w", st.step, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCUDADeepGraph runs a graph of thousands of levels (a path with a
+// Kronecker graph hanging off one end), so that the device loop enqueues
+// many batches of levels, at its 32-level limit: every search validates
+// and has the CPU backend's level structure, on 1×1 and, where two GPUs
+// and NCCL are present, on 2×1 with the device exchanges. On 1×1 it also
+// runs every level bottom-up: thousands of bottom-up levels whose
+// frontier is one vertex, each a full pass of BottomUpKernel.
 func TestCUDADeepGraph(t *testing.T) {
 	needCUDA(t)
 	const path = 2000

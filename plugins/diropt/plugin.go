@@ -36,6 +36,7 @@ const (
 	pTDBatch   = "td_batch"
 	pBUCompact = "bu_compact"
 	pPDL       = "pdl"
+	pGated     = "gated"
 	pLeaves    = "leaves"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
@@ -57,7 +58,9 @@ const (
 // entries a lane at once (td_batch; 2 measured between 1 and 4); on 1×1
 // the vertices of degree 1 left out of the levels and found reached or
 // not by one pass after the last (leaves); the 1×1 device loop's kernels
-// as programmatic dependent launches (pdl). With
+// as programmatic dependent launches (pdl); on 1×1 the next search's
+// reset and first levels queued behind a gate that its start opens
+// (gated). With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
 // faster than 1024, and a found vertex's degree read from a dense array
@@ -105,6 +108,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
 			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper's griddepcontrol): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it (false: plain launches, as the paper's). The CPU backend ignores it"},
+			{Name: pGated, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -142,6 +147,7 @@ type options struct {
 	TDBatch   int64
 	BUCompact int64
 	PDL       bool
+	Gated     bool
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -153,7 +159,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -216,7 +222,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: v.opt.Gated, Exchange: xch})
 		if err != nil {
 			return err
 		}

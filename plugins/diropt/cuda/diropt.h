@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 15
+#define DOB_ABI_VERSION 16
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -92,6 +92,9 @@ typedef struct dob_params {
                                 is a programmatic dependent launch (Hopper):
                                 its blocks are scheduled while the kernel
                                 before it runs, and wait for its end */
+  int64_t gated;             /* 1×1 device loop: 1: dob_loop_arm may queue
+                                the next search's launches behind a gate
+                                that its dob_reset opens */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -293,7 +296,9 @@ int32_t dob_loop_begin(void* h, const dob_loop_params* lp, char* err, int32_t er
  * only marks the loop started. */
 int32_t dob_loop_start(void* h, char* err, int32_t errlen);
 
-/* dob_loop_explore enqueues a level's exploration (1×1: the whole level). */
+/* dob_loop_explore enqueues a level's exploration (1×1: the whole level);
+ * after a gated start, the first calls take the levels dob_loop_arm
+ * queued and enqueue nothing. */
 int32_t dob_loop_explore(void* h, char* err, int32_t errlen);
 
 /* dob_loop_merge (2D) is Algorithm 2 lines 17 and 23 on the device
@@ -325,6 +330,19 @@ int32_t dob_loop_decide(void* h, char* err, int32_t errlen);
  * and waits for it too. */
 int32_t dob_loop_sync(void* h, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done,
                       int64_t* leaves, char* err, int32_t errlen);
+
+/* dob_loop_arm (1×1, gated) queues the next search's start on the handle's
+ * stream behind a gate in pinned memory: the reset (which reads the root
+ * from that memory and level 0's m_f from the device's offsets) and the
+ * loop's first `levels` levels, as dob_loop_begin, dob_loop_start and
+ * dob_loop_explore would. The next dob_reset records the search's start
+ * and opens the gate with its root; dob_loop_begin and dob_loop_start then
+ * launch nothing, and the first `levels` dob_loop_explore calls take the
+ * queued levels. Every other call that uses the stream (dob_parents,
+ * dob_floor, dob_host_alloc, dob_destroy, another dob_loop_arm) first
+ * opens the gate on a cancelled start, which does nothing, and waits for
+ * it. Call it between searches, after the last one's dob_finish. */
+int32_t dob_loop_arm(void* h, const dob_loop_params* lp, int32_t levels, char* err, int32_t errlen);
 
 /* dob_destroy frees everything the handle holds. NULL is allowed. */
 void dob_destroy(void* h);

@@ -22,7 +22,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 15
+const dobABIVersion = 16
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -31,11 +31,11 @@ type dobParams struct {
 	TDBig, BUSerial                            int64
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
-	BUCompact, Leaves, PDL                     int64
+	BUCompact, Leaves, PDL, Gated              int64
 }
 
-var _ [192 - unsafe.Sizeof(dobParams{})]struct{} // 24 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 192]struct{}
+var _ [200 - unsafe.Sizeof(dobParams{})]struct{} // 25 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 200]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -99,6 +99,7 @@ type dobFuncs struct {
 	loopCounts   func(h uintptr, e errBuf, n int32) int32
 	loopDecide   func(h uintptr, e errBuf, n int32) int32
 	loopSync     func(h uintptr, recs *dobLevelRec, cap int64, nrec *int64, done *int32, leaves *int64, e errBuf, n int32) int32
+	loopArm      func(h uintptr, p *dobLoopParams, levels int32, e errBuf, n int32) int32
 	destroy      func(h uintptr)
 }
 
@@ -125,6 +126,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 			{Name: "dob_loop_explore", Fn: &f.loopExplore},
 			{Name: "dob_loop_merge", Fn: &f.loopMerge}, {Name: "dob_loop_counts", Fn: &f.loopCounts},
 			{Name: "dob_loop_decide", Fn: &f.loopDecide}, {Name: "dob_loop_sync", Fn: &f.loopSync},
+			{Name: "dob_loop_arm", Fn: &f.loopArm},
 		}
 	},
 }
@@ -164,6 +166,7 @@ type CUDAOptions struct {
 	TDBatch         int64 // top-down with TDLane: list entries a lane reads at once (1 or 4)
 	BUCompact       int64 // bottom-up with BUSkip: a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row (0: never)
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
+	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -177,6 +180,7 @@ type cudaEngine struct {
 	h      uintptr
 	dev    cuda.Device
 	single bool
+	gated  bool     // 1×1: LoopArm queues the next search's start
 	devX   bool     // 2D exchanges between device buffers (device_exchange.go)
 	buOff  []uint32 // the CSC offsets, kept on the host for the root's degree
 	root   int64
@@ -217,7 +221,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL)}
+		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -225,7 +229,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 	if err := dev.Need(need, fmt.Sprintf("diropt rank P(%d,%d) (%d CSR + %d CSC entries)", b.I, b.J, len(b.TD.Adj), len(b.BU.Adj))); err != nil {
 		return nil, err
 	}
-	e := &cudaEngine{lib: lib, dev: dev, single: single, devX: devX, buOff: b.BU.Off}
+	e := &cudaEngine{lib: lib, dev: dev, single: single, gated: co.Gated && single, devX: devX, buOff: b.BU.Off}
 	if err := e.call("dob_create", func(eb *byte, n int32) int32 {
 		return lib.create(&p, ptr32(b.TD.Off), ptr32(b.TD.Adj), ptr32(b.BU.Off), ptr32(b.BU.Adj), ptr32(b.Isolated), ptr32(b.Leaves), &e.h, eb, n)
 	}); err != nil {
@@ -410,10 +414,25 @@ func (e *cudaEngine) DevWritePred(end bool) error {
 
 // The device-resident level loop (loopEngine, device_loop.go).
 
-func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error {
+func loopParams(o Options, n int64, dir Dir, mf, edges int64) dobLoopParams {
 	mode := map[string]int64{ModeHybrid: 0, ModeTopDown: 1, ModeBottomUp: 2}[o.Mode]
-	p := dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
+	return dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
+}
+
+func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error {
+	p := loopParams(o, n, dir, mf, edges)
 	return e.call("dob_loop_begin", func(eb *byte, k int32) int32 { return e.lib.loopBegin(e.h, &p, eb, k) })
+}
+
+// LoopArm queues the next search's start (dob_loop_arm) where the engine
+// is gated, and reports whether it did.
+func (e *cudaEngine) LoopArm(o Options, n int64, dir Dir, edges int64, levels int) (bool, error) {
+	if !e.gated {
+		return false, nil
+	}
+	p := loopParams(o, n, dir, 0, edges)
+	err := e.call("dob_loop_arm", func(eb *byte, k int32) int32 { return e.lib.loopArm(e.h, &p, int32(levels), eb, k) })
+	return err == nil, err
 }
 
 func (e *cudaEngine) LoopStart() error {

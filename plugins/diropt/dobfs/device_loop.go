@@ -92,6 +92,13 @@ type loopEngine interface {
 	LoopSync(dst []LevelRecord) (n int, done bool, err error)
 	// LoopSlots is the most levels enqueued between two syncs.
 	LoopSlots() int
+	// LoopArm (1×1) queues the next search's start and its first `levels`
+	// levels behind a gate that the next Reset opens, where the engine is
+	// gated (else it does nothing and reports false): LoopBegin and
+	// LoopStart then enqueue nothing, nor the first `levels` LoopExplore
+	// calls. dir, edges and o are LoopBegin's; the device takes m_f from
+	// the root it is given.
+	LoopArm(o Options, n int64, dir Dir, edges int64, levels int) (bool, error)
 }
 
 // deviceLevels runs a search's levels on the device loop, after Reset:
@@ -114,13 +121,9 @@ func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) err
 	if len(rk.recs) < slots {
 		rk.recs = make([]LevelRecord, slots)
 	}
-	// A search with leaves ends one launch after its last level (the
-	// leaves' parents, cuda/diropt.cu's LeafPass): enqueued with the rest.
-	extra := 0
-	if rk.b.NumLeaves() > 0 {
-		extra = 1
-	}
-	batch := min(max(rk.depth+extra, 2), slots)
+	// The first batch takes the levels LoopArm queued, if it did.
+	batch := max(rk.firstBatch(), rk.armed)
+	rk.armed = 0
 	level, enqueued := 0, 0
 	for {
 		for k := 0; k < batch; k++ {
@@ -154,6 +157,35 @@ func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) err
 	res.Reached-- // level 0's frontier is the root, which Result.Reached starts with
 	res.Levels = level
 	rk.depth = max(rk.depth, level)
+	return nil
+}
+
+// firstBatch is the levels a search enqueues before its first wait: as
+// many as the deepest search so far, and a search with leaves ends one
+// launch after its last level (the leaves' parents, cuda/diropt.cu's
+// LeafPass), enqueued with the rest.
+func (rk *Rank) firstBatch() int {
+	extra := 0
+	if rk.b.NumLeaves() > 0 {
+		extra = 1
+	}
+	return min(max(rk.depth+extra, 2), rk.loop.LoopSlots())
+}
+
+// arm queues the next search's start where the engine is gated
+// (LoopArm): between searches, after the last one's parents were read.
+func (rk *Rank) arm() error {
+	if rk.loop == nil || !rk.single {
+		return nil
+	}
+	levels := rk.firstBatch()
+	ok, err := rk.loop.LoopArm(rk.opt, rk.b.L.N, rk.startDir(), rk.muBase, levels)
+	if err != nil {
+		return fmt.Errorf("gated start: %w", err)
+	}
+	if ok {
+		rk.armed = levels
+	}
 	return nil
 }
 

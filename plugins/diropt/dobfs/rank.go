@@ -148,6 +148,7 @@ type Rank struct {
 	loop   loopEngine      // the device loop (device_loop.go), or nil
 	recs   []LevelRecord   // the device loop's records
 	depth  int             // the most levels of a search so far
+	armed  int             // levels of the next search that LoopArm queued (gated)
 	// levelBytes: the device loop's row, column and WritePred bytes a
 	// level, over the grid (the same every level)
 	levelBytes [3]int64
@@ -226,10 +227,7 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		return Result{}, fmt.Errorf("reset: %w", err)
 	}
 	res := Result{Reached: 1}
-	dir := TopDown
-	if rk.opt.Mode == ModeBottomUp {
-		dir = BottomUp
-	}
+	dir := rk.startDir()
 	if rk.loop != nil {
 		err = rk.deviceLevels(&res, dir, mf, time.Since(start).Seconds())
 	} else {
@@ -288,6 +286,14 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		res.Phases[len(res.Phases)-1].Times[PhaseEnd] = e.EndS()
 	}
 	return res, nil
+}
+
+// startDir is the direction before level 0's rule.
+func (rk *Rank) startDir() Dir {
+	if rk.opt.Mode == ModeBottomUp {
+		return BottomUp
+	}
+	return TopDown
 }
 
 // hostLevels runs a search's levels from the host, one readback of the
@@ -502,7 +508,10 @@ func (rk *Rank) Parents(dst []int64) error {
 		if int64(len(dst)) != rk.b.L.N {
 			return fmt.Errorf("parents buffer of %d for %d vertices", len(dst), rk.b.L.N)
 		}
-		return rk.eng.Parents(dst)
+		if err := rk.eng.Parents(dst); err != nil {
+			return err
+		}
+		return rk.arm() // the search is over, and the harness validates it next
 	}
 	own := make([]int64, rk.b.OwnLen())
 	if err := rk.eng.Parents(own); err != nil {
@@ -520,6 +529,7 @@ func (rk *Rank) Floor(reps int) (float64, error) {
 	if !ok {
 		return 0, fmt.Errorf("the %T backend has no measured floor", rk.eng)
 	}
+	rk.armed = 0 // the engine cancels a queued start first
 	return f.Floor(reps)
 }
 
