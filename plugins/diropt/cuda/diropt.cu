@@ -95,17 +95,18 @@
 // (results/diropt-1000: level 0 was about 75 µs of which the GPU's own
 // work, a 12 MB reset and a launch, is under 10). So after a search's
 // parents are read (dob_loop_arm) the next search's reset and first
-// levels are queued on the stream behind a wait on a word of pinned
-// memory (cuStreamWaitValue32, which the GPU polls); dob_reset records the
-// search's start on a second stream, then writes the root beside that
-// word and opens it. Nothing the search computes happens before its
-// start: the queued work is launches, which read the root only once the
-// gate opens (ResetKernel), as a persistent kernel would wait for it. The
-// enqueuing's host time falls between searches (in the harness's parents
-// transfer time).
-#include <cuda.h>
+// levels are queued on the stream behind GateKernel, one thread that
+// polls a word of pinned memory; dob_reset records the search's start on
+// a second stream, then writes the root beside that word and sets it.
+// Nothing the search computes happens before its start: the queued work
+// is launches, which read the root only once the gate opens, as a
+// persistent kernel would wait for it. The enqueuing's host time falls
+// between searches (in the harness's parents transfer time). (The
+// driver's own wait on memory, cuStreamWaitValue32, measured 2.9 ms from
+// the gate's opening to level 0's end on an H200: its channel waits a
+// timeslice.) Under Nsight Compute, which serializes launches, the gate
+// would wait forever: profile with gated off.
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -209,7 +210,8 @@ struct LoopState {
 
 // GateRoot is a gated start's gate and root, in pinned host memory mapped
 // into the device's address space (dob_loop_arm, dob_reset): the host
-// writes the root, then seq, then gate, which the stream waits on.
+// writes the root, then seq, then gate, which GateKernel polls; it copies
+// the struct into device memory for ResetKernel.
 struct GateRoot {
   uint32_t gate;    // the stream waits until it equals the armed sequence number
   uint32_t seq;     // the sequence number the root was written for
@@ -1203,16 +1205,16 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
                             LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off) {
   PdlStart();
-  if (gated != nullptr) {  // a gated start: the root from pinned memory, read once a block
+  if (gated != nullptr) {  // a gated start: the root GateKernel copied, read once a block
     __shared__ long long root[4];
     __shared__ int state;  // LoopState::gate
     if (threadIdx.x == 0) {
-      const volatile GateRoot* g = gated;
+      const GateRoot* g = gated;
       root[0] = g->row;
       root[1] = g->col;
       root[2] = g->own;
       root[3] = g->global;
-      state = g->seq != seq ? 2 : g->cancel != 0 ? 1 : 0;  // the root and seq share a sector
+      state = g->seq != seq ? 2 : g->cancel != 0 ? 1 : 0;  // the host wrote seq after the root
     }
     __syncthreads();
     if (state != 0) {
@@ -1253,6 +1255,29 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
       init.st->root = root_row;
     }
   }
+}
+
+// GateKernel is a gated start's gate (dob_loop_arm): one thread polls the
+// pinned word that dob_reset sets, then copies the root into device
+// memory (root) for ResetKernel, which is scheduled behind it
+// (programmatic dependent launch: its blocks wait on the GPU for this
+// kernel's end, not for a launch).
+__global__ void GateKernel(const GateRoot* gate, GateRoot* root, uint32_t seq) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  const volatile GateRoot* g = gate;
+  while (g->gate != seq) __nanosleep(256);
+  GateRoot r{};
+  r.gate = seq;
+  r.seq = g->seq;
+  r.cancel = g->cancel;
+  r.row = g->row;
+  r.col = g->col;
+  r.own = g->own;
+  r.global = g->global;
+  *root = r;
 }
 
 // ResetRootKernel is Algorithm 2 lines 3-5: the root's bits and parent.
@@ -1703,12 +1728,14 @@ struct Handle {
   int* hend = nullptr;
   int* dend = nullptr;
   // gated (1×1): the start's stream (s waits behind the gate), the gate
-  // and root (pinned, mapped: dgroot), the last armed sequence number,
+  // and root (pinned, mapped: dgroot; droot, GateKernel's copy in device
+  // memory), the last armed sequence number,
   // whether a start is queued behind the closed gate (armed) and how many
   // of its levels dob_loop_explore has still to take (prequeued).
   cudaStream_t s_start = nullptr;
   GateRoot* groot = nullptr;
   GateRoot* dgroot = nullptr;
+  GateRoot* droot = nullptr;
   uint32_t gate_seq = 0;
   bool armed = false;
   int prequeued = 0;
@@ -1737,7 +1764,7 @@ struct Handle {
     cudaSetDevice((int)p.device);
     void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
-                    pred_recv, row_gather, loop, red};
+                    pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -1936,13 +1963,22 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  ResetKernel<<<(unsigned)blocks, h->tpb, 0, h->s>>>(rw, qw, h->skip, h->visited, h->in_q, h->out_q, h->spare_q,
-                                                     h->p.single ? nullptr : h->all_assigned,
-                                                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words,
-                                                     root_row, root_col, root_own, h->root_global,
-                                                     h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
-                                                     h->bu_off);
-  BFSB_CHECK_LAUNCH("ResetKernel");
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3((unsigned)blocks);
+  cfg.blockDim = dim3((unsigned)h->tpb);
+  cfg.stream = h->s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  if (gated != nullptr) {  // behind GateKernel (PdlStart waits for it)
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+  BFSB_CHECK(cudaLaunchKernelEx(&cfg, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q, h->out_q,
+                                h->spare_q, h->p.single ? nullptr : h->all_assigned,
+                                reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
+                                h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
+                                (const uint32_t*)h->bu_off));
   h->reset_pending = false;
   return 0;
 }
@@ -1954,25 +1990,9 @@ int32_t FlushReset(Handle* h, char* err, int32_t errlen) {
   return LaunchReset(h, h->reset_row, h->reset_col, h->root_own, LoopInit{}, nullptr, 0, err, errlen);
 }
 
-// StreamWaitValue32 is the driver's cuStreamWaitValue32, looked up in the
-// driver the runtime loaded (no link-time dependency on libcuda), or
-// nullptr.
-using WaitValue32Fn = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
-WaitValue32Fn StreamWaitValue32() {
-  static const WaitValue32Fn fn = [] {
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (lib == nullptr) lib = dlopen("libcuda.so.1", RTLD_NOW);
-    if (lib == nullptr) return (WaitValue32Fn) nullptr;
-    void* f = dlsym(lib, "cuStreamWaitValue32_v2");
-    if (f == nullptr) f = dlsym(lib, "cuStreamWaitValue32");
-    return (WaitValue32Fn)f;
-  }();
-  return fn;
-}
-
 // OpenGate writes the gated start's root (cancel: a cancelled start) and
 // then opens the gate: the stores reach memory in program order (x86-64),
-// and the reset reads the root only after the stream saw the gate open.
+// and GateKernel reads the root only after it saw the gate open.
 void OpenGate(Handle* h, int64_t row, int64_t col, int64_t own, int64_t global, bool cancel) {
   GateRoot* g = h->groot;
   g->row = row;
@@ -2122,8 +2142,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       *h->hend = 0;
     }
     if (p->gated) {
-      BFSB_REQUIRE(StreamWaitValue32() != nullptr, "dob_create: gated: the driver has no cuStreamWaitValue32");
       BFSB_CHECK(cudaStreamCreateWithFlags(&h->s_start, cudaStreamNonBlocking));
+      BFSB_CHECK(cudaMalloc(&h->droot, sizeof(GateRoot)));
       BFSB_CHECK(cudaHostAlloc(&h->groot, sizeof(GateRoot), cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dgroot, h->groot, 0));
       memset(h->groot, 0, sizeof(GateRoot));
@@ -2738,12 +2758,11 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   h->lp = *lp;
   *h->hend = 0;  // the last search's device work is done: dob_loop_sync and dob_finish waited for it
   const uint32_t seq = h->gate_seq + 1;
-  const CUresult r = StreamWaitValue32()((CUstream)h->s, (CUdeviceptr)(uintptr_t)&h->dgroot->gate, seq,
-                                         CU_STREAM_WAIT_VALUE_EQ);
-  BFSB_REQUIRE(r == CUDA_SUCCESS, "dob_loop_arm: cuStreamWaitValue32: CUresult %d", (int)r);
+  GateKernel<<<1, 32, 0, h->s>>>(h->dgroot, h->droot, seq);
+  BFSB_CHECK_LAUNCH("GateKernel");
   h->gate_seq = seq;
   h->armed = true;  // from here on the stream waits: Disarm opens it
-  if (int32_t st = LaunchReset(h, -1, -1, -1, LoopInit{h->loop, *lp}, h->dgroot, seq, err, errlen)) return st;
+  if (int32_t st = LaunchReset(h, -1, -1, -1, LoopInit{h->loop, *lp}, h->droot, seq, err, errlen)) return st;
   h->loop_started = true;
   for (int k = 0; k < levels; ++k) {
     if (int32_t st = EnqueueLevel(h, err, errlen)) return st;
