@@ -66,6 +66,8 @@
 //   ResetKernel        a search's reset, in one launch (1×1: with the
 //                      loop's start, InitLoopKernel's and StartLoopKernel's
 //                      work).
+//   GateKernel         gated (1×1): the next search's start waits for its
+//                      root (below).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
 //   FirstKernel (fills `first` once, at dob_create).
 //
@@ -213,7 +215,7 @@ struct LoopState {
 // writes the root, then seq, then gate, which GateKernel polls; it copies
 // the struct into device memory for ResetKernel.
 struct GateRoot {
-  uint32_t gate;    // the stream waits until it equals the armed sequence number
+  uint32_t gate;    // GateKernel waits until it equals the armed sequence number
   uint32_t seq;     // the sequence number the root was written for
   uint32_t cancel;  // 1: a cancelled start (Disarm)
   uint32_t pad;
@@ -1955,8 +1957,8 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
 
 // LaunchReset enqueues ResetKernel for the root at (row, column, own),
 // with the loop's start where init.st is set (1×1).
-// With gated (dob_loop_arm) the kernel reads the root from the gate's
-// pinned memory instead, once the gate opens.
+// With gated (dob_loop_arm) it reads the root from GateKernel's copy
+// instead, and is launched behind GateKernel.
 int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_own, const LoopInit& init,
                     const GateRoot* gated, uint32_t seq, char* err, int32_t errlen) {
   const int64_t rw = h->row_words(), cw = h->col_words();

@@ -125,7 +125,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
  * predecessor set to itself, and on 2D grids the own parents set to -1 but
  * the root's (offset root_own when >= 0) to root_global. On a 1×1 grid
  * the reset is launched by dob_loop_begin, which must come next, with the
- * loop's start (one launch; any other call launches it alone). */
+ * loop's start (one launch; any other call launches it alone); after
+ * dob_loop_arm it records the start and opens the gate on the root. */
 int32_t dob_reset(void* h, int64_t root_row, int64_t root_col, int64_t root_own,
                   int64_t root_global, char* err, int32_t errlen);
 
