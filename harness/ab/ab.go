@@ -159,7 +159,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		return nil
 	}
-	ropts := runner.Options{Log: logFile, Machine: &machine}
+	// Both sides' plugins live at once and alternate searches on the same
+	// devices: neither may hold a device between its searches.
+	ropts := runner.Options{Log: logFile, Machine: &machine, SharedDevices: true}
 	total, done := len(units)*o.Rounds, 0
 	for wi, w := range cfg.Workloads {
 		if ctx.Err() != nil {

@@ -113,12 +113,15 @@ func (plugin) Info() sdk.Info {
 	return sdk.Info{Name: "abprobe", Summary: "bfsbench ab's test plugin", Backends: []string{sdk.BackendCPU}}
 }
 
-func (plugin) New(sdk.Config) (sdk.Variant, error) { return &variant{}, nil }
+func (plugin) New(cfg sdk.Config) (sdk.Variant, error) { return &variant{shared: cfg.Shared}, nil }
 
 type variant struct {
 	w       *sdk.Workload
 	parents []int64
+	shared  bool
 }
+
+func (v *variant) CaseInfo() map[string]any { return map[string]any{"shared": v.shared} }
 
 func (v *variant) Construct(w *sdk.Workload) error { v.w = w; return nil }
 
@@ -247,6 +250,9 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for i, side := range []string{BaseLabel, NewLabel} {
 		c := saved.Cases[i]
+		if c.Info["shared"] != true { // the plugins were told that they alternate on the machine
+			t.Errorf("case %d: info %v, want shared true", i, c.Info)
+		}
 		if c.Variant != "probe@"+side || c.Info[InfoSide] != side || c.Status != results.StatusOK ||
 			len(c.BFS) != 16 || c.Validated != 16 || c.Stats.N != 16 {
 			t.Errorf("case %d: %s %v %s, %d searches, %d validated", i, c.Variant, c.Info, c.Status, len(c.BFS), c.Validated)

@@ -157,7 +157,8 @@ func (o Options) startCase(parent context.Context, p Planned, wl *Prepared, rc *
 	stage("construct")
 	cr, err := proc.rpc.Construct(ctx, sdk.ConstructArgs{
 		Workload: wl.w.Spec, ParentsPath: parentsPath,
-		Config: sdk.Config{Backend: v.Backend, Params: p.params, Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher},
+		Config: sdk.Config{Backend: v.Backend, Params: p.params, Ranks: v.Ranks, Grid: v.Grid, Launcher: v.Launcher,
+			Shared: o.SharedDevices},
 	})
 	if err != nil {
 		return s, s.fail(exitReason(proc, err))

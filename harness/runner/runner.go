@@ -49,6 +49,10 @@ type Options struct {
 	// Machine, when set, replaces the detected machine in the preflight
 	// (tests).
 	Machine *Machine
+	// SharedDevices: another plugin process searches on the same devices
+	// between this run's searches (bfsbench ab); the plugins are told so
+	// (sdk.Config.Shared).
+	SharedDevices bool
 }
 
 // stageHook, when set (tests), is called as each stage of a run starts:

@@ -154,6 +154,12 @@ type Config struct {
 	Ranks    int            // number of ranks (1 for a single process)
 	Grid     [2]int         // R×C processor grid for 2D variants; [0,0] when unset
 	Launcher string         // "embedded" or "mpirun"
+	// Shared says that another plugin process runs its searches on the
+	// same devices between this one's (bfsbench ab interleaves two builds
+	// search by search): a variant should then leave a device idle between
+	// searches (no kernel waiting for the next one), since the other
+	// process's work would wait for a context switch.
+	Shared bool
 }
 
 // Int returns the integer parameter name. It panics if the harness did not

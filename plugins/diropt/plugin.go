@@ -70,6 +70,10 @@ const (
 	presetPaper = "paper"
 )
 
+// infoGatedOff, in a case's info, says why its gated start was off though
+// the parameter was on.
+const infoGatedOff = "gated_off"
+
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
@@ -109,7 +113,7 @@ func (plugin) Info() sdk.Info {
 			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper's griddepcontrol): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it (false: plain launches, as the paper's). The CPU backend ignores it"},
 			{Name: pGated, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. The CPU backend ignores it"},
+				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -219,15 +223,22 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		if err != nil {
 			return err
 		}
+		// A gated start holds the GPU between searches (GateKernel waits
+		// for the next root): where another process searches on it in
+		// between (bfsbench ab), its work would wait for a context switch.
+		gated := v.opt.Gated && !v.Cfg.Shared
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: v.opt.Gated, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, Exchange: xch})
 		if err != nil {
 			return err
 		}
 		info, err := caseInfo(v.Grid, b, v.Rank.Edges(), w.NEdges)
 		maps.Copy(v.Info, info)
+		if v.opt.Gated && !gated {
+			v.Info[infoGatedOff] = "off: the GPU is shared with another plugin process (bfsbench ab)"
+		}
 		return err
 	}
 	if v.Rank, err = dobfs.NewCPURank(v.Grid, b, v.opt.Options, v.opt.Workers); err != nil {
