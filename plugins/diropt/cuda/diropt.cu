@@ -2255,6 +2255,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   h->ended = false;
   h->end_slot = -1;
   h->out_clean = true;
+  h->prequeued = 0;  // a gated search that failed may have left some: this one is not gated
   if (h->p.single) {  // dob_loop_begin launches the reset (see Handle)
     h->reset_row = root_row;
     h->reset_col = root_col;
