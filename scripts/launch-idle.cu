@@ -72,16 +72,10 @@ void CUDART_CB Gate(void*) {
 }  // namespace
 
 int main() {
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  CHECK(cudaSetDevice(0));
-  uint32_t *a, *b, *c;
+  const cudaDeviceProp prop = Device0();
+  const ResetBitmaps r;
   unsigned long long* x;
-  CHECK(cudaMalloc(&a, 4 * kResetWords));
-  CHECK(cudaMalloc(&b, 4 * kResetWords));
-  CHECK(cudaMalloc(&c, 4 * kResetWords));
   CHECK(cudaMalloc(&x, 8));
-  CHECK(cudaMemset(a, 0, 4 * kResetWords));
   cudaStream_t s, s2;
   CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
@@ -113,12 +107,11 @@ int main() {
         const auto h0 = std::chrono::steady_clock::now();
         CHECK(cudaEventRecord(ev[0], s));
         const auto h01 = std::chrono::steady_clock::now();
-        ResetLike<<<blocks, tpb, 0, s>>>(a, b, c, kResetWords);
-        CHECK(cudaGetLastError());
+        r.Launch(blocks, tpb, s);
         One<<<1, 32, 0, s>>>(x);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(ev[1], s));
-        ScanLike<<<blocks, tpb, 0, s>>>(a, kResetWords, x);
+        ScanLike<<<blocks, tpb, 0, s>>>(r.a, kResetWords, x);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(ev[2], s));
         One<<<1, 32, 0, s>>>(x);
@@ -143,9 +136,6 @@ int main() {
              Median(t12[m]), Median(t23[m]), Median(host[m]), Median(first[m]));
     }
   }
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(b));
-  CHECK(cudaFree(c));
   CHECK(cudaFree(x));
   return 0;
 }

@@ -1,7 +1,8 @@
 // measure.cuh: what the stand-alone measurement programs of scripts/*.cu
 // share: CHECK, which ends the program on a failed CUDA call with its
 // place and message, Idle, which leaves the GPU idle for a while, Median,
-// and ResetLike, the writes of a diropt search's reset at scale 25.
+// Device0, and ResetLike with its bitmaps (ResetBitmaps), the writes of a
+// diropt search's reset at scale 25.
 #pragma once
 
 #include <stdint.h>
@@ -49,4 +50,36 @@ static __global__ void ResetLike(uint32_t* a, uint32_t* b, uint32_t* c, int64_t 
     b[w] = 0;
     c[w] = (uint32_t)w;
   }
+}
+
+// ResetBitmaps are the three bitmaps ResetLike writes (a zeroed once), in
+// device memory for the program's life.
+struct ResetBitmaps {
+  uint32_t *a = nullptr, *b = nullptr, *c = nullptr;
+  ResetBitmaps() {
+    CHECK(cudaMalloc(&a, 4 * kResetWords));
+    CHECK(cudaMalloc(&b, 4 * kResetWords));
+    CHECK(cudaMalloc(&c, 4 * kResetWords));
+    CHECK(cudaMemset(a, 0, 4 * kResetWords));
+  }
+  ~ResetBitmaps() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+  }
+  ResetBitmaps(const ResetBitmaps&) = delete;
+  ResetBitmaps& operator=(const ResetBitmaps&) = delete;
+  // Launch enqueues ResetLike over them on stream s.
+  void Launch(int blocks, int tpb, cudaStream_t s) const {
+    ResetLike<<<blocks, tpb, 0, s>>>(a, b, c, kResetWords);
+    CHECK(cudaGetLastError());
+  }
+};
+
+// Device0 selects device 0 and returns its properties.
+static inline cudaDeviceProp Device0() {
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  CHECK(cudaSetDevice(0));
+  return prop;
 }

@@ -60,14 +60,9 @@ cudaError_t LaunchExplore(cudaStream_t s, const int* gate, int grid) {
 }  // namespace
 
 int main() {
-  cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
-  CHECK(cudaSetDevice(0));
-  uint32_t *a, *b, *c;
+  const cudaDeviceProp prop = Device0();
+  const ResetBitmaps r;
   int* gate;
-  CHECK(cudaMalloc(&a, 4 * kResetWords));
-  CHECK(cudaMalloc(&b, 4 * kResetWords));
-  CHECK(cudaMalloc(&c, 4 * kResetWords));
   CHECK(cudaMalloc(&gate, sizeof(int)));
   CHECK(cudaMemset(gate, 0, sizeof(int)));
   cudaStream_t s;
@@ -75,15 +70,13 @@ int main() {
   cudaEvent_t ev0, ev[3];
   CHECK(cudaEventCreate(&ev0));
   for (auto& e : ev) CHECK(cudaEventCreate(&e));
-  const int blocks = prop.multiProcessorCount * 4;
-  const int grid = prop.multiProcessorCount * 4;
+  const int grid = prop.multiProcessorCount * 4;  // the reset's and each level's blocks
 
   // The graph: the reset and three levels' launches, captured once.
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  ResetLike<<<blocks, 256, 0, s>>>(a, b, c, kResetWords);
-  CHECK(cudaGetLastError());
+  r.Launch(grid, 256, s);
   for (int l = 0; l < 3; ++l) {
     CHECK(LaunchExplore(s, gate, grid));
     CHECK(LaunchExplore(s, gate, grid));
@@ -110,8 +103,7 @@ int main() {
           CHECK(cudaGraphLaunch(exec, s));
         } else {
           if (set) CHECK(cudaSetDevice(0));
-          ResetLike<<<blocks, 256, 0, s>>>(a, b, c, kResetWords);
-          CHECK(cudaGetLastError());
+          r.Launch(grid, 256, s);
           for (int l = 0; l < 3; ++l) {
             if (set) CHECK(cudaSetDevice(0));
             CHECK(LaunchExplore(s, gate, grid));
@@ -135,9 +127,6 @@ int main() {
   }
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(b));
-  CHECK(cudaFree(c));
   CHECK(cudaFree(gate));
   return 0;
 }

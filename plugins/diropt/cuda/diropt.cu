@@ -239,11 +239,18 @@ constexpr int kLoopSlots = 32;
 // visible (at once where this launch did not ask for the overlap), then
 // lets the next launch's blocks be scheduled, so that they wait on the
 // GPU for this kernel's end instead of being launched after it.
+// PdlLaunchDependents is its second half alone (GateKernel, which waits
+// for no kernel).
+__device__ __forceinline__ void PdlLaunchDependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
 __device__ __forceinline__ void PdlStart() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+  PdlLaunchDependents();
 }
 
 // Skip reports whether a kernel of direction dir stays out of this level.
@@ -1265,9 +1272,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
 // (programmatic dependent launch: its blocks wait on the GPU for this
 // kernel's end, not for a launch).
 __global__ void GateKernel(const GateRoot* gate, GateRoot* root, uint32_t seq) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+  PdlLaunchDependents();
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   const volatile GateRoot* g = gate;
   while (g->gate != seq) __nanosleep(256);
@@ -1903,6 +1908,26 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
   return 0;
 }
 
+// Launch launches kernel k on the handle's stream, grid blocks of tpb
+// threads, as a programmatic dependent launch where pdl is set (its
+// blocks are scheduled while the kernel before it runs; PdlStart waits
+// for that kernel's end).
+template <typename... Params, typename... Args>
+cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3((unsigned)grid);
+  cfg.blockDim = dim3((unsigned)h->tpb);
+  cfg.stream = h->s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  if (pdl) {
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&cfg, k, args...);
+}
+
 // LaunchExplore launches an exploration kernel (TopDownKernel or
 // BottomUpKernel), in the 1×1 device loop with pdl as a programmatic
 // dependent launch (PdlStart): its blocks are scheduled while the kernel
@@ -1912,18 +1937,7 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 // perhaps a level's second launch only, its first following the level's
 // CUDA event.
 cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArgs& a, const LoopState* gate) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3((unsigned)grid);
-  cfg.blockDim = dim3((unsigned)h->tpb);
-  cfg.stream = h->s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  if (h->p.pdl && h->p.single && gate != nullptr) {
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-  }
-  return cudaLaunchKernelEx(&cfg, k, a, gate);
+  return Launch(h, grid, h->p.pdl && h->p.single && gate != nullptr, k, a, gate);
 }
 
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
@@ -1965,22 +1979,12 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3((unsigned)blocks);
-  cfg.blockDim = dim3((unsigned)h->tpb);
-  cfg.stream = h->s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  if (gated != nullptr) {  // behind GateKernel (PdlStart waits for it)
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-  }
-  BFSB_CHECK(cudaLaunchKernelEx(&cfg, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q, h->out_q,
-                                h->spare_q, h->p.single ? nullptr : h->all_assigned,
-                                reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
-                                h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
-                                (const uint32_t*)h->bu_off));
+  // Gated: behind GateKernel (PdlStart waits for it).
+  BFSB_CHECK(Launch(h, blocks, gated != nullptr, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q,
+                    h->out_q, h->spare_q, h->p.single ? nullptr : h->all_assigned,
+                    reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
+                    h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
+                    (const uint32_t*)h->bu_off));
   h->reset_pending = false;
   return 0;
 }
