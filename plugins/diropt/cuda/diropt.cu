@@ -1678,6 +1678,12 @@ struct Handle {
   uint32_t* skip = nullptr;
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
+  // 1×1: visited and the three queues in one allocation (bits), and with
+  // l2_window its access-policy window (SetL2Window), which Launch gives
+  // each launch too.
+  uint32_t* bits = nullptr;
+  bool has_window = false;
+  cudaAccessPolicyWindow window{};
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1769,7 +1775,14 @@ struct Handle {
 
   ~Handle() {
     cudaSetDevice((int)p.device);
-    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, fold_done, pred,
+    if (bits != nullptr) visited = in_q = out_q = spare_q = nullptr;  // views into bits
+    if (has_window) {
+      cudaStreamAttrValue none{};
+      cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &none);
+      cudaCtxResetPersistingL2Cache();
+      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    }
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -1908,6 +1921,36 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
   return 0;
 }
 
+// SetL2Window (l2_window; ours: CUDA's L2 persistence controls)
+// makes the bitmaps, bytes at h->bits, an L2 window of persisting lines on
+// h->s and in every Launch: the device's persisting set-aside is sized to
+// the window (at most cudaDevAttrMaxPersistingL2CacheSize, the window at
+// most cudaDevAttrMaxAccessPolicyWindowSize), and the share of the window
+// that fits it (hitRatio) persists, the rest streams. The lists, offsets
+// and first entries, read once a level, then pass through the rest of L2
+// without evicting in_queue and visited, which every check reads. The
+// handle gives the set-aside back when destroyed.
+cudaError_t SetL2Window(Handle* h, int64_t bytes) {
+  int max_persist = 0, max_window = 0;
+  cudaError_t e = cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, (int)h->p.device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, (int)h->p.device);
+  if (e != cudaSuccess || max_persist <= 0 || max_window <= 0) return e;  // no window on this GPU
+  const size_t win = (size_t)std::min<int64_t>(bytes, max_window);
+  const size_t aside = std::min<size_t>(win, (size_t)max_persist);
+  if ((e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside)) != cudaSuccess) return e;
+  h->window.base_ptr = h->bits;
+  h->window.num_bytes = win;
+  h->window.hitRatio = (float)((double)aside / (double)win);
+  h->window.hitProp = cudaAccessPropertyPersisting;
+  h->window.missProp = cudaAccessPropertyStreaming;
+  cudaStreamAttrValue v{};
+  v.accessPolicyWindow = h->window;
+  if ((e = cudaStreamSetAttribute(h->s, cudaStreamAttributeAccessPolicyWindow, &v)) != cudaSuccess) return e;
+  h->has_window = true;
+  return cudaSuccess;
+}
+
 // Launch launches kernel k on the handle's stream, grid blocks of tpb
 // threads, as a programmatic dependent launch where pdl is set (its
 // blocks are scheduled while the kernel before it runs; PdlStart waits
@@ -1918,12 +1961,15 @@ cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args
   cfg.gridDim = dim3((unsigned)grid);
   cfg.blockDim = dim3((unsigned)h->tpb);
   cfg.stream = h->s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attr[2];
+  cfg.attrs = attr;
   if (pdl) {
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    attr[cfg.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[cfg.numAttrs++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (h->has_window) {
+    attr[cfg.numAttrs].id = cudaLaunchAttributeAccessPolicyWindow;
+    attr[cfg.numAttrs++].val.accessPolicyWindow = h->window;
   }
   return cudaLaunchKernelEx(&cfg, k, args...);
 }
@@ -2136,16 +2182,22 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
     h->skip = h->isolated;
-    BFSB_CHECK(cudaMalloc(&h->visited, 4 * rw));
-    BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
-    BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
-    if (p->single) {
-      BFSB_CHECK(cudaMalloc(&h->spare_q, 4 * std::max(rw, cw)));
+    if (p->single) {  // rw == cw
+      BFSB_CHECK(cudaMalloc(&h->bits, 4 * 4 * rw));
+      h->visited = h->bits;
+      h->out_q = h->bits + rw;
+      h->in_q = h->bits + 2 * rw;
+      h->spare_q = h->bits + 3 * rw;
+      if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
       *h->hend = 0;
+    } else {
+      BFSB_CHECK(cudaMalloc(&h->visited, 4 * rw));
+      BFSB_CHECK(cudaMalloc(&h->out_q, 4 * std::max(rw, cw)));
+      BFSB_CHECK(cudaMalloc(&h->in_q, 4 * std::max(rw, cw)));
     }
     if (p->gated) {
       BFSB_CHECK(cudaStreamCreateWithFlags(&h->s_start, cudaStreamNonBlocking));

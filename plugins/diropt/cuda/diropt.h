@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 16
+#define DOB_ABI_VERSION 17
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -95,6 +95,10 @@ typedef struct dob_params {
   int64_t gated;             /* 1×1 device loop: 1: dob_loop_arm may queue
                                 the next search's launches behind a gate
                                 that its dob_reset opens */
+  int64_t l2_window;         /* 1×1: 1: the bitmaps (visited and the three
+                                queues, one allocation) are an L2
+                                access-policy window of persisting lines
+                                on the handle's stream */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
