@@ -61,7 +61,8 @@ const (
 // not by one pass after the last (leaves); the 1×1 device loop's kernels
 // as programmatic dependent launches (pdl); on 1×1 the next search's
 // reset and first levels queued behind a gate that its start opens
-// (gated). With
+// (gated); on 1×1 the bitmaps an L2 window of persisting lines
+// (l2_window). With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
 // faster than 1024, and a found vertex's degree read from a dense array
@@ -115,8 +116,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper's griddepcontrol): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it (false: plain launches, as the paper's). The CPU backend ignores it"},
 			{Name: pGated, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
-			{Name: pL2Window, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, as much of it as the GPU's persisting set-aside holds, so that the lists and offsets streamed through L2 do not evict them. The CPU backend ignores it"},
+			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, as much of it as the GPU's persisting set-aside holds, so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -271,7 +272,7 @@ func (v *rankVariant) BFS(root int64) (sdk.Search, error) {
 func (v *rankVariant) CaseInfo() map[string]any {
 	if v.Cfg.Backend == sdk.BackendCUDA && v.Info != nil && v.Info[sdk.InfoCopyBandwidthGBs] == nil {
 		v.NoteCopyBandwidth(func(dev int) (float64, error) {
-			bw, err := dobfs.CopyBandwidth(dev, 1<<30, 10)
+			bw, err := v.Rank.CopyBandwidth(dev, 1<<30, 10)
 			return bw.CopyGBs, err
 		})
 		if s, err := v.Rank.Floor(floorReps); err == nil {

@@ -1684,6 +1684,7 @@ struct Handle {
   uint32_t* bits = nullptr;
   bool has_window = false;
   cudaAccessPolicyWindow window{};
+  size_t aside = 0;  // the persisting set-aside SetL2Window made (dob_l2_aside)
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1939,6 +1940,7 @@ cudaError_t SetL2Window(Handle* h, int64_t bytes) {
   const size_t win = (size_t)std::min<int64_t>(bytes, max_window);
   const size_t aside = std::min<size_t>(win, (size_t)max_persist);
   if ((e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside)) != cudaSuccess) return e;
+  h->aside = aside;
   h->window.base_ptr = h->bits;
   h->window.num_bytes = win;
   h->window.hitRatio = (float)((double)aside / (double)win);
@@ -2466,6 +2468,18 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   BFSB_REQUIRE(*h->hbig_err == 0, "dob_parents: a long list found no slot on the BigQueue (capacity %lld)",
                (long long)h->big_cap());
+  return 0;
+}
+
+int32_t dob_l2_aside(void* hv, int32_t on, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr, "dob_l2_aside: null handle");
+  if (!h->has_window) return 0;
+  BFSB_CHECK(cudaSetDevice((int)h->p.device));
+  if (int32_t st = Disarm(h, err, errlen)) return st;
+  BFSB_CHECK(cudaStreamSynchronize(h->s));
+  if (!on) BFSB_CHECK(cudaCtxResetPersistingL2Cache());
+  BFSB_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, on ? h->aside : 0));
   return 0;
 }
 

@@ -10,6 +10,7 @@ package dobfs
 // one dob_explore call and one readback of the counts a level.
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"unsafe"
@@ -85,6 +86,7 @@ type dobFuncs struct {
 	writeParents func(h uintptr, pairs *int64, npairs int64, e errBuf, n int32) int32
 	parents      func(h uintptr, root int64, dst *int64, e errBuf, n int32) int32
 	floor        func(h uintptr, reps int32, seconds *float64, sink *uint64, e errBuf, n int32) int32
+	l2Aside      func(h uintptr, on int32, e errBuf, n int32) int32
 	hostAlloc    func(h uintptr, bytes int64, ptr *unsafe.Pointer, e errBuf, n int32) int32
 	stream       func(h uintptr, s *uint64, e errBuf, n int32) int32
 	devBuffers   func(h uintptr, b *dobDevBufs, e errBuf, n int32) int32
@@ -117,6 +119,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
 			{Name: "dob_assigned", Fn: &f.assigned}, {Name: "dob_write_parents", Fn: &f.writeParents},
 			{Name: "dob_parents", Fn: &f.parents}, {Name: "dob_floor", Fn: &f.floor},
+			{Name: "dob_l2_aside", Fn: &f.l2Aside},
 			{Name: "dob_host_alloc", Fn: &f.hostAlloc}, {Name: "dob_destroy", Fn: &f.destroy},
 			{Name: "dob_stream", Fn: &f.stream}, {Name: "dob_dev_buffers", Fn: &f.devBuffers},
 			{Name: "dob_dev_union", Fn: &f.devUnion},
@@ -370,6 +373,26 @@ func (e *cudaEngine) Floor(reps int) (float64, error) {
 	var sink uint64
 	err := e.call("dob_floor", func(eb *byte, n int32) int32 { return e.lib.floor(e.h, int32(reps), &s, &sink, eb, n) })
 	return s, err
+}
+
+// copyMeter is an engine that measures its GPU's copy bandwidth (CUDA:
+// cudaEngine).
+type copyMeter interface {
+	CopyBandwidth(dev int, bytes int64, reps int) (cuda.Bandwidth, error)
+}
+
+// CopyBandwidth measures the device's copy bandwidth (CopyBandwidth) with
+// the handle's persisting L2 set-aside (l2_window) given back meanwhile:
+// the GPU's bandwidth, not what the rest of L2 leaves it.
+func (e *cudaEngine) CopyBandwidth(dev int, bytes int64, reps int) (cuda.Bandwidth, error) {
+	aside := func(on int32) error {
+		return e.call("dob_l2_aside", func(eb *byte, n int32) int32 { return e.lib.l2Aside(e.h, on, eb, n) })
+	}
+	if err := aside(0); err != nil {
+		return cuda.Bandwidth{}, err
+	}
+	bw, err := CopyBandwidth(dev, bytes, reps)
+	return bw, errors.Join(err, aside(1))
 }
 
 func (e *cudaEngine) Close() error {

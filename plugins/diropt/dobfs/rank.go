@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
+	"github.com/bfsbench/bfsbench/harness/cuda"
 	"github.com/bfsbench/bfsbench/harness/results"
 )
 
@@ -521,6 +522,18 @@ func (rk *Rank) Parents(dst []int64) error {
 		return fmt.Errorf("gather parents: %w", err)
 	}
 	return nil
+}
+
+// CopyBandwidth measures the copy bandwidth of this rank's GPU, dev, with
+// two buffers of bytes each (CUDA only; the engine's own L2 set-aside
+// given back meanwhile).
+func (rk *Rank) CopyBandwidth(dev int, bytes int64, reps int) (cuda.Bandwidth, error) {
+	m, ok := rk.eng.(copyMeter)
+	if !ok {
+		return cuda.Bandwidth{}, fmt.Errorf("the %T backend has no GPU", rk.eng)
+	}
+	rk.armed = 0 // the engine cancels a queued start first
+	return m.CopyBandwidth(dev, bytes, reps)
 }
 
 // Floor times the measured floor on this rank's engine (CUDA only).
