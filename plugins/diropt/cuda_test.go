@@ -127,10 +127,21 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestCUDACaseInfo checks the bandwidth and the measured floor.
+// TestCUDACaseInfo checks the bandwidth and the measured floor, and that
+// the info says what the L2 window holds (l2_window: at scale 16 the
+// bitmaps, 32 KiB, fit the set-aside wherever the GPU has one), and
+// nothing without the step.
 func TestCUDACaseInfo(t *testing.T) {
 	needCUDA(t)
-	sdktest.CheckCUDACaseInfo(t, plugin{}, nil)
+	info := sdktest.CheckCUDACaseInfo(t, plugin{}, nil)
+	w, _ := info[infoL2Window].(string)
+	if !strings.HasSuffix(w, "MiB of bitmaps persisting") && !strings.HasPrefix(w, "none:") {
+		t.Errorf("%s = %q, want what the window holds", infoL2Window, w)
+	}
+	t.Logf("%s: %s", infoL2Window, w)
+	if w, ok := sdktest.CheckCUDACaseInfo(t, plugin{}, map[string]any{pL2Window: false})[infoL2Window]; ok {
+		t.Errorf("l2_window false: %s = %v, want none", infoL2Window, w)
+	}
 }
 
 // needDeviceExchange skips the test where the device path of the exchanges

@@ -76,6 +76,10 @@ const (
 // the parameter was on.
 const infoGatedOff = "gated_off"
 
+// infoL2Window, in a CUDA case's info on 1×1 with l2_window, says what of
+// the bitmaps the L2 window holds.
+const infoL2Window = "l2_window"
+
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
 	return sdk.Info{
@@ -117,7 +121,7 @@ func (plugin) Info() sdk.Info {
 			{Name: pGated, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, as much of it as the GPU's persisting set-aside holds, so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
+				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -275,6 +279,15 @@ func (v *rankVariant) CaseInfo() map[string]any {
 			bw, err := v.Rank.CopyBandwidth(dev, 1<<30, 10)
 			return bw.CopyGBs, err
 		})
+		if v.opt.L2Window && v.Grid.R*v.Grid.C == 1 {
+			if b, err := v.Rank.L2Window(); err != nil {
+				v.Info[infoL2Window] = err.Error()
+			} else if b == 0 {
+				v.Info[infoL2Window] = "none: the bitmaps exceed the 16 MiB that may be set aside"
+			} else {
+				v.Info[infoL2Window] = fmt.Sprintf("%.2f MiB of bitmaps persisting", float64(b)/(1<<20))
+			}
+		}
 		if s, err := v.Rank.Floor(floorReps); err == nil {
 			v.Info[sdk.InfoFloorTimeS] = s
 			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst, v.opt.Leaves && v.Grid.R*v.Grid.C == 1)

@@ -1922,37 +1922,35 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
   return 0;
 }
 
-// SetL2Window (l2_window; ours: CUDA's L2 persistence controls)
-// makes the bitmaps, bytes at h->bits, an L2 window of persisting lines on
-// h->s and in every Launch: the device's persisting set-aside is sized to
-// the window, at most kL2Aside (and cudaDevAttrMaxPersistingL2CacheSize;
-// the window at most cudaDevAttrMaxAccessPolicyWindowSize), and the share
-// of the window that fits it (hitRatio) persists, the rest streams. The
-// lists, offsets and first entries, read once a level, then pass through
-// the rest of L2 without evicting in_queue and visited, which every check
-// reads. The handle gives the set-aside back when destroyed.
+// SetL2Window (l2_window; ours: CUDA's L2 persistence controls) makes the
+// bitmaps, bytes at h->bits, an L2 window of persisting lines on h->s and
+// in every Launch, where the whole window fits a set-aside of kL2Aside
+// (and the GPU's cudaDevAttrMaxPersistingL2CacheSize): the lists, offsets
+// and first entries, read once a level, then pass through the rest of L2
+// without evicting in_queue and visited, which every check reads. A larger
+// window gets none. The handle gives the set-aside back when destroyed.
 //
 // kL2Aside: on an H200 (60 MB of L2) the 16 MiB window of scale 25, all
-// set aside, made searches 2 % faster; the 32 MiB of scale 26, all set
-// aside, 5 % slower (level 3 0.23 -> 0.31 ms: the 28 MB left for the
-// streams were too few), so a larger window persists only the share that
-// 16 MiB holds (results/diropt-1000).
+// set aside, made searches 2 % faster; at scale 26 (32 MiB of bitmaps) all
+// of it set aside made them 5 % slower (level 3 0.23 -> 0.31 ms), and half
+// of it (16 MiB persisting, the other half's lines streaming) 8 % slower
+// (bottom-up level 2 14 %): results/diropt-1000, window-25 and window-26.
 constexpr int64_t kL2Aside = 16 << 20;
 cudaError_t SetL2Window(Handle* h, int64_t bytes) {
   int max_persist = 0, max_window = 0;
   cudaError_t e = cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, (int)h->p.device);
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&max_window, cudaDevAttrMaxAccessPolicyWindowSize, (int)h->p.device);
-  if (e != cudaSuccess || max_persist <= 0 || max_window <= 0) return e;  // no window on this GPU
-  const size_t win = (size_t)std::min<int64_t>(bytes, max_window);
-  const size_t aside = std::min<size_t>({win, (size_t)max_persist, (size_t)kL2Aside});
-  if ((e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside)) != cudaSuccess) return e;
-  h->aside = aside;
+  if (e != cudaSuccess) return e;
+  if (bytes > std::min<int64_t>({(int64_t)max_persist, (int64_t)max_window, kL2Aside})) return cudaSuccess;  // no window
+  const size_t win = (size_t)bytes;
+  if ((e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, win)) != cudaSuccess) return e;
+  h->aside = win;
   h->window.base_ptr = h->bits;
   h->window.num_bytes = win;
-  h->window.hitRatio = (float)((double)aside / (double)win);
+  h->window.hitRatio = 1.0f;
   h->window.hitProp = cudaAccessPropertyPersisting;
-  h->window.missProp = cudaAccessPropertyStreaming;
+  h->window.missProp = cudaAccessPropertyNormal;
   cudaStreamAttrValue v{};
   v.accessPolicyWindow = h->window;
   if ((e = cudaStreamSetAttribute(h->s, cudaStreamAttributeAccessPolicyWindow, &v)) != cudaSuccess) return e;
@@ -2475,6 +2473,13 @@ int32_t dob_parents(void* hv, int64_t root, int64_t* dst, char* err, int32_t err
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   BFSB_REQUIRE(*h->hbig_err == 0, "dob_parents: a long list found no slot on the BigQueue (capacity %lld)",
                (long long)h->big_cap());
+  return 0;
+}
+
+int32_t dob_l2_window(void* hv, int64_t* bytes, char* err, int32_t errlen) {
+  Handle* h = (Handle*)hv;
+  BFSB_REQUIRE(h != nullptr && bytes != nullptr, "dob_l2_window: null argument");
+  *bytes = h->has_window ? (int64_t)h->window.num_bytes : 0;
   return 0;
 }
 

@@ -187,6 +187,11 @@ int32_t dob_parents(void* h, int64_t root, int64_t* dst, char* err, int32_t errl
 int32_t dob_floor(void* h, int32_t reps, double* seconds, uint64_t* sink, char* err,
                   int32_t errlen);
 
+/* dob_l2_window stores in *bytes the handle's L2 window of persisting
+ * lines (l2_window), 0 where it has none: without the parameter, or where
+ * the bitmaps exceed the 16 MiB that may be set aside. */
+int32_t dob_l2_window(void* h, int64_t* bytes, char* err, int32_t errlen);
+
 /* dob_l2_aside gives the device's persisting L2 set-aside of the handle's
  * window (l2_window) back (on 0) or takes it again (on 1); without a window
  * it does nothing. The set-aside shrinks the L2 that other work streams

@@ -87,6 +87,7 @@ type dobFuncs struct {
 	parents      func(h uintptr, root int64, dst *int64, e errBuf, n int32) int32
 	floor        func(h uintptr, reps int32, seconds *float64, sink *uint64, e errBuf, n int32) int32
 	l2Aside      func(h uintptr, on int32, e errBuf, n int32) int32
+	l2Window     func(h uintptr, bytes *int64, e errBuf, n int32) int32
 	hostAlloc    func(h uintptr, bytes int64, ptr *unsafe.Pointer, e errBuf, n int32) int32
 	stream       func(h uintptr, s *uint64, e errBuf, n int32) int32
 	devBuffers   func(h uintptr, b *dobDevBufs, e errBuf, n int32) int32
@@ -119,7 +120,7 @@ var dobBindings = cuda.Bindings[dobFuncs]{
 			{Name: "dob_merge", Fn: &f.merge}, {Name: "dob_load_in", Fn: &f.loadIn},
 			{Name: "dob_assigned", Fn: &f.assigned}, {Name: "dob_write_parents", Fn: &f.writeParents},
 			{Name: "dob_parents", Fn: &f.parents}, {Name: "dob_floor", Fn: &f.floor},
-			{Name: "dob_l2_aside", Fn: &f.l2Aside},
+			{Name: "dob_l2_aside", Fn: &f.l2Aside}, {Name: "dob_l2_window", Fn: &f.l2Window},
 			{Name: "dob_host_alloc", Fn: &f.hostAlloc}, {Name: "dob_destroy", Fn: &f.destroy},
 			{Name: "dob_stream", Fn: &f.stream}, {Name: "dob_dev_buffers", Fn: &f.devBuffers},
 			{Name: "dob_dev_union", Fn: &f.devUnion},
@@ -375,10 +376,19 @@ func (e *cudaEngine) Floor(reps int) (float64, error) {
 	return s, err
 }
 
-// copyMeter is an engine that measures its GPU's copy bandwidth (CUDA:
+// gpuMeter is an engine that measures its GPU's copy bandwidth and tells its L2 window (CUDA:
 // cudaEngine).
-type copyMeter interface {
+type gpuMeter interface {
 	CopyBandwidth(dev int, bytes int64, reps int) (cuda.Bandwidth, error)
+	L2Window() (bytes int64, err error)
+}
+
+// L2Window is the bytes of the handle's L2 window of persisting lines
+// (dob_l2_window; 0: none).
+func (e *cudaEngine) L2Window() (int64, error) {
+	var b int64
+	err := e.call("dob_l2_window", func(eb *byte, n int32) int32 { return e.lib.l2Window(e.h, &b, eb, n) })
+	return b, err
 }
 
 // CopyBandwidth measures the device's copy bandwidth (CopyBandwidth) with

@@ -528,12 +528,22 @@ func (rk *Rank) Parents(dst []int64) error {
 // two buffers of bytes each (CUDA only; the engine's own L2 set-aside
 // given back meanwhile).
 func (rk *Rank) CopyBandwidth(dev int, bytes int64, reps int) (cuda.Bandwidth, error) {
-	m, ok := rk.eng.(copyMeter)
+	m, ok := rk.eng.(gpuMeter)
 	if !ok {
 		return cuda.Bandwidth{}, fmt.Errorf("the %T backend has no GPU", rk.eng)
 	}
 	rk.armed = 0 // the engine cancels a queued start first
 	return m.CopyBandwidth(dev, bytes, reps)
+}
+
+// L2Window is the bytes of this rank's L2 window of persisting lines
+// (the l2_window step; 0: none; CUDA only).
+func (rk *Rank) L2Window() (int64, error) {
+	m, ok := rk.eng.(gpuMeter)
+	if !ok {
+		return 0, fmt.Errorf("the %T backend has no GPU", rk.eng)
+	}
+	return m.L2Window()
 }
 
 // Floor times the measured floor on this rank's engine (CUDA only).
