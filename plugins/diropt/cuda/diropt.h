@@ -356,9 +356,9 @@ int32_t dob_loop_sync(void* h, dob_level_rec* recs, int64_t cap, int64_t* n, int
  * and opens the gate with its root; dob_loop_begin and dob_loop_start then
  * launch nothing, and the first `levels` dob_loop_explore calls take the
  * queued levels. Every other call that uses the stream (dob_parents,
- * dob_floor, dob_host_alloc, dob_destroy, another dob_loop_arm) first
- * opens the gate on a cancelled start, which does nothing, and waits for
- * it. Call it between searches, after the last one's dob_finish. */
+ * dob_floor, dob_l2_aside, dob_host_alloc, dob_destroy, another
+ * dob_loop_arm) first opens the gate on a cancelled start, which does
+ * nothing, and waits for it. Call it between searches, after the last one's dob_finish. */
 int32_t dob_loop_arm(void* h, const dob_loop_params* lp, int32_t levels, char* err, int32_t errlen);
 
 /* dob_destroy frees everything the handle holds. NULL is allowed. */
