@@ -283,7 +283,7 @@ func (v *rankVariant) CaseInfo() map[string]any {
 			if b, err := v.Rank.L2Window(); err != nil {
 				v.Info[infoL2Window] = err.Error()
 			} else if b == 0 {
-				v.Info[infoL2Window] = "none: the bitmaps exceed the 16 MiB that may be set aside"
+				v.Info[infoL2Window] = "none: the bitmaps exceed the set-aside the step allows (SetL2Window in cuda/diropt.cu)"
 			} else {
 				v.Info[infoL2Window] = fmt.Sprintf("%.2f MiB of bitmaps persisting", float64(b)/(1<<20))
 			}

@@ -1679,12 +1679,11 @@ struct Handle {
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
   // 1×1: visited and the three queues in one allocation (bits), and with
-  // l2_window its access-policy window (SetL2Window), which Launch gives
-  // each launch too.
+  // l2_window its access-policy window (SetL2Window; all of it the
+  // persisting set-aside), which Launch gives each launch too.
   uint32_t* bits = nullptr;
   bool has_window = false;
   cudaAccessPolicyWindow window{};
-  size_t aside = 0;  // the persisting set-aside SetL2Window made (dob_l2_aside)
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
@@ -1945,7 +1944,6 @@ cudaError_t SetL2Window(Handle* h, int64_t bytes) {
   if (bytes > std::min<int64_t>({(int64_t)max_persist, (int64_t)max_window, kL2Aside})) return cudaSuccess;  // no window
   const size_t win = (size_t)bytes;
   if ((e = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, win)) != cudaSuccess) return e;
-  h->aside = win;
   h->window.base_ptr = h->bits;
   h->window.num_bytes = win;
   h->window.hitRatio = 1.0f;
@@ -2087,6 +2085,28 @@ int32_t Decide(Handle* h, char* err, int32_t errlen) {
   DecideKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->LoopCur(), h->LoopNext(), h->red, h->ring, h->lp, h->out_q,
                                                        rw);
   BFSB_CHECK_LAUNCH("DecideKernel");
+  return 0;
+}
+
+// BeginSearch gives the handle a new search's host state (dob_reset, and
+// dob_loop_arm for the search it queues): no level enqueued, none queued
+// ahead, out_queue clean, and on 1×1 the end flag down (the last search's
+// device work is done: dob_loop_sync and dob_finish waited for it).
+void BeginSearch(Handle* h) {
+  h->level = 0;
+  h->ended = false;
+  h->end_slot = -1;
+  h->out_clean = true;
+  h->prequeued = 0;
+  if (h->hend != nullptr) *h->hend = 0;
+}
+
+// CheckLoopParams checks the rule's parameters that dob_loop_begin and
+// dob_loop_arm take (fn names the call in the error).
+int32_t CheckLoopParams(const char* fn, const dob_loop_params* lp, char* err, int32_t errlen) {
+  BFSB_REQUIRE(lp->mode >= 0 && lp->mode <= 2 && (lp->dir == 0 || lp->dir == 1) && lp->alpha > 0 && lp->beta > 0,
+               "%s: bad parameters (mode %lld, direction %lld, alpha %g, beta %g)", fn, (long long)lp->mode,
+               (long long)lp->dir, lp->alpha, lp->beta);
   return 0;
 }
 
@@ -2314,16 +2334,11 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
   BFSB_CHECK(h->ev.Record(0, h->s));
   h->root_own = root_own;
   h->root_global = root_global;
-  h->level = 0;
-  h->ended = false;
-  h->end_slot = -1;
-  h->out_clean = true;
-  h->prequeued = 0;  // a gated search that failed may have left some: this one is not gated
+  BeginSearch(h);  // prequeued 0: a gated search that failed may have left some; this one is not gated
   if (h->p.single) {  // dob_loop_begin launches the reset (see Handle)
     h->reset_row = root_row;
     h->reset_col = root_col;
     h->reset_pending = true;
-    *h->hend = 0;  // the last search's device work is done: dob_loop_sync and dob_finish waited for it
     return 0;
   }
   if (h->p.device_exchange) {  // the parents wait for WritePred (see Handle)
@@ -2486,12 +2501,12 @@ int32_t dob_l2_window(void* hv, int64_t* bytes, char* err, int32_t errlen) {
 int32_t dob_l2_aside(void* hv, int32_t on, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr, "dob_l2_aside: null handle");
-  if (!h->has_window) return 0;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  if (int32_t st = Disarm(h, err, errlen)) return st;
+  if (int32_t st = Disarm(h, err, errlen)) return st;  // always, as Rank.CopyBandwidth expects
+  if (!h->has_window) return 0;
   BFSB_CHECK(cudaStreamSynchronize(h->s));
   if (!on) BFSB_CHECK(cudaCtxResetPersistingL2Cache());
-  BFSB_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, on ? h->aside : 0));
+  BFSB_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, on ? h->window.num_bytes : 0));
   return 0;
 }
 
@@ -2615,9 +2630,7 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_begin: null argument");
   BFSB_REQUIRE(h->p.single || h->p.device_exchange,
                "dob_loop_begin: a 2D grid's device loop needs device_exchange (its exchanges stay on the device)");
-  BFSB_REQUIRE(lp->mode >= 0 && lp->mode <= 2 && (lp->dir == 0 || lp->dir == 1) && lp->alpha > 0 && lp->beta > 0,
-               "dob_loop_begin: bad parameters (mode %lld, direction %lld, alpha %g, beta %g)", (long long)lp->mode,
-               (long long)lp->dir, lp->alpha, lp->beta);
+  if (int32_t st = CheckLoopParams("dob_loop_begin", lp, err, errlen)) return st;
   if (h->prequeued > 0) {  // a gated start: dob_loop_arm launched the reset with these parameters
     BFSB_REQUIRE(!h->armed, "dob_loop_begin: call dob_reset first");
     BFSB_REQUIRE(lp->alpha == h->lp.alpha && lp->beta == h->lp.beta && lp->mode == h->lp.mode && lp->n == h->lp.n &&
@@ -2826,22 +2839,15 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_arm: null argument");
   BFSB_REQUIRE(h->p.gated, "dob_loop_arm: the handle was made without gated");
   BFSB_REQUIRE(levels >= 1 && levels <= kLoopSlots, "dob_loop_arm: %d levels, want 1 to %d", levels, kLoopSlots);
-  BFSB_REQUIRE(lp->mode >= 0 && lp->mode <= 2 && (lp->dir == 0 || lp->dir == 1) && lp->alpha > 0 && lp->beta > 0,
-               "dob_loop_arm: bad parameters (mode %lld, direction %lld, alpha %g, beta %g)", (long long)lp->mode,
-               (long long)lp->dir, lp->alpha, lp->beta);
+  if (int32_t st = CheckLoopParams("dob_loop_arm", lp, err, errlen)) return st;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (int32_t st = Disarm(h, err, errlen)) return st;
   if (int32_t st = FlushReset(h, err, errlen)) return st;
   // The state dob_reset and dob_loop_begin give an eager search.
-  h->level = 0;
-  h->ended = false;
-  h->end_slot = -1;
-  h->out_clean = true;
+  BeginSearch(h);
   h->loop_synced = 0;
   h->loop_started = false;
-  h->prequeued = 0;
   h->lp = *lp;
-  *h->hend = 0;  // the last search's device work is done: dob_loop_sync and dob_finish waited for it
   const uint32_t seq = h->gate_seq + 1;
   GateKernel<<<1, 32, 0, h->s>>>(h->dgroot, h->droot, seq);
   BFSB_CHECK_LAUNCH("GateKernel");
