@@ -40,7 +40,7 @@ func floorFormula(buFirst, leaves bool) string {
 	f := "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, one read of its CSC offsets, " +
 		entry + " and of that entry's in_queue bit, a lane per vertex and a warp per 32 vertices as the bottom-up kernel maps them, words of isolated vertices skipped: the least work of the bottom-up step that gives each vertex its parent, done once (rank 0's block on 2D grids)"
 	if leaves {
-		f += "; with leaves, over the vertices that are not leaves, then LeafKernel: the words of has_leaf (the rows with a leaf neighbour), visited and skip read, a thread a word (the pass every search ends with, where every leaf is reached)"
+		f += "; with leaves, over the vertices that are not leaves, then LeafKernel: for each group of leaves by neighbour its bounds and the neighbour's visited bit read (the pass every search ends with, where every leaf is reached)"
 	}
 	return f
 }

@@ -912,21 +912,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 // BottomUp.
 // LeafGroups are a 1×1 block's leaves (with `leaves`) grouped by their one
 // neighbour: group k is neighbour w[k] (with kLeafNeighbour where it is a
-// leaf too) and its leaves v[at[k]] .. v[at[k + 1] - 1]; n groups, total
-// leaves. The groups come by increasing neighbour, one a bit of has_leaf
-// (the rows with a leaf neighbour), so base[i], the groups of the words
-// before word i of has_leaf (words of them), and the bit's rank in its
-// word give a neighbour's group (Group). skip is what a reset marks
-// visited: the isolated rows and the leaves.
+// leaf too) and its leaves v[at[k]] .. v[at[k + 1] - 1]; n groups.
 struct LeafGroups {
   const uint32_t *w, *at, *v;
-  int64_t n, total;
-  const uint32_t *has_leaf, *skip, *base;
-  int64_t words;
-  // Group is the group of neighbour 32·i + b, a bit of has_leaf word h.
-  __device__ __forceinline__ int64_t Group(int64_t i, uint32_t h, int b) const {
-    return (int64_t)__ldg(&base[i]) + __popc(h & ((1u << b) - 1u));
-  }
+  int64_t n;
 };
 
 // Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
@@ -965,58 +954,61 @@ struct ExploreArgs {
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
 // a search may leave them out), after the last level: a leaf v is visited
 // from the reset and its predecessor is its one neighbour w from
-// dob_create (LeafBitsKernel; no search writes it), so all the pass must
-// do is find which leaves the search did not reach, those whose w it did
-// not reach (a neighbour that is a leaf itself, kLeafNeighbour, is reached
-// only as the root), and clear their visited bits, which dob_parents reads
-// as unreached. It reads the words of has_leaf, visited and skip together,
-// a thread a word, coalesced: bit w of has_leaf & (~visited | skip) is a
-// neighbour not reached, or a leaf, and only those (few: the components
-// the root is not in) lead to their group (LeafGroups::Group) and its
-// leaves. The leaves reached, counted into ctr->found, are all of them
-// but those cleared (the root, when it is a leaf, is never cleared;
-// dobfs/rank.go takes it out). With frontier (the last level's, where it
-// was bottom-up; else nullptr) the same loop marks ctr->leafy where it
-// has a leaf neighbour. The pass this replaced read each group's
-// neighbour, bounds and the neighbour's visited bit (12 bytes and a
-// random 32-byte sector a group; results/diropt-1000). kClear false (the
-// measured floor, LeafKernel): the words read and their bits counted,
-// nothing cleared, as where every leaf is reached.
+// dob_create (LeafBitsKernel; no search writes it), so all
+// the pass must do is find which leaves the search did not reach, those
+// whose w it did not reach (w's visited bit; a neighbour that is a leaf
+// itself, kLeafNeighbour, is reached only as the root), and clear their
+// visited bits, which dob_parents reads as unreached. With the leaves
+// grouped by w, that is one test a group (a hub's leaves share one): the
+// pass reads two words and a visited bit a group, and a group's leaves
+// only where it was not reached (few: the components the root is not in).
+// A thread takes kLeafBatch groups a round, their loads issued together.
+// The leaves reached are counted into ctr->found, the root among them
+// when it is a leaf (never cleared; dobfs/rank.go takes it out). Loading
+// a group's bounds with its neighbour, not only where the test failed,
+// measured faster: the end 0.024 -> 0.020 ms at scale 25 on an H200, as
+// the failed groups' loads then wait for nothing (results/diropt-1000).
+// kClear false (the
+// measured floor, LeafKernel): the tests and the count only, as where
+// every leaf is reached.
+constexpr int kLeafBatch = 4;
 template <bool kClear>
-__device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, uint32_t* visited,
-                                         const uint32_t* frontier, Counters* ctr) {
+__device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, uint32_t* visited, Counters* ctr) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned long long cleared = 0, open = 0;
-  uint32_t any = 0;
-  for (int64_t i = t; i < g.words; i += stride) {
-    const uint32_t h = __ldg(&g.has_leaf[i]);
-    // Only leaves' bits are cleared, and every bit of h that is a leaf is
-    // taken whatever visited says: the word needs no coherence.
-    const uint32_t leafy = __ldg(&g.skip[i]);  // of h's bits, the neighbours that are leaves
-    uint32_t m = h & (~visited[i] | leafy);
-    if (frontier != nullptr) any |= frontier[i] & h;
-    if constexpr (!kClear) {
-      open += __popc(m);
-    } else {
-      for (; m != 0; m &= m - 1) {
-        const int b = __ffs(m) - 1;
-        if (((leafy >> b) & 1u) && i * 32 + b == root) continue;  // the root, a leaf: its neighbour's group reached
-        const int64_t k = g.Group(i, h, b);
-        for (uint32_t e = __ldg(&g.at[k]), end = __ldg(&g.at[k + 1]); e < end; ++e) {
-          const uint32_t v = __ldg(&g.v[e]);
-          if ((long long)v == root) continue;  // the root, a leaf whose neighbour is a leaf too
-          atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
-          ++cleared;
+  unsigned long long found = 0;
+  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < g.n; k0 += kLeafBatch * stride) {
+    uint32_t w[kLeafBatch], beg[kLeafBatch], end[kLeafBatch], vis[kLeafBatch];
+#pragma unroll
+    for (int j = 0; j < kLeafBatch; ++j) {
+      const int64_t k = k0 + j * stride;
+      const bool in = k < g.n;
+      w[j] = in ? g.w[k] : kLeafNeighbour;
+      beg[j] = in ? g.at[k] : 0;
+      end[j] = in ? g.at[k + 1] : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < kLeafBatch; ++j) {  // only leaves' bits are cleared: w's word needs no coherence
+      const uint32_t x = w[j] & ~kLeafNeighbour;
+      vis[j] = (w[j] & kLeafNeighbour) ? (uint32_t)((long long)x == root) : visited[x >> 5] >> (x & 31);
+    }
+#pragma unroll
+    for (int j = 0; j < kLeafBatch; ++j) {
+      if (vis[j] & 1u) {
+        found += end[j] - beg[j];
+        continue;
+      }
+      if constexpr (kClear) {
+        for (uint32_t e = beg[j]; e < end[j]; ++e) {
+          const uint32_t v = g.v[e];
+          if ((long long)v == root) {
+            found += 1;  // the root, a leaf whose neighbour is a leaf too
+          } else {
+            atomicAnd(&visited[v >> 5], ~(1u << (v & 31)));
+          }
         }
       }
     }
   }
-  if (frontier != nullptr && __any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) ctr->leafy = 1;
-  // The leaves reached: the total once (the grid's first thread), less
-  // each thread's cleared ones, in unsigned arithmetic (the sum wraps back
-  // to the count). The floor counts the open bits instead.
-  const unsigned long long found = kClear ? (t == 0 ? (unsigned long long)g.total : 0ull) - cleared : open;
   AddCounts(ctr, nullptr, found, 0, 0);
 }
 
@@ -1041,9 +1033,15 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const Fold& f = a.fold;
   const bool leaf = gate->done && gate->leaf_pending;
   if (leaf) {
-    // Where the last level was bottom-up, its frontier (in_queue kept
-    // whole) is now the spare: the pass marks leafy from it.
-    LeafPass<true>(f.leaves, gate->root, a.visited, gate->prev_dir == 1 ? f.spare : nullptr, a.ctr);
+    LeafPass<true>(f.leaves, gate->root, a.visited, a.ctr);
+    if (gate->prev_dir == 1) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
+      const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+      uint32_t any = 0;
+      for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) {
+        any |= f.spare[w] & __ldg(&a.has_leaf[w]);
+      }
+      if (__any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) a.ctr->leafy = 1;
+    }
   } else if (!gate->done && gate->prev_dir == 1) {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) f.spare[w] = 0;
@@ -1142,11 +1140,11 @@ __global__ void LeafBitsKernel(LeafGroups g, uint32_t* skip, uint32_t* has_leaf,
 }
 
 // LeafKernel is the least work of LeafPass, for the measured floor
-// (dob_floor; root -1): the words of has_leaf, visited and skip read,
-// nothing cleared (a search that reaches every leaf). (With
+// (dob_floor; root -1): each group's words and its neighbour's visited
+// bit read, nothing cleared (a search that reaches every leaf). (With
 // root a constant here, nvcc 11.8's ptxas crashed under -lineinfo.)
 __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Counters* ctr) {
-  LeafPass<false>(g, root, visited, nullptr, ctr);
+  LeafPass<false>(g, root, visited, ctr);
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1790,7 +1788,7 @@ struct Handle {
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
-    for (const void* q : {leaves.w, leaves.at, leaves.v, leaves.base}) {
+    for (const void* q : {leaves.w, leaves.at, leaves.v}) {
       if (q != nullptr) cudaFree(const_cast<void*>(q));
     }
     if (has_leaf != nullptr) cudaFree(has_leaf);
@@ -1858,7 +1856,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 4 * (p->local_cols + 1) + 4 * p->td_nnz;  // CSR
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
-  if (p->leaves > 0) b += 3 * rw + 12 * p->leaves + 4;           // skip, has_leaf, base, the leaves by neighbour
+  if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
@@ -2249,14 +2247,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       }
       gat.push_back((uint32_t)p->leaves);
       const int64_t ng = (int64_t)gw.size();
-      // base[i]: the groups before word i (their neighbours increase: the
-      // check above), where LeafPass finds a neighbour's group.
-      std::vector<uint32_t> base(rw, 0);
-      for (const uint32_t w : gw) {
-        const int64_t i = (int64_t)((w & ~kLeafNeighbour) >> 5);
-        if (i + 1 < rw) base[i + 1]++;
-      }
-      for (int64_t i = 1; i < rw; ++i) base[i] += base[i - 1];
       uint32_t *lw = nullptr, *lat = nullptr, *lv = nullptr;
       BFSB_CHECK(cudaMalloc(&lw, 4 * ng));
       h->leaves.w = lw;
@@ -2268,18 +2258,10 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMemcpy(lat, gat.data(), 4 * (ng + 1), cudaMemcpyHostToDevice));
       BFSB_CHECK(cudaMemcpy(lv, gv.data(), 4 * p->leaves, cudaMemcpyHostToDevice));
       h->leaves.n = ng;
-      h->leaves.total = p->leaves;
       BFSB_CHECK(cudaMalloc(&h->skip, 4 * rw));
       BFSB_CHECK(cudaMemcpy(h->skip, h->isolated, 4 * rw, cudaMemcpyDeviceToDevice));
       BFSB_CHECK(cudaMalloc(&h->has_leaf, 4 * rw));
       BFSB_CHECK(cudaMemset(h->has_leaf, 0, 4 * rw));
-      uint32_t* lbase = nullptr;
-      BFSB_CHECK(cudaMalloc(&lbase, 4 * rw));
-      h->leaves.base = lbase;
-      BFSB_CHECK(cudaMemcpy(lbase, base.data(), 4 * rw, cudaMemcpyHostToDevice));
-      h->leaves.has_leaf = h->has_leaf;
-      h->leaves.skip = h->skip;
-      h->leaves.words = rw;
       LeafBitsKernel<<<h->ThreadGrid(ng), h->tpb, 0, h->s>>>(h->leaves, h->skip, h->has_leaf, h->pred);
       BFSB_CHECK_LAUNCH("LeafBitsKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
@@ -2546,7 +2528,7 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
     }
     if (h->leaves.n > 0) {
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch
-      LeafKernel<<<h->ThreadGrid(rw), h->tpb, 0, h->s>>>(h->leaves, -1, h->visited, h->ctr);
+      LeafKernel<<<h->ThreadGrid(h->leaves.n), h->tpb, 0, h->s>>>(h->leaves, -1, h->visited, h->ctr);
     }
     return cudaGetLastError();  // the last launch
   }, &ms));
