@@ -17,7 +17,10 @@ part of the level but the search's end, which is a line of its own). With a leve
 prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then each case's mean level-L time over its searches that went bottom-up
-there.
+there, and the roots whose direction at level L differs between the cases
+(switched: the A/B of a switching threshold such as alpha). Two runs of
+different lengths are compared over the roots they share (Graph500's
+keys are a prefix of a longer run's).
 
     python3 ../../scripts/paired.py steps-all-25.json.gz 1 2  # before -> + bu_first
     git show aae54f8:results/diropt-1000/batch-25.json.gz > batch-25.json.gz
@@ -27,6 +30,10 @@ there.
     python3 ../../scripts/paired.py fold-ab-24.json.gz 0 1    # bfsbench ab's base -> new
     git show 49a225e:results/diropt-1000/headline-25.json.gz > d990a87-25.json.gz
     python3 ../../scripts/paired.py d990a87-25.json.gz headline-25.json.gz 0  # two runs, seed [2, 3]
+    git show 8a88bd0:results/diropt-1000/alpha-25.json.gz > alpha-25.json.gz
+    python3 ../../scripts/paired.py alpha-25.json.gz 0 1 2   # alpha 14 -> 40: the roots it moved, T
+    git show 78b0dbb:results/diropt-1000/alpha-26.json.gz > alpha-26.json.gz
+    python3 ../../scripts/paired.py headline-26.json.gz alpha-26.json.gz 0 2  # 20 -> 40, 44 roots
 """
 import gzip
 import json
@@ -92,8 +99,13 @@ def main():
         print(f"case {i}: mean search {statistics.mean(s['time_s'] for s in c['bfs']) * 1e3:.3f} ms, "
               f"top-down levels {statistics.mean(map(phases_ms, td)):.3f} ms, "
               f"those over 1 M entries {statistics.mean(map(phases_ms, big)):.3f} ms (means a search)")
-    if [s["root"] for s in a["bfs"]] != [s["root"] for s in b["bfs"]]:
+    ra, rb = [s["root"] for s in a["bfs"]], [s["root"] for s in b["bfs"]]
+    n = min(len(ra), len(rb))
+    if ra[:n] != rb[:n]:
         sys.exit("the two cases did not search the same roots")
+    if len(ra) != len(rb):  # a run of fewer searches: Graph500's keys are a prefix of a longer run's
+        print(f"the first {n} roots of both (the cases searched {len(ra)} and {len(rb)})")
+        a, b = dict(a, bfs=a["bfs"][:n]), dict(b, bfs=b["bfs"][:n])
     pairs = list(zip(a["bfs"], b["bfs"]))
     paired([y["time_s"] / x["time_s"] for x, y in pairs], "search")
     paired([(y["time_s"] - gap(y)) / (x["time_s"] - gap(x)) for x, y in pairs], "without the level-0 gap")
@@ -123,6 +135,46 @@ def main():
                     bu[side].append(t)
         means = [f"{statistics.mean(t):.3f} ms ({len(t)})" if t else "-" for t in bu]
         print(f"level {level} bottom-up, mean: {means[0]} / {means[1]}")
+        switched(a, b, level)
+
+
+def direction(s, level):
+    """The search's direction at level ("bu", "td"), and that level's phase (None: no such level)."""
+    p = next((p for p in s["phases"] if p["level"] == level), None)
+    return (None, None) if p is None else ("bu" if "explore_bu" in p["times"] else "td", p)
+
+
+def harmonic_gteps(searches):
+    return len(searches) / sum(1 / s["teps"] for s in searches) / 1e9
+
+
+def switched(a, b, level):
+    """The roots whose direction at level differs between the cases (say two
+    values of alpha), each search's time in both, and, for a threshold T on
+    the level's frontier edges m_f, the harmonic mean of the searches taken
+    root by root from b where b went bottom-up at m_f > T and a did not, else
+    from a: what a rule switching above T would give these roots, as long as
+    the levels after follow from the level's direction (the rule's other
+    inputs unchanged)."""
+    moved = []
+    for x, y in zip(a["bfs"], b["bfs"]):
+        (da, pa), (db, _) = direction(x, level), direction(y, level)
+        if da is not None and db is not None and da != db:
+            moved.append((pa["bytes"]["frontier_edges"], x, y, da, db))
+    if not moved:
+        return
+    moved.sort(key=lambda m: m[0])
+    print(f"level {level}, direction changed: root, m_f, frontier, a -> b, search ms a / b")
+    for mf, x, y, da, db in moved:
+        print(f"{x['root']} {mf} {direction(x, level)[1]['frontier']} {da} -> {db} "
+              f"{x['time_s'] * 1e3:.3f} / {y['time_s'] * 1e3:.3f}")
+    print(f"harmonic GTEPS a {harmonic_gteps(a['bfs']):.1f}, b {harmonic_gteps(b['bfs']):.1f}; "
+          "taking b's search where b went bottom-up at m_f above T:")
+    down = {x["root"] for mf, x, y, da, db in moved if db == "bu"}
+    for t in [0] + [m[0] for m in moved if m[4] == "bu"]:
+        pick = [y if (x["root"] in down and direction(x, level)[1]["bytes"]["frontier_edges"] > t) else x
+                for x, y in zip(a["bfs"], b["bfs"])]
+        print(f"  T = {t}: {harmonic_gteps(pick):.1f}")
 
 
 if __name__ == "__main__":
