@@ -62,8 +62,8 @@ const (
 // as programmatic dependent launches (pdl); on 1×1 the next search's
 // reset and first levels queued behind a gate that its start opens
 // (gated); on 1×1 the bitmaps an L2 window of persisting lines
-// (l2_window); alpha 20, chosen with all of those among 14..40 on the
-// roots that its value changes. With
+// (l2_window); alpha 24, chosen with all of those among 14..40 on the
+// roots that its value changes at scales 25 and 26. With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
 // faster than 1024, and a found vertex's degree read from a dense array
@@ -93,8 +93,8 @@ func (plugin) Info() sdk.Info {
 				Help: "paper: the published configuration (alpha 14, beta 24; every top-down list gathered by its word's warp as Algorithm 3; each bottom-up thread scans its list alone; lists in id order); tuned: long top-down lists spread over the grid, warp help on long bottom-up lists, lists ordered by neighbour degree. A parameter the config sets wins over its preset value"},
 			{Name: pMode, Type: sdk.TypeString, Default: dobfs.ModeHybrid, Choices: []string{dobfs.ModeHybrid, dobfs.ModeTopDown, dobfs.ModeBottomUp},
 				Help: "direction of each level: hybrid (Beamer et al.'s switching with alpha and beta), topdown (every level from in_queue, CSR) or bottomup (every level from the unvisited vertices, CSC)"},
-			{Name: pAlpha, Type: sdk.TypeFloat, Default: 20.0, Presets: map[string]any{presetPaper: 14.0}, Min: sdk.Bound(1),
-				Help: "hybrid: switch top-down to bottom-up when the frontier's edges m_f exceed the unexplored edges m_u / alpha while the frontier grows (paper: 14 as in Beamer et al.; the GAP benchmark suite uses 15; tuned: 20, which on an H200 at scale 25 sends bottom-up the level 2s that are faster so and keeps top-down those that are not)"},
+			{Name: pAlpha, Type: sdk.TypeFloat, Default: 24.0, Presets: map[string]any{presetPaper: 14.0}, Min: sdk.Bound(1),
+				Help: "hybrid: switch top-down to bottom-up when the frontier's edges m_f exceed the unexplored edges m_u / alpha while the frontier grows (paper: 14 as in Beamer et al.; the GAP benchmark suite uses 15; tuned: 24, which on an H200 at scales 25 and 26 sends bottom-up the level 2s that are faster so and keeps top-down at scale 25 those that are not)"},
 			{Name: pBeta, Type: sdk.TypeFloat, Default: 24.0, Min: sdk.Bound(1),
 				Help: "hybrid: switch bottom-up to top-down when the frontier's vertices n_f fall below n / beta while the frontier shrinks (24 as in Beamer et al.; the GAP benchmark suite uses 18)"},
 			{Name: pWritePred, Type: sdk.TypeString, Default: dobfs.WritePredEnd, Choices: []string{dobfs.WritePredEnd, dobfs.WritePredLevel},
