@@ -1,0 +1,172 @@
+// Command degcut counts, on the CPU, the CSC entries a bottom-up level 2
+// examines with and without a degree cut, to decide whether the cut is
+// worth building into diropt (results/diropt-1000, "The limits").
+//
+// The cut: with each vertex's list ordered by neighbour degree, highest
+// first (diropt's `order = "degree"`), the frontier vertices of degree
+// below 2^k are expanded top-down first, and each unvisited row then scans
+// its list only up to its first entry of degree below 2^k, since every
+// frontier vertex it could still find lies before it. The level costs
+// the low-degree frontier's edges (top-down) plus the cut scans, against
+// the full bottom-up scan (every row to its first frontier neighbour, or
+// its list's end) and against top-down alone (m_f).
+//
+// For random search keys of the Graph500 graph (seed [2, 3], edge factor
+// 16; self-loops and duplicates removed; leaves, rows of degree 1, left
+// out as diropt's `leaves` does), it prints for level 2 (its frontier the
+// vertices two steps from the root) n_f, m_f, m_u, the bottom-up entries,
+// and for each k the cut's top-down and bottom-up entries, in millions
+// (a row the top-down part reaches is not scanned).
+//
+//	go run ./scripts/degcut -scale 23 -roots 10
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"slices"
+
+	"github.com/bfsbench/bfsbench/harness/graph500"
+)
+
+// graph is a symmetric CSR without self-loops or duplicate edges, each
+// list ordered by neighbour degree, highest first (ties by id).
+type graph struct {
+	off []int64
+	adj []int32
+}
+
+func (g *graph) deg(v int32) int64    { return g.off[v+1] - g.off[v] }
+func (g *graph) list(v int32) []int32 { return g.adj[g.off[v]:g.off[v+1]] }
+func (g *graph) vertices() int32      { return int32(len(g.off) - 1) }
+
+func build(scale int) *graph {
+	n := int64(1) << scale
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	off := make([]int64, n+1)
+	for _, e := range edges {
+		if e.V0 != e.V1 {
+			off[e.V0+1]++
+			off[e.V1+1]++
+		}
+	}
+	for v := int64(0); v < n; v++ {
+		off[v+1] += off[v]
+	}
+	adj := make([]int32, off[n])
+	pos := slices.Clone(off[:n])
+	for _, e := range edges {
+		if e.V0 != e.V1 {
+			adj[pos[e.V0]] = int32(e.V1)
+			pos[e.V0]++
+			adj[pos[e.V1]] = int32(e.V0)
+			pos[e.V1]++
+		}
+	}
+	// Remove duplicates, compacting the lists in place.
+	var w int64
+	for v := int64(0); v < n; v++ {
+		l := adj[off[v]:off[v+1]]
+		slices.Sort(l)
+		l = slices.Compact(l)
+		off[v] = w
+		w += int64(copy(adj[w:], l))
+	}
+	off[n] = w
+	g := &graph{off: off, adj: adj[:w]}
+	for v := int32(0); v < g.vertices(); v++ {
+		slices.SortFunc(g.list(v), func(a, b int32) int {
+			if da, db := g.deg(a), g.deg(b); da != db {
+				return int(db - da)
+			}
+			return int(a - b)
+		})
+	}
+	return g
+}
+
+func main() {
+	scale := flag.Int("scale", 22, "Graph500 scale")
+	roots := flag.Int("roots", 10, "search keys (random vertices with a neighbour)")
+	flag.Parse()
+	g := build(*scale)
+	n := g.vertices()
+	fmt.Printf("scale %d: %d CSC entries\n", *scale, len(g.adj))
+	ks := []int{6, 8, 9, 10, 11, 12}
+	rng := rand.New(rand.NewSource(1))
+	level := make([]int8, n)
+	claimed := make([]uint8, n) // bit i: a neighbour of the frontier below 2^ks[i]
+	for range *roots {
+		root := int32(rng.Int63n(int64(n)))
+		for g.deg(root) == 0 {
+			root = int32(rng.Int63n(int64(n)))
+		}
+		for i := range level {
+			level[i] = -1
+		}
+		level[root] = 0
+		front := []int32{root}
+		for lv := int8(0); lv < 2; lv++ { // top-down to level 2's frontier
+			var next []int32
+			for _, v := range front {
+				for _, u := range g.list(v) {
+					if level[u] < 0 {
+						level[u] = lv + 1
+						next = append(next, u)
+					}
+				}
+			}
+			front = next
+		}
+		var mf, mu, bu int64
+		cutTD := make([]int64, len(ks))
+		cutBU := make([]int64, len(ks))
+		clear(claimed)
+		for _, v := range front {
+			mf += g.deg(v)
+			for i, k := range ks {
+				if g.deg(v) < 1<<k {
+					cutTD[i] += g.deg(v)
+					for _, u := range g.list(v) {
+						claimed[u] |= 1 << i
+					}
+				}
+			}
+		}
+		for v := int32(0); v < n; v++ {
+			if level[v] >= 0 || g.deg(v) <= 1 {
+				continue
+			}
+			l := g.list(v)
+			mu += int64(len(l))
+			scan := int64(len(l))
+			for i, u := range l {
+				if level[u] == 2 {
+					scan = int64(i + 1)
+					break
+				}
+			}
+			bu += scan
+			for i, k := range ks {
+				if claimed[v]&(1<<i) != 0 {
+					continue
+				}
+				var c int64
+				for _, u := range l[:scan] {
+					if g.deg(u) < 1<<k {
+						break
+					}
+					c++
+				}
+				cutBU[i] += c
+			}
+		}
+		m := func(x int64) float64 { return float64(x) / 1e6 }
+		fmt.Printf("root %d: n_f %d, m_f %.1f, m_u %.1f, bottom-up %.1f; cut top-down+bottom-up:", root, len(front), m(mf), m(mu), m(bu))
+		for i, k := range ks {
+			fmt.Printf(" 2^%d %.1f+%.1f", k, m(cutTD[i]), m(cutBU[i]))
+		}
+		fmt.Println()
+	}
+}
