@@ -1,6 +1,6 @@
 // Command degcut counts, on the CPU, the CSC entries a bottom-up level 2
 // examines with and without a degree cut, to decide whether the cut is
-// worth building into diropt (results/diropt-1000, "The limits").
+// worth building into diropt (results/diropt-1000, "Next").
 //
 // The cut: with each vertex's list ordered by neighbour degree, highest
 // first (diropt's `order = "degree"`), the frontier vertices of degree
@@ -11,14 +11,14 @@
 // the full bottom-up scan (every row to its first frontier neighbour, or
 // its list's end) and against top-down alone (m_f).
 //
-// For random search keys of the Graph500 graph (seed [2, 3], edge factor
+// For random roots of the Graph500 graph (seed [2, 3], edge factor
 // 16; self-loops and duplicates removed; leaves, rows of degree 1, left
 // out as diropt's `leaves` does), it prints for level 2 (its frontier the
 // vertices two steps from the root) n_f, m_f, m_u, the bottom-up entries,
 // and for each k the cut's top-down and bottom-up entries, in millions
 // (a row the top-down part reaches is not scanned).
 //
-//	go run ./scripts/degcut -scale 23 -roots 10
+//	go run ./scripts/degcut -scale 25 -roots 8   (about 9 minutes and 13 GB)
 package main
 
 import (
