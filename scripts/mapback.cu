@@ -118,7 +118,7 @@ int main() {
   printf("map hubs  %8.1f\n", Time([&] { Map<<<gk, tpb>>>(d_hubs, d_orig, kK, d_parents); }));
   printf("map any   %8.1f\n", Time([&] { Map<<<gk, tpb>>>(d_any, d_orig, kK, d_parents); }));
   printf("gather    %8.1f\n", Time([&] { Gather<<<gn, tpb>>>(d_hubs, d_orig, d_neu, kN, kK, d_parents); }));
-  // Check the map: every reached row's parent lands at its input id.
+  // Check the last pass (gather), every 9973rd row: its parent at its input id.
   std::vector<uint32_t> got(kN);
   CHECK(cudaMemcpy(got.data(), d_parents, 4 * kN, cudaMemcpyDeviceToHost));
   for (int64_t v = 0; v < kK; v += 9973) {
