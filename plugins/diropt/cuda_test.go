@@ -360,3 +360,52 @@ func TestCUDADeepGraph(t *testing.T) {
 		})
 	}
 }
+
+// TestCUDACut checks the degree cut (bu_cut) on 1×1: with small bounds,
+// so that the test graphs have cut levels, every search validates and
+// has the CPU backend's level structure (the CPU runs a cut level as a
+// plain bottom-up one, and the rule, cut_alpha's part too, is the same),
+// its phases tile its time, and each parameter set ran cut levels (the
+// level's cut_bound count), through each bottom-up path (bu_compact's
+// chunks, bu_skip's and the four-word groups, with and without the dense
+// first entries and the warp's help) and both top-down kernels.
+func TestCUDACut(t *testing.T) {
+	needCUDA(t)
+	for _, params := range []map[string]any{
+		{pBUCut: int64(16)}, {pBUCut: int64(16), pCutAlpha: 1000.0}, {pBUCut: int64(64)},
+		{pBUCut: int64(16), pBUCompact: int64(0)}, {pBUCut: int64(16), pBUCompact: int64(1024)},
+		{pBUCut: int64(16), pBUSkip: false}, {pBUCut: int64(16), pBUFirst: false, pBUBatch: int64(1)},
+		{pBUCut: int64(16), pTDLane: int64(0)}, {pBUCut: int64(16), pPDL: false, pGated: false},
+		{pBUCut: int64(4), pCutAlpha: 1000.0, pBUSerial: int64(0), pLeaves: false},
+	} {
+		t.Run(fmt.Sprint(params), func(t *testing.T) {
+			full, err := plugin{}.Info().CheckParams(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cuts := 0
+			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
+				g := sdktest.NewGraph(t, sc[0], sc[1], 4)
+				cfg := sdk.Config{Params: full, Ranks: 1, Grid: [2]int{1, 1}, Backend: sdk.BackendCPU}
+				cpu := searchAll(t, cfg, g)
+				cfg.Backend = sdk.BackendCUDA
+				gpu := searchAll(t, cfg, g)
+				for k := range cpu {
+					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); fmt.Sprint(a) != fmt.Sprint(b) {
+						t.Errorf("scale %d search %d: CPU levels %v, CUDA levels %v", sc[0], k, a, b)
+					}
+					checkLevelsEnd(t, k, gpu[k])
+					for _, ph := range gpu[k].Phases {
+						if ph.Bytes[dobfs.CountCutBound] > 0 {
+							cuts++
+						}
+					}
+				}
+			}
+			if cuts == 0 {
+				t.Errorf("no cut level at scales 12 and 16")
+			}
+			t.Logf("%d cut levels", cuts)
+		})
+	}
+}
