@@ -66,7 +66,7 @@ const (
 // countCounters are the counters the variants report beside their byte
 // counters that count edges or levels, not bytes: a stack of "bytes"
 // leaves them out.
-var countCounters = map[string]bool{"edges_examined": true, "frontier_edges": true, "edges": true, "levels": true, "cut_bound": true}
+var countCounters = map[string]bool{"edges_examined": true, "frontier_edges": true, "edges": true, "levels": true}
 
 // newQuantity parses y (as config checked it).
 func newQuantity(y string, perRank bool) quantity {

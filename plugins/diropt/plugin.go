@@ -38,8 +38,6 @@ const (
 	pPDL       = "pdl"
 	pGated     = "gated"
 	pL2Window  = "l2_window"
-	pBUCut     = "bu_cut"
-	pCutAlpha  = "cut_alpha"
 	pLeaves    = "leaves"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
@@ -65,10 +63,7 @@ const (
 // reset and first levels queued behind a gate that its start opens
 // (gated); on 1×1 the bitmaps an L2 window of persisting lines
 // (l2_window); alpha 24, chosen with all of those among 14..40 on the
-// roots that its value changes at scales 25 and 26; on 1×1 the degree cut
-// (bu_cut 2048, cut_alpha 48: a level 2 of a hub frontier expands its
-// vertices of low degree top-down and cuts the other rows' bottom-up
-// scans, results/diropt-1000). With
+// roots that its value changes at scales 25 and 26. With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
 // faster than 1024, and a found vertex's degree read from a dense array
@@ -85,10 +80,6 @@ const infoGatedOff = "gated_off"
 // infoL2Window, in a CUDA case's info on 1×1 with l2_window, says what of
 // the bitmaps the L2 window holds.
 const infoL2Window = "l2_window"
-
-// infoCutOff, in a case's info, says why its degree cut was off though
-// bu_cut was set.
-const infoCutOff = "bu_cut_off"
 
 // Info implements sdk.Plugin.
 func (plugin) Info() sdk.Info {
@@ -134,10 +125,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
-			{Name: pBUCut, Type: sdk.TypeInt, Default: int64(2048), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1 << 20),
-				Help: "1×1 grids with order = degree: a bottom-up level right after a top-down one whose frontier averages at least this many neighbours (0: never; else a power of two from 4) is a degree cut level of bound 2^k, k = floor(log2(m_f/n_f)) - 1 (at most log2(bu_cut) + 2): the frontier's vertices of degree below 2^k are expanded top-down first, then each unvisited vertex scans its list, ordered by neighbour degree, only up to its first neighbour of degree below 2^k (cuda/diropt.cu: the degree cut; CUDA 2 bytes a vertex a bound, four bounds). The CPU backend runs such a level as a plain bottom-up one. Ignored on 2D grids and with order = id (the case info's bu_cut_off says so)"},
-			{Name: pCutAlpha, Type: sdk.TypeFloat, Default: 48.0, Presets: map[string]any{presetPaper: 0.0}, Min: sdk.Bound(0),
-				Help: "hybrid with bu_cut: a growing top-down frontier whose average degree is at least 2·bu_cut also turns bottom-up, as a cut level, when its edges m_f exceed m_u / cut_alpha, where Beamer's rule (alpha) keeps it top-down (0: never). The CPU backend applies the same rule"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -151,12 +138,11 @@ func (plugin) Info() sdk.Info {
 		// the bitmaps, the predecessors, the row exchange's pairs and the
 		// parents; per rank the staging buffers. The CUDA backend holds the
 		// block, bitmaps, predecessors and parents on the device too, the
-		// dense first entries (bu_first, 4 bytes a vertex), the degree cut's
-		// offsets (bu_cut, 8 bytes a vertex) and the leaves' bitmaps and
-		// groups (about 2 bytes a vertex on Graph500's graphs).
+		// dense first entries (bu_first, 4 bytes a vertex) and the leaves'
+		// bitmaps and groups (about 2 bytes a vertex on Graph500's graphs).
 		Memory: map[string]sdk.Memory{
 			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
-			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 62, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 54, DevicePerEdge: 16, DevicePerRank: 64 << 20},
 		},
 	}
 }
@@ -184,7 +170,7 @@ type options struct {
 func parseOptions(cfg sdk.Config) (options, error) {
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
-			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves), Cut: cfg.Int(pBUCut), CutAlpha: cfg.Float(pCutAlpha)},
+			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
@@ -195,10 +181,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
 	}
-	if c := o.Cut; c != 0 && (c < 4 || c&(c-1) != 0) {
-		return options{}, fmt.Errorf("%s = %d: want 0 (off) or a power of two from 4", pBUCut, c)
-	}
-
 	return o, nil
 }
 
@@ -221,9 +203,8 @@ func (plugin) New(cfg sdk.Config) (sdk.Variant, error) {
 // rankVariant is one rank's sdk.RankVariant.
 type rankVariant struct {
 	grid.RankBase[*dobfs.Rank]
-	opt    options
-	n      int64
-	cutOff string // why bu_cut is off though set (infoCutOff), else ""
+	opt options
+	n   int64
 }
 
 func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
@@ -231,18 +212,7 @@ func newRankVariant(g *comm.Grid, cfg sdk.Config, o options) *rankVariant {
 		// In-process ranks share the machine's cores.
 		o.Workers = max(1, runtime.GOMAXPROCS(0)/(g.R*g.C))
 	}
-	// The degree cut needs the 1×1 block's lists ordered by degree.
-	var cutOff string
-	switch {
-	case o.Cut > 0 && g.R*g.C != 1:
-		cutOff = "off: a 2D grid (the cut runs on 1×1 only)"
-	case o.Cut > 0 && o.Order != dobfs.OrderDegree:
-		cutOff = "off: order = " + o.Order + " (the cut needs lists ordered by degree)"
-	}
-	if cutOff != "" || o.Cut == 0 {
-		o.Cut, o.CutAlpha = 0, 0
-	}
-	return &rankVariant{RankBase: grid.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o, cutOff: cutOff}
+	return &rankVariant{RankBase: grid.RankBase[*dobfs.Rank]{Cfg: cfg, Grid: g}, opt: o}
 }
 
 // Construct builds the rank's block through the shared 2D partition, in CSR
@@ -279,22 +249,13 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		if v.opt.Gated && !gated {
 			v.Info[infoGatedOff] = "off: the GPU is shared with another plugin process (bfsbench ab)"
 		}
-		v.noteCutOff()
 		return err
 	}
 	if v.Rank, err = dobfs.NewCPURank(v.Grid, b, v.opt.Options, v.opt.Workers); err != nil {
 		return err
 	}
 	v.Info, err = caseInfo(v.Grid, b, v.Rank.Edges(), w.NEdges)
-	v.noteCutOff()
 	return err
-}
-
-// noteCutOff puts in the case info why bu_cut is off, where it is.
-func (v *rankVariant) noteCutOff() {
-	if v.cutOff != "" && v.Info != nil {
-		v.Info[infoCutOff] = v.cutOff
-	}
 }
 
 // BFS implements sdk.RankVariant.

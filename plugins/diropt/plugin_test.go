@@ -165,9 +165,6 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"bad preset":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
 		"bu_batch 0":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
 		"bu_batch 4":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
-		"bu_cut 100":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCut: int64(100)}},
-		"bu_cut 2":        {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCut: int64(2)}},
-		"cut_alpha -1":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pCutAlpha: -1.0}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
@@ -181,7 +178,7 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Cut: 2048, CutAlpha: 48}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {
@@ -289,79 +286,5 @@ func TestLeaves(t *testing.T) {
 				t.Errorf("no search ran fewer levels with leaves: the graph's deepest leaves were not left out")
 			}
 		})
-	}
-}
-
-// dirs is one search's directions, level by level ("td", "bu").
-func dirs(s sdk.Search) []string {
-	var out []string
-	for _, ph := range s.Phases {
-		if _, ok := ph.Times[dobfs.PhaseExploreBU]; ok {
-			out = append(out, "bu")
-		} else if _, ok := ph.Times[dobfs.PhaseExploreTD]; ok {
-			out = append(out, "td")
-		}
-	}
-	return out
-}
-
-// TestCutRule checks the rule's part of the degree cut on the CPU backend:
-// with bu_cut and cut_alpha a growing top-down frontier of average degree
-// at least 2·bu_cut turns bottom-up where Beamer's rule keeps it
-// top-down, so some search runs a level bottom-up that it runs top-down
-// without, and every search validates and reaches the same levels. On a
-// 2D grid and with order = id the cut is off, and the case info says why.
-func TestCutRule(t *testing.T) {
-	g := sdktest.NewGraph(t, 12, 16, 4)
-	run := func(params map[string]any) []sdk.Search {
-		full, err := plugin{}.Info().CheckParams(params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1, Grid: [2]int{1, 1}}, g)
-	}
-	plain := run(map[string]any{pBUCut: int64(16)})
-	forced := run(map[string]any{pBUCut: int64(16), pCutAlpha: 1000.0})
-	turned := 0
-	for k := range plain {
-		if plain[k].Levels != forced[k].Levels {
-			t.Errorf("search %d: %d levels, %d with cut_alpha", k, plain[k].Levels, forced[k].Levels)
-		}
-		a, b := dirs(plain[k]), dirs(forced[k])
-		for l := range min(len(a), len(b)) {
-			if a[l] == "td" && b[l] == "bu" {
-				turned++
-				break
-			}
-		}
-	}
-	if turned == 0 {
-		t.Errorf("cut_alpha turned no top-down level bottom-up")
-	}
-	t.Logf("cut_alpha turned a top-down level bottom-up in %d of %d searches", turned, len(plain))
-	for _, tc := range []struct {
-		grid   [2]int
-		params map[string]any
-		want   string
-	}{
-		{[2]int{2, 2}, map[string]any{pBUCut: int64(16)}, "2D grid"},
-		{[2]int{1, 1}, map[string]any{pBUCut: int64(16), pOrder: dobfs.OrderID}, "order = id"},
-	} {
-		full, err := plugin{}.Info().CheckParams(tc.params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := sdk.New(plugin{}, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: tc.grid[0] * tc.grid[1], Grid: tc.grid})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := v.Construct(g.Workload()); err != nil {
-			t.Fatal(err)
-		}
-		info := v.(sdk.Informer).CaseInfo()
-		if s, _ := info[infoCutOff].(string); !strings.Contains(s, tc.want) {
-			t.Errorf("%v on %v: info %s = %q, want it to say %q", tc.params, tc.grid, infoCutOff, s, tc.want)
-		}
-		v.Close()
 	}
 }

@@ -14,10 +14,6 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
-//   cuts             with bu_cut = D (1×1): for kCutBounds bounds 2^k,
-//                    k = log2(D) - 1 on, each row's offset in its list of
-//                    its first neighbour of degree below 2^k (16 bits;
-//                    see the degree cut below)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -95,23 +91,6 @@
 // after a bottom-up one clears that in_queue, the spare, which becomes
 // the out_queue of the level after it (EndLevel).
 //
-// Degree cut (bu_cut = D, ours, 1×1, lists ordered by decreasing
-// neighbour degree): a bottom-up level right after a top-down one whose
-// frontier's average degree m_f/n_f is at least D runs as a cut level of
-// bound T = 2^k, k = ⌊log2(m_f/n_f)⌋ - 1, at most log2(D) + 2 (CutExp).
-// Its TopDownKernel launch first expands the frontier vertices of degree
-// below T top-down (TopDownLanes<kCut>, in_queue kept); its BottomUpKernel
-// then scans each row still unvisited only up to its first neighbour of
-// degree below T (cuts): every frontier vertex it could still find lies
-// before that entry, since a frontier neighbour of lower degree was
-// expanded and would have visited it. The bottom-up kernel ORs its hits
-// into out_queue, which holds the top-down part's, and writes no zero
-// words: the level after a top-down one starts with a clean out_queue
-// (the rotation above). With cut_alpha the rule also sends such a level
-// bottom-up where Beamer's would keep it top-down (Rule). Counted on the
-// CPU first (scripts/degcut): at scale 25 the level 2s of a few thousand
-// to 25 K frontier vertices examine 5-41 % less (results/diropt-1000).
-//
 // Gated start (gated, ours, 1×1): a search's first calls come right after
 // the harness validated the one before, and a runtime call is then 3-10
 // times as slow as warm; the GPU waited for them, not the reverse
@@ -154,18 +133,6 @@ constexpr uint32_t kNone = 0xffffffffu;
 // kLeafNeighbour marks, in a leaf pair's second word, a neighbour that is
 // a leaf itself (a component of two vertices; see LeafPass).
 constexpr uint32_t kLeafNeighbour = 0x80000000u;
-
-// The degree cut's bounds 2^k (bu_cut = D): kCutBounds of them, k from
-// CutLow(D) = log2(D) - 1 on, one array of 16-bit offsets each (cuts);
-// kCutNone marks an offset of 65535 or more, whose row then scans its
-// whole list.
-constexpr int kCutBounds = 4;
-constexpr uint16_t kCutNone = 0xffff;
-__host__ __device__ __forceinline__ int CutLow(long long d) {
-  int k = 0;
-  while ((2ll << k) <= d) ++k;  // ⌊log2 d⌋
-  return k - 1;
-}
 
 // Counters of one level (one set of the two in ctr).
 struct Counters {
@@ -241,9 +208,6 @@ struct LoopState {
   // gated: 1 a cancelled start (the queued launches do nothing), 2 a
   // start that read a stale root (dob_loop_sync reports it), else 0.
   int gate;
-  // bu_cut: the next level's cut bound's exponent k (a cut level of bound
-  // 2^k), 0 for none.
-  int cut;
 };
 
 // GateRoot is a gated start's gate and root, in pinned host memory mapped
@@ -262,7 +226,7 @@ struct GateRoot {
 // level % kLoopSlots): its direction, n_f, m_f and the adjacency entries
 // read (over the grid).
 struct LevelRec {
-  long long dir, nf, mf, edges, cut;  // cut: the level's cut bound 2^k, 0 none
+  long long dir, nf, mf, edges;
 };
 
 // kLoopSlots bounds the levels enqueued between two dob_loop_sync calls:
@@ -467,17 +431,12 @@ constexpr int kTdWords = 4;
 // 0.059, and the searches 2.5 % less (lane_max 8 and 32 the same;
 // results/diropt-1000). kBatch (td_batch): Visits' entries a lane at
 // once, alone and in the warp's step.
-//
-// kCut is a cut level's top-down part (bu_cut; see the degree cut at the
-// top): only the frontier vertices of degree below cut_deg are expanded
-// (none queued on big: their lists are short), and in_queue is kept for
-// the level's bottom-up part.
-template <int kBatch, bool kCut = false>
+template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
                                              uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
                                              uint32_t lane_max, const uint32_t* __restrict__ has_leaf, Counters* ctr,
-                                             Counters* next, uint32_t cut_deg = 0) {
+                                             Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
@@ -493,7 +452,7 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
     }
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
-      if (!kCut && words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
+      if (words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
     }
     uint32_t cur = 0;  // the bits of the lane's word in hand, and its word
     int64_t cw = 0;
@@ -515,10 +474,9 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
         cur &= cur - 1;
         beg = td_off[u];
         end = td_off[u + 1];
-        if (kCut && end - beg >= cut_deg) end = beg;  // the bottom-up part finds its neighbours
         hl = fl.Word(u);
         edges += end - beg;
-        if (!kCut && big.Take(u, beg, end)) {
+        if (big.Take(u, beg, end)) {
           beg = end;
         } else if (end - beg < lane_max) {  // the lane alone
           for (; beg < end; beg = (uint32_t)min((uint64_t)end, (uint64_t)beg + kBatch)) {
@@ -539,16 +497,6 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
   return (__ldg(&in_queue[u >> 5]) >> (u & 31)) & 1u;
 }
 
-// CutEnd is where row v's scan ends on a cut level (bu_cut): its cut,
-// the first entry of degree below the level's bound (cut: that bound's
-// offsets), or its list's end where the offset did not fit 16 bits. A
-// row whose cut is its first entry cannot be found (every frontier
-// neighbour it has was expanded top-down), and gets an empty range.
-__device__ __forceinline__ uint32_t CutEnd(const uint16_t* __restrict__ cut, uint32_t v, uint32_t beg, uint32_t end) {
-  const uint32_t c = __ldcs(&cut[v]);
-  return c == kCutNone ? end : beg + c;
-}
-
 // kBuWords is how many words of visited a bottom-up warp takes at once:
 // their loads (visited, CSC offsets, first list entries, their in_queue
 // bits) are issued together, so kBuWords memory round trips overlap where a
@@ -562,16 +510,12 @@ constexpr int kBuWords = 4;
 // array with kFirst (its loads issued with the offsets', streamed past
 // L1 and L2), else from the list once the offsets are in. Skipped lanes
 // get an empty range.
-//
-// kCut: on a cut level (bu_cut: cut, else nullptr) end is where the
-// row's scan ends, its cut (CutEnd), not its list's end.
-template <bool kFirst, bool kCut = false>
+template <bool kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
                                              const uint32_t* __restrict__ first, int64_t w0, int lane,
                                              const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
-                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords],
-                                             const uint16_t* __restrict__ cut = nullptr) {
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
@@ -586,7 +530,6 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
         beg[j] = bu_off[v];
         end[j] = bu_off[v + 1];
       }
-      if (kCut && cut != nullptr) end[j] = CutEnd(cut, v, beg[j], end[j]);
     }
   }
   if (!kFirst) {
@@ -766,8 +709,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
-// and writes them without atomics (on a cut level, cut: ORs its hits into
-// out_queue, which holds the top-down part's, and writes no zero word).
+// and writes them without atomics.
 template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
@@ -777,15 +719,15 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
-                                              unsigned long long& edges, const uint16_t* __restrict__ cut) {
+                                              unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
   bool hit[kBuWords];
-  FirstEntries<kFirst, true>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent, cut);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
   FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
-      if (cut == nullptr && lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+      if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
       continue;
     }
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
@@ -794,10 +736,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     if (hit[j]) {
       pred[v] = parent[j];
       found += 1;
-      degrees += (cut != nullptr ? __ldg(&bu_off[v + 1]) : end[j]) - beg[j];  // end may be the cut
+      degrees += end[j] - beg[j];
     }
     if (lane == 0) {
-      out_queue[w0 + j] = cut != nullptr ? out_queue[w0 + j] | hits : hits;
+      out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
     }
   }
@@ -825,7 +767,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
                                             unsigned long long& found, unsigned long long& degrees,
-                                            unsigned long long& edges, const uint16_t* __restrict__ cut) {
+                                            unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
     bool hit[kBuWords];
@@ -844,7 +786,6 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
         if (kFirst) parent[j] = __ldcs(&first[v[j]]);
         beg[j] = __ldcs(&bu_off[v[j]]);
         end[j] = __ldcs(&bu_off[v[j] + 1]);
-        if (cut != nullptr) end[j] = CutEnd(cut, v[j], beg[j], end[j]);
       }
     }
     if (!kFirst) {
@@ -859,7 +800,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       if (hit[j]) {
         pred[v[j]] = parent[j];
         found += 1;
-        degrees += (cut != nullptr ? __ldg(&bu_off[v[j] + 1]) : end[j]) - beg[j];  // end may be the cut
+        degrees += end[j] - beg[j];
         atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
         atomicOr(&out_queue[v[j] >> 5], 1u << (v[j] & 31));
       }
@@ -905,18 +846,12 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-//
-// cut (bu_cut; nullptr on other levels): a cut level's bottom-up part,
-// each row's scan ending at its cut (see the degree cut at the top);
-// out_queue is clean and holds the top-down part's vertices, so no zero
-// word is written.
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         uint32_t compact, Counters* ctr, Counters* next,
-                                         const uint16_t* __restrict__ cut) {
+                                         uint32_t compact, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -944,32 +879,30 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
         const uint32_t total = __shfl_sync(kFull, incl, 31);
         if (total <= compact) {
-          if (cut == nullptr && in) out_queue[c0 + lane] = 0;
+          if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                         serial, lane, c0, mine, incl - cnt, total, found, degrees,
-                                                         edges, cut);
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0, mine, incl - cnt, total, found, degrees, edges);
           continue;
         }
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
-      if (cut == nullptr && in && !explored) out_queue[c0 + lane] = 0;
+      if (in && !explored) out_queue[c0 + lane] = 0;
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                         serial, lane, c0 + g, row_words, vis, found, degrees, edges,
-                                                         cut);
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
   } else {
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred,
-                                                       serial, lane, w0, row_words, vis, found, degrees, edges, cut);
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+                                                 lane, w0, row_words, vis, found, degrees, edges);
     }
   }
   AddCounts(ctr, next, found, degrees, edges);
@@ -1013,8 +946,6 @@ struct ExploreArgs {
   uint32_t serial;
   uint32_t td_lane;
   uint32_t compact;  // bu_compact (bu_skip only)
-  const uint16_t* cuts;  // bu_cut: the cut offsets, kCutBounds arrays of 32·row_words, else nullptr
-  int cut_low;           // bu_cut: the exponent of cuts' first bound (CutLow)
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
@@ -1151,18 +1082,9 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
 // bottom-up levels took 20-40 % longer.
 //
 // kLane: td_lane > 0 (TopDownLanes, with kBatch = td_batch).
-//
-// On a cut level (bu_cut: gate->cut, a bottom-up level) it expands the
-// frontier vertices of degree below the cut bound (TopDownLanes<kCut>,
-// whatever td_lane) before BottomUpKernel scans the rest.
 template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
-  if (gate != nullptr && !gate->done && gate->dir == 1 && gate->cut > 0) {
-    TopDownLanes<kBatch, true>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
-                               a.big, 32, nullptr, a.ctr, a.next, 1u << gate->cut);
-    return;
-  }
   if (Skip(gate, 0)) return;
   if (kLane) {
     TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
@@ -1194,13 +1116,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    // A cut level (bu_cut): its top-down part has run. One instance for
-    // both kinds of level, the cut a runtime pointer: with two, nvcc
-    // spilled registers in both.
-    const uint16_t* cut =
-        gate != nullptr && gate->cut > 0 ? a.cuts + (int64_t)(gate->cut - a.cut_low) * 32 * a.row_words : nullptr;
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue,
-                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next, cut);
+                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate);
 }
@@ -1228,34 +1145,6 @@ __global__ void LeafBitsKernel(LeafGroups g, uint32_t* skip, uint32_t* has_leaf,
 // root a constant here, nvcc 11.8's ptxas crashed under -lineinfo.)
 __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Counters* ctr) {
   LeafPass<false>(g, root, visited, ctr);
-}
-
-// CutKernel fills cuts (bu_cut) at dob_create: for each row v and bound
-// 2^k (k = low..low + kCutBounds - 1; array k - low, stride entries apart) the
-// offset in v's list of its first neighbour u of degree below 2^k, by a
-// binary search (the lists are ordered by decreasing degree, the degree
-// read from the same offsets: 1×1, where CSR and CSC are one), kCutNone
-// where it is 65535 or more. Rows past `rows` (the last word's padding)
-// and rows without neighbours are never scanned.
-__global__ void CutKernel(const uint32_t* __restrict__ off, const uint32_t* __restrict__ adj, int64_t rows,
-                          int64_t stride, int low, uint16_t* cuts) {
-  const int64_t step = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += step) {
-    const uint32_t beg = off[v], end = off[v + 1];
-    for (int k = low; k < low + kCutBounds; ++k) {
-      uint32_t lo = beg, hi = end;  // the first entry of degree below 2^k lies in [lo, hi]
-      while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        const uint32_t u = adj[mid];
-        if (off[u + 1] - off[u] < (1u << k)) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-      cuts[(k - low) * stride + v] = lo - beg >= kCutNone ? kCutNone : (uint16_t)(lo - beg);
-    }
-  }
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
@@ -1608,37 +1497,13 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
 // double arithmetic as dobfs.Rank.decide, so that the device loop and the
 // host loop choose alike: the direction after a level that went `was`,
 // from the rule's inputs for the next one (mode 1: top-down only, 2:
-// bottom-up only). With cut_alpha (ours, with bu_cut = D) a growing
-// frontier whose average degree m_f/n_f is at least 2·D also turns
-// bottom-up, as a cut level, once m_f > m_u / cut_alpha: a frontier of a
-// few thousand hubs, which Beamer's rule keeps top-down, costs its
-// low-degree vertices' lists top-down and the rest a cut bottom-up scan
-// (see the degree cut at the top).
+// bottom-up only).
 __device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, long long mf, long long mu,
                                     const dob_loop_params& lp) {
   if (lp.mode == 1) return 0;
   if (lp.mode == 2) return 1;
-  if (was == 0) {
-    if ((double)mf > (double)mu / lp.alpha && nf > prev_nf) return 1;
-    if (lp.cut_alpha > 0 && nf > prev_nf && mf >= 2 * lp.cut * nf && (double)mf > (double)mu / lp.cut_alpha) {
-      return 1;
-    }
-    return 0;
-  }
+  if (was == 0) return ((double)mf > (double)mu / lp.alpha && nf > prev_nf) ? 1 : 0;
   return ((double)nf < (double)lp.n / lp.beta && nf < prev_nf) ? 0 : 1;
-}
-
-// CutExp is the cut bound's exponent k of the level a completed top-down
-// level leads to when it goes bottom-up (bu_cut = d; 0: no cut): where the
-// frontier's average degree is at least d, ⌊log2(m_f / n_f)⌋ - 1 (so at
-// least CutLow(d)), at most the last bound built, CutLow(d) + kCutBounds -
-// 1. Counted on the CPU at scale 25 (scripts/degcut), a bound of about
-// half the average degree left the top-down part a small share of m_f
-// while cutting most of the scans.
-__device__ __forceinline__ int CutExp(long long nf, long long mf, long long d) {
-  if (d <= 0 || nf <= 0 || mf < nf * d) return 0;
-  const int k = 63 - __clzll(mf / nf) - 1, top = CutLow(d) + kCutBounds - 1;
-  return k > top ? top : k;
 }
 
 // EndState is the decision that ends a level of state st (DecideKernel,
@@ -1656,7 +1521,6 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
     r.nf = st.nf;
     r.mf = st.mf;
     r.edges = edges;
-    r.cut = st.cut > 0 ? 1ll << st.cut : 0;
   }
   st.prev_nf = st.nf;
   st.nf = found;
@@ -1666,7 +1530,6 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
   st.done = found == 0;
   st.prev_dir = st.dir;
   if (!st.done) st.dir = Rule(st.dir, st.nf, st.prev_nf, st.mf, st.mu, lp);
-  st.cut = !st.done && st.prev_dir == 0 && st.dir == 1 ? CutExp(st.nf, st.mf, lp.cut) : 0;
   return st;
 }
 
@@ -1686,7 +1549,6 @@ __device__ void StartState(const LoopInit& in, bool start) {
   st->root = -1;
   st->leaves = 0;
   st->gate = 0;
-  st->cut = 0;
   if (start) {
     st->mf = in.lp.mf;
     st->mu = in.lp.edges - in.lp.mf;
@@ -1807,7 +1669,6 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  uint16_t* cuts = nullptr;   // bu_cut: the rows' cut offsets (CutKernel)
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
@@ -1921,7 +1782,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, cuts, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -1983,8 +1844,8 @@ struct Handle {
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, has_leaf, col_words(),
-                       row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, cuts,
-                       CutLow(p.bu_cut), Big(), Cur(), Next(), Fold{}};
+                       row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
+                       Next(), Fold{}};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -1999,7 +1860,6 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_cut) b += 2 * kCutBounds * 8 * rw;                   // cuts (2 bytes a row and bound)
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -2047,9 +1907,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
-  BFSB_REQUIRE(p->bu_cut == 0 || (p->bu_cut >= 4 && p->bu_cut <= (1 << 20) && (p->bu_cut & (p->bu_cut - 1)) == 0 &&
-                                   p->single && p->shared),
-               "dob: bu_cut %lld: want 0, or a power of two from 4 to 2^20 on a 1×1 grid", (long long)p->bu_cut);
   return 0;
 }
 
@@ -2246,14 +2103,10 @@ void BeginSearch(Handle* h) {
 
 // CheckLoopParams checks the rule's parameters that dob_loop_begin and
 // dob_loop_arm take (fn names the call in the error).
-int32_t CheckLoopParams(const Handle* h, const char* fn, const dob_loop_params* lp, char* err, int32_t errlen) {
+int32_t CheckLoopParams(const char* fn, const dob_loop_params* lp, char* err, int32_t errlen) {
   BFSB_REQUIRE(lp->mode >= 0 && lp->mode <= 2 && (lp->dir == 0 || lp->dir == 1) && lp->alpha > 0 && lp->beta > 0,
                "%s: bad parameters (mode %lld, direction %lld, alpha %g, beta %g)", fn, (long long)lp->mode,
                (long long)lp->dir, lp->alpha, lp->beta);
-  BFSB_REQUIRE((lp->cut == 0 || lp->cut == h->p.bu_cut) && lp->cut_alpha >= 0 && (lp->cut_alpha == 0 || lp->cut > 0),
-               "%s: cut %lld, cut_alpha %g: want cut 0 or the handle's bu_cut (%lld); cut_alpha 0, or positive "
-               "with cut",
-               fn, (long long)lp->cut, lp->cut_alpha, (long long)h->p.bu_cut);
   return 0;
 }
 
@@ -2351,14 +2204,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
       FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
       BFSB_CHECK_LAUNCH("FirstKernel");
-      BFSB_CHECK(cudaStreamSynchronize(h->s));
-    }
-    if (p->bu_cut) {
-      const int64_t stride = 32 * rw;  // rows, padded to whole words
-      BFSB_CHECK(cudaMalloc(&h->cuts, 2 * kCutBounds * stride));
-      CutKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, stride,
-                                                                   CutLow(p->bu_cut), h->cuts);
-      BFSB_CHECK_LAUNCH("CutKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
@@ -2785,12 +2630,11 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_begin: null argument");
   BFSB_REQUIRE(h->p.single || h->p.device_exchange,
                "dob_loop_begin: a 2D grid's device loop needs device_exchange (its exchanges stay on the device)");
-  if (int32_t st = CheckLoopParams(h, "dob_loop_begin", lp, err, errlen)) return st;
+  if (int32_t st = CheckLoopParams("dob_loop_begin", lp, err, errlen)) return st;
   if (h->prequeued > 0) {  // a gated start: dob_loop_arm launched the reset with these parameters
     BFSB_REQUIRE(!h->armed, "dob_loop_begin: call dob_reset first");
     BFSB_REQUIRE(lp->alpha == h->lp.alpha && lp->beta == h->lp.beta && lp->mode == h->lp.mode && lp->n == h->lp.n &&
-                     lp->dir == h->lp.dir && lp->edges == h->lp.edges && lp->cut == h->lp.cut &&
-                     lp->cut_alpha == h->lp.cut_alpha,
+                     lp->dir == h->lp.dir && lp->edges == h->lp.edges,
                  "dob_loop_begin: parameters other than those dob_loop_arm queued the start with");
     return 0;
   }
@@ -2944,7 +2788,6 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     o.nf = r.nf;
     o.mf = r.mf;
     o.edges = r.edges;
-    o.cut = r.cut;
     h->loop_slot = (int)(l % kLoopSlots);
     float t[4] = {0, 0, 0, 0};
     // The end of the level before (level 0: the search's start, dob_reset).
@@ -2996,7 +2839,7 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_arm: null argument");
   BFSB_REQUIRE(h->p.gated, "dob_loop_arm: the handle was made without gated");
   BFSB_REQUIRE(levels >= 1 && levels <= kLoopSlots, "dob_loop_arm: %d levels, want 1 to %d", levels, kLoopSlots);
-  if (int32_t st = CheckLoopParams(h, "dob_loop_arm", lp, err, errlen)) return st;
+  if (int32_t st = CheckLoopParams("dob_loop_arm", lp, err, errlen)) return st;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (int32_t st = Disarm(h, err, errlen)) return st;
   if (int32_t st = FlushReset(h, err, errlen)) return st;

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 18
+#define DOB_ABI_VERSION 17
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -99,13 +99,6 @@ typedef struct dob_params {
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines
                                 on the handle's stream */
-  int64_t bu_cut;            /* 1×1 with lists ordered by decreasing
-                                neighbour degree: 0, or D, a power of two
-                                from 4 to 2^20: each row's cut offsets are
-                                built (its first neighbour of degree below
-                                2^k, k = log2(D) - 1 .. log2(D) + 2), so
-                                that the device loop may run cut levels
-                                (dob_loop_params.cut) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -292,16 +285,6 @@ typedef struct dob_loop_params {
                          degree in this block; 1×1: the root's degree) */
   int64_t edges;      /* the graph's edges over the grid (m_u = edges -
                          m_f before level 0) */
-  double cut_alpha;   /* > 0 (with cut): a growing top-down frontier of
-                         average degree at least 2·cut also turns
-                         bottom-up when m_f > m_u / cut_alpha; 0: never */
-  int64_t cut;        /* 0, or the handle's bu_cut D: a bottom-up level
-                         after a top-down one whose frontier averages D
-                         neighbours or more is a cut level: the frontier's
-                         vertices of degree below 2^k (k = ⌊log2(m_f /
-                         n_f)⌋ - 1, at most log2(D) + 2) expanded top-down,
-                         the other rows' scans ending at their first
-                         neighbour of degree below 2^k */
 } dob_loop_params;
 
 /* One level's record (dob_loop_sync): the direction, n_f, m_f and the
@@ -317,7 +300,6 @@ typedef struct dob_loop_params {
 typedef struct dob_level_rec {
   int64_t dir, nf, mf, edges;
   double explore_ms, row_ms, column_ms, switch_ms, gap_ms;
-  int64_t cut; /* a cut level's bound 2^k (dob_loop_params.cut), else 0 */
 } dob_level_rec;
 
 /* dob_loop_begin starts the loop after dob_reset: it puts the share of

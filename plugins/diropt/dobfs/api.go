@@ -31,7 +31,6 @@ func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, st
 	if err := findLeaves(g, b, opt); err != nil {
 		return nil, "", err
 	}
-	co.buCut = opt.Cut
 	eng, err := newCUDAEngine(b, co)
 	if err == nil {
 		d := eng.dev

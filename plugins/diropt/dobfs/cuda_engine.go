@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 18
+const dobABIVersion = 17
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -33,11 +33,10 @@ type dobParams struct {
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
-	BUCut                                      int64
 }
 
-var _ [216 - unsafe.Sizeof(dobParams{})]struct{} // 27 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 216]struct{}
+var _ [208 - unsafe.Sizeof(dobParams{})]struct{} // 26 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 208]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -53,23 +52,20 @@ var _ [unsafe.Sizeof(dobDevBufs{}) - 64]struct{}
 type dobLoopParams struct {
 	Alpha, Beta             float64
 	Mode, N, Dir, MF, Edges int64
-	CutAlpha                float64
-	Cut                     int64
 }
 
-var _ [72 - unsafe.Sizeof(dobLoopParams{})]struct{}
-var _ [unsafe.Sizeof(dobLoopParams{}) - 72]struct{}
+var _ [56 - unsafe.Sizeof(dobLoopParams{})]struct{}
+var _ [unsafe.Sizeof(dobLoopParams{}) - 56]struct{}
 
 // dobLevelRec mirrors struct dob_level_rec.
 type dobLevelRec struct {
 	Dir, NF, MF, Edges                   int64
 	ExploreMs, RowMs, ColumnMs, SwitchMs float64
 	GapMs                                float64
-	Cut                                  int64
 }
 
-var _ [80 - unsafe.Sizeof(dobLevelRec{})]struct{}
-var _ [unsafe.Sizeof(dobLevelRec{}) - 80]struct{}
+var _ [72 - unsafe.Sizeof(dobLevelRec{})]struct{}
+var _ [unsafe.Sizeof(dobLevelRec{}) - 72]struct{}
 
 // dobLoopSlots is the most levels between two dob_loop_sync calls.
 const dobLoopSlots = 32
@@ -176,9 +172,6 @@ type CUDAOptions struct {
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
 	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
-	// buCut is Options.Cut (NewCUDARank sets it): each row's cut offsets
-	// are built for it (0: none).
-	buCut int64
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -234,7 +227,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
-		L2Window: b64(co.L2Window && single), BUCut: co.buCut}
+		L2Window: b64(co.L2Window && single)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -458,11 +451,7 @@ func (e *cudaEngine) DevWritePred(end bool) error {
 
 func loopParams(o Options, n int64, dir Dir, mf, edges int64) dobLoopParams {
 	mode := map[string]int64{ModeHybrid: 0, ModeTopDown: 1, ModeBottomUp: 2}[o.Mode]
-	p := dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
-	if o.Cut > 0 {
-		p.Cut, p.CutAlpha = o.Cut, o.CutAlpha
-	}
-	return p
+	return dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
 }
 
 func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error {
@@ -514,7 +503,7 @@ func (e *cudaEngine) LoopSync(dst []LevelRecord) (int, bool, error) {
 		return 0, false, fmt.Errorf("dob_loop_sync: %d records for room of %d", n, len(dst))
 	}
 	for k, r := range e.recs[:n] {
-		dst[k] = LevelRecord{Dir: Dir(r.Dir), NF: r.NF, MF: r.MF, Edges: r.Edges, Cut: r.Cut, ExploreS: r.ExploreMs / 1e3,
+		dst[k] = LevelRecord{Dir: Dir(r.Dir), NF: r.NF, MF: r.MF, Edges: r.Edges, ExploreS: r.ExploreMs / 1e3,
 			RowS: r.RowMs / 1e3, ColumnS: r.ColumnMs / 1e3, SwitchS: r.SwitchMs / 1e3, GapS: r.GapMs / 1e3}
 	}
 	return int(n), done != 0, nil

@@ -58,7 +58,6 @@ type LevelRecord struct {
 	Dir      Dir
 	NF, MF   int64 // the level's frontier: vertices and their edges (over the grid)
 	Edges    int64 // adjacency entries read (over the grid)
-	Cut      int64 // a cut level's degree bound (Options.Cut), else 0
 	ExploreS float64
 	RowS     float64 // 2D: row exchange and merge
 	ColumnS  float64 // 2D: column exchange, with the counts' allreduce (and WritePred per level)
@@ -212,9 +211,6 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 	ph.Times["explore_"+r.Dir.String()] = r.ExploreS
 	ph.Bytes[CountFrontierEdges] = r.MF
 	ph.Bytes[CountEdgesExamined] = r.Edges
-	if r.Cut > 0 {
-		ph.Bytes[CountCutBound] = r.Cut
-	}
 	// 1×1: the decision is the exploration's last block (EndLevel in
 	// cuda/diropt.cu), timed with it, and one event a level, so a level's
 	// time runs from the one before's end (level 0: from the search's

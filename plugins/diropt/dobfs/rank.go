@@ -83,16 +83,14 @@ const (
 )
 
 // Byte keys (results.LevelPhase.Bytes): exchanged bytes summed over the
-// ranks, and three counts that are not bytes: the adjacency entries read,
-// m_f, the frontier's edges, and a cut level's degree bound (Options.Cut;
-// only on such levels).
+// ranks, and two counts that are not bytes: the adjacency entries read and
+// m_f, the frontier's edges.
 const (
 	BytesRowExchange    = "row_exchange"
 	BytesColumnExchange = "column_exchange"
 	BytesWritePred      = "writepred"
 	CountEdgesExamined  = "edges_examined"
 	CountFrontierEdges  = "frontier_edges"
-	CountCutBound       = "cut_bound"
 )
 
 // Message tag of the row exchange's prefix chain.
@@ -107,17 +105,6 @@ type Options struct {
 	// Leaves (1×1): leave the vertices of degree 1 out of the levels and
 	// give them their parents after the last one (leaves.go).
 	Leaves bool
-	// Cut (1×1, lists ordered by degree; 0: off; the CUDA backend's degree
-	// cut, cuda/diropt.cu): a bottom-up level after a top-down one whose
-	// frontier averages Cut neighbours or more expands the frontier's
-	// vertices of degree below a bound top-down first and ends each other
-	// row's scan at its first neighbour below it. CutAlpha (> 0, with
-	// Cut): the rule also turns a growing top-down frontier of average
-	// degree 2·Cut or more bottom-up, as such a level, once m_f > m_u /
-	// CutAlpha. The CPU engine runs those levels as plain bottom-up ones:
-	// only the rule is the same.
-	Cut      int64
-	CutAlpha float64
 }
 
 func (o Options) check() error {
@@ -128,12 +115,6 @@ func (o Options) check() error {
 	}
 	if o.Alpha <= 0 || o.Beta <= 0 {
 		return fmt.Errorf("alpha %v and beta %v must be positive", o.Alpha, o.Beta)
-	}
-	if o.Cut != 0 && (o.Cut < 4 || o.Cut > 1<<20 || o.Cut&(o.Cut-1) != 0) {
-		return fmt.Errorf("bu_cut %d: want 0 (off) or a power of two from 4 to 2^20", o.Cut)
-	}
-	if o.CutAlpha < 0 {
-		return fmt.Errorf("cut_alpha %v: want 0 (off) or positive", o.CutAlpha)
 	}
 	switch o.WritePred {
 	case WritePredEnd, WritePredLevel:
@@ -202,9 +183,6 @@ func (rk *Rank) Edges() int64 { return rk.edges }
 // turns bottom-up when the frontier's edges m_f exceed the unexplored edges
 // m_u over alpha while the frontier grows; bottom-up turns top-down when
 // the frontier's vertices n_f fall below n over beta while it shrinks.
-// With Cut and CutAlpha (1×1) a growing top-down frontier of average
-// degree 2·Cut or more also turns bottom-up once m_f > m_u / CutAlpha
-// (Rule in cuda/diropt.cu, in the same arithmetic).
 func (rk *Rank) decide(cur Dir, nf, prevNf, mf, mu int64) Dir {
 	switch rk.opt.Mode {
 	case ModeTopDown:
@@ -214,9 +192,6 @@ func (rk *Rank) decide(cur Dir, nf, prevNf, mf, mu int64) Dir {
 	}
 	if cur == TopDown {
 		if float64(mf) > float64(mu)/rk.opt.Alpha && nf > prevNf {
-			return BottomUp
-		}
-		if rk.cutAlpha() > 0 && nf > prevNf && mf >= 2*rk.opt.Cut*nf && float64(mf) > float64(mu)/rk.cutAlpha() {
 			return BottomUp
 		}
 		return TopDown
@@ -312,15 +287,6 @@ func (rk *Rank) BFS(root int64) (Result, error) {
 		res.Phases[len(res.Phases)-1].Times[PhaseEnd] = e.EndS()
 	}
 	return res, nil
-}
-
-// cutAlpha is the rule's CutAlpha where the degree cut applies (Cut, 1×1),
-// else 0.
-func (rk *Rank) cutAlpha() float64 {
-	if rk.opt.Cut > 0 && rk.single {
-		return rk.opt.CutAlpha
-	}
-	return 0
 }
 
 // startDir is the direction before level 0's rule.
