@@ -1,6 +1,8 @@
 // Command degcut counts, on the CPU, the CSC entries a bottom-up level 2
 // examines with and without a degree cut, to decide whether the cut is
-// worth building into diropt (results/diropt-1000, "Next").
+// worth building into diropt. It was built from these counts and
+// measured slower (results/diropt-1000, "The degree cut"): the model's
+// price of a top-down entry did not hold for the cut's top-down part.
 //
 // The cut: with each vertex's list ordered by neighbour degree, highest
 // first (diropt's `order = "degree"`), the frontier vertices of degree
