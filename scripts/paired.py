@@ -34,6 +34,13 @@ keys are a prefix of a longer run's).
     python3 ../../scripts/paired.py alpha-25.json.gz 0 1 2   # alpha 14 -> 40: the roots it moved, T
     git show 78b0dbb:results/diropt-1000/alpha-26.json.gz > alpha-26.json.gz
     python3 ../../scripts/paired.py headline-26.json.gz alpha-26.json.gz 0 2  # 20 -> 40, 44 roots
+    python3 ../../scripts/paired.py headline-25-d712fc0.json.gz@0 cut-25.json.gz@1 2  # A@i B@j [LEVEL]
+
+A@i B@j compares case i of file A with case j of file B (two runs whose
+cases differ in order). With a level, a level's cut bound (the degree
+cut's `cut_bound` count, 0f97b42 only) is printed after the root's times,
+and the median ratio of the level's time over the roots bottom-up in
+both cases.
 """
 import gzip
 import json
@@ -84,13 +91,18 @@ def paired(ratios, what):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
-    if sys.argv[2].isdigit():  # FILE i j [LEVEL]
+    if "@" in sys.argv[1]:  # A@i B@j [LEVEL]
+        (fa, ia), (fb, ib) = (arg.rsplit("@", 1) for arg in sys.argv[1:3])
+        a, b = load(fa)["cases"][int(ia)], load(fb)["cases"][int(ib)]
+        cases, rest = [a, b], sys.argv[3:]
+    elif sys.argv[2].isdigit():  # FILE i j [LEVEL]
         cases = load(sys.argv[1])["cases"]
         a, b = cases[int(sys.argv[2])], cases[int(sys.argv[3])]
+        rest = sys.argv[4:]
     else:  # A B i [LEVEL]
         i = int(sys.argv[3])
         a, b = load(sys.argv[1])["cases"][i], load(sys.argv[2])["cases"][i]
-        cases = [a, b]
+        cases, rest = [a, b], sys.argv[4:]
     for i, c in enumerate(cases):
         gaps = [gap(s) * 1e6 for s in c["bfs"]]
         print(f"case {i} {c['variant']} {c.get('name_params')}: level-0 gap {min(gaps):.0f}-{max(gaps):.0f} us")
@@ -115,10 +127,10 @@ def main():
         f"{k} {la[k]:.4f} / {lb[k]:.4f}" for k in sorted(la) if k in lb))
     if ea is not None and eb is not None:
         print(f"end, median ms a / b: {ea:.4f} / {eb:.4f}")
-    if len(sys.argv) > 4:
-        level = int(sys.argv[4])
+    if rest:
+        level = int(rest[0])
         print(f"level {level}: root, direction, frontier, m_f, entries examined a / b, explore ms a / b")
-        bu = ([], [])
+        bu, ratios = ([], []), []
         for x, y in zip(a["bfs"], b["bfs"]):
             pa = next((p for p in x["phases"] if p["level"] == level), None)
             pb = next((p for p in y["phases"] if p["level"] == level), None)
@@ -129,12 +141,18 @@ def main():
             d = "bu" if "explore_bu" in pa["times"] else "td"
             ea, eb = pa["bytes"]["edges_examined"], pb["bytes"]["edges_examined"]
             mf = pa["bytes"]["frontier_edges"]
-            print(f"{x['root']} {d} {pa['frontier']} {mf} {ea} / {eb} {ta:.3f} / {tb:.3f}")
+            cut = "".join(f" cut {p['bytes']['cut_bound']}" for p in (pa, pb) if p["bytes"].get("cut_bound"))
+            print(f"{x['root']} {d} {pa['frontier']} {mf} {ea} / {eb} {ta:.3f} / {tb:.3f}{cut}")
             for side, p, t in ((0, pa, ta), (1, pb, tb)):
                 if "explore_bu" in p["times"]:
                     bu[side].append(t)
+            if "explore_bu" in pa["times"] and "explore_bu" in pb["times"]:
+                ratios.append(tb / ta)
         means = [f"{statistics.mean(t):.3f} ms ({len(t)})" if t else "-" for t in bu]
         print(f"level {level} bottom-up, mean: {means[0]} / {means[1]}")
+        if ratios:
+            print(f"level {level} bottom-up in both: median time ratio b / a {statistics.median(ratios):.3f} "
+                  f"over {len(ratios)} roots")
         switched(a, b, level)
 
 

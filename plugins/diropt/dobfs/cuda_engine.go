@@ -376,8 +376,8 @@ func (e *cudaEngine) Floor(reps int) (float64, error) {
 	return s, err
 }
 
-// gpuMeter is an engine that measures its GPU's copy bandwidth and tells its L2 window (CUDA:
-// cudaEngine).
+// gpuMeter is an engine that measures its GPU's copy bandwidth and tells
+// its L2 window (CUDA: cudaEngine).
 type gpuMeter interface {
 	CopyBandwidth(dev int, bytes int64, reps int) (cuda.Bandwidth, error)
 	L2Window() (bytes int64, err error)
