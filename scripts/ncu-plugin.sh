@@ -21,6 +21,10 @@
 # matches KERNEL_REGEX (default: every kernel). Profiled kernels are
 # replayed about 35 times each, so keep the config small (a case or two,
 # a few searches): its times are not benchmark results.
+# With NCU_METRICS set (e.g. gpu__time_duration.sum) ncu collects only
+# those metrics, in one pass a launch, instead of the sections: each
+# launch's own device time, for where a level's time goes between its
+# kernels and their launches (the raw page; no source page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { sed -n '18,23p' "$0"; exit 2; }
@@ -30,9 +34,13 @@ ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 [ -x "bin/$plugin" ] || { echo "ncu-plugin: no bin/$plugin (make build)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
+if [ -n "${NCU_METRICS:-}" ]; then
+  sections="--metrics $NCU_METRICS"
+else
+  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
   --section MemoryWorkloadAnalysis_Tables --section SchedulerStats --section WarpStateStats
   --section InstructionStats --section LaunchStats --section Occupancy --section SourceCounters"
+fi
 real="bin/$plugin.under-ncu"
 # A run killed before its trap left the launcher in bin/PLUGIN and the
 # plugin here: moving the launcher over it would lose the plugin.
@@ -55,7 +63,7 @@ for r in "$out"/prof-*.ncu-rep; do
   b=${r%.ncu-rep}
   "$ncu" -i "$r" --page details --print-units base >"$b-details.txt"
   "$ncu" -i "$r" --page raw --csv | gzip -9 >"$b-raw.csv.gz"
-  "$ncu" -i "$r" --page source --csv --print-source sass | gzip -9 >"$b-source.csv.gz"
+  [ -n "${NCU_METRICS:-}" ] || "$ncu" -i "$r" --page source --csv --print-source sass | gzip -9 >"$b-source.csv.gz"
   echo "ncu-plugin: $b ($(grep -c 'Context 1, Stream' "$b-details.txt" || true) kernels)"
 done
 exit $rc

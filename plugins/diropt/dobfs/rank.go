@@ -73,8 +73,12 @@ const (
 	// 1×1 level's exploration includes it (one event a level).
 	PhaseGap = "gap"
 	// PhaseEnd (1×1 device loop, last level) is the search's time after
-	// its last level: levels enqueued past the end and the host's wait
-	// until it records the end (it polls a flag the last level sets).
+	// its last level: with leaves their pass (in the last level's launch
+	// after a top-down level, timed apart on the device; else in a launch
+	// of its own), and the host's wait until it records the end (it polls
+	// a flag that the search's last launch sets; gated, the end is
+	// recorded on an idle stream, so the levels a batch enqueued past the
+	// end are not in it).
 	PhaseEnd = "end"
 	// PhaseLeaves (1×1 host loop, last level, with leaves) is the pass
 	// that gives the leaves their parents (leaves.go); the device loop
