@@ -435,19 +435,21 @@ constexpr int kTdWords = 4;
 // together. On an H200 at scale 25 that level took 0.024 ms instead of
 // 0.059, and the searches 2.5 % less (lane_max 8 and 32 the same;
 // results/diropt-1000). kBatch (td_batch): Visits' entries a lane at
-// once, alone and in the warp's step.
+// once, alone and in the warp's step. The warps read in_queue's words
+// from lo (a multiple of the span, kTdWords·32) to in_words: the words
+// before lo are clear (level 0 of the 1×1 device loop, TopDownKernel).
 template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
-                                             const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
-                                             uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
-                                             uint32_t lane_max, const uint32_t* __restrict__ has_leaf, Counters* ctr,
-                                             Counters* next) {
+                                             const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t lo,
+                                             int64_t in_words, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
+                                             BigQueue big, uint32_t lane_max, const uint32_t* __restrict__ has_leaf,
+                                             Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
   unsigned long long found = 0, degrees = 0, edges = 0;
   FrontierLeaves fl{has_leaf};
-  for (int64_t c0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * span; c0 < in_words;
+  for (int64_t c0 = lo + (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * span; c0 < in_words;
        c0 += warps * span) {
     uint32_t words[kTdWords];
 #pragma unroll
@@ -1063,10 +1065,16 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) f.spare[w] = 0;
   }
+  // The block's counts (and clearing) before it counts itself done: the
+  // barrier orders them before thread 0's fence, which makes them visible
+  // to the grid with its own (cumulative: cooperative groups' grid sync
+  // does the same), one fence a block instead of one a thread.
   __shared__ bool last;
-  __threadfence();  // this thread's counts (and clearing) before the block counts itself done
   __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(f.done, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(f.done, 1u) == gridDim.x - 1;
+  }
   __syncthreads();
   if (!last || threadIdx.x != 0) return;
   __threadfence();
@@ -1104,13 +1112,26 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
 // bottom-up levels took 20-40 % longer.
 //
 // kLane: td_lane > 0 (TopDownLanes, with kBatch = td_batch).
+//
+// Level 0 of the 1×1 device loop (gate->root: the root's row, which is
+// its column) has the root alone in in_queue: TopDownLanes reads only the
+// span of words that holds its bit, from the first warp, where a scan of
+// all of in_queue made level 0's TopDownKernel 7-11 µs against 5 for a
+// level of a few vertices on an H200 at scale 25 (Nsight Compute's
+// durations, results/diropt-1000).
 template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (Skip(gate, 0)) return;
   if (kLane) {
-    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred,
-                         a.big, a.td_lane, a.has_leaf, a.ctr, a.next);
+    int64_t lo = 0, hi = a.in_words;
+    if (gate != nullptr && gate->level == 0 && gate->root >= 0) {
+      constexpr int64_t span = 32 * kTdWords;
+      lo = (gate->root >> 5) / span * span;
+      hi = min(hi, lo + span);
+    }
+    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big,
+                         a.td_lane, a.has_leaf, a.ctr, a.next);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
