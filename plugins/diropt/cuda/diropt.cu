@@ -198,10 +198,11 @@ struct LoopState {
   long long nf, prev_nf, mf, mu;  // n_f, the previous n_f, m_f, m_u
   long long level;                // levels completed
   int prev_dir;                   // the last completed level's direction (0 before level 0)
-  // 1×1 with leaves: the root's local row (LeafPass skips it), whether
-  // the leaves still wait for their parents after the last level (the
-  // next launch's EndLevel gives them: LeafPass) and how many of them the
-  // search reached (dob_loop_sync reads it).
+  // 1×1: the root's local row (LeafPass skips it; level 0's
+  // TopDownKernel reads only its span of in_queue), else -1. With leaves:
+  // whether they still wait for their parents after a bottom-up last level
+  // (the next launch's EndLevel gives them: LeafPass) and how many of them
+  // the search reached (dob_loop_sync reads it).
   // deep: the tree has a level of leaves below the last level's frontier
   // (so one level more than the loop's).
   int leaf_pending, deep;

@@ -341,10 +341,11 @@ int32_t dob_loop_decide(void* h, char* err, int32_t errlen);
  * (else 0, 0), in leaves[0] the leaves it reached (the root among them
  * when it is a leaf) and in leaves[1] 1 when some of them lie one level
  * below the last level's frontier (the tree then has one level more than
- * the loop ran). A 1×1 search with leaves
- * ends one launch after its last level (the leaves' parents): where the
- * enqueued levels stopped before that launch, dob_loop_sync enqueues it
- * and waits for it too. */
+ * the loop ran). A 1×1 search with leaves whose last level is bottom-up
+ * ends one launch after that level (the leaves' parents; after a top-down
+ * last level they get them in its launch): where the enqueued levels
+ * stopped before that launch, dob_loop_sync enqueues it and waits for it
+ * too. */
 int32_t dob_loop_sync(void* h, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done,
                       int64_t* leaves, char* err, int32_t errlen);
 

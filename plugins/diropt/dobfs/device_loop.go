@@ -161,9 +161,10 @@ func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) err
 }
 
 // firstBatch is the levels a search enqueues before its first wait: as
-// many as the deepest search so far, and a search with leaves ends one
-// launch after its last level (the leaves' parents, cuda/diropt.cu's
-// LeafPass), enqueued with the rest.
+// many as the deepest search so far, and one more with leaves, since a
+// search whose last level is bottom-up ends one launch after it (the
+// leaves' parents, cuda/diropt.cu's LeafPass; after a top-down last level
+// the pass runs in that level's launch), enqueued with the rest.
 func (rk *Rank) firstBatch() int {
 	extra := 0
 	if rk.b.NumLeaves() > 0 {
