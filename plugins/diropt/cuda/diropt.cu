@@ -1042,8 +1042,9 @@ __device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, ui
 // level's own launch, timed apart on the device (leaf_ns); after a
 // bottom-up level, whose blocks cannot know that the level found nothing
 // until the last of them ends, the level leaves the leaves pending and
-// the next launch runs the pass. Each launch a search ends without saves
-// it two launches (3-4 µs each on an H200).
+// the next launch runs the pass. With the end's event on an idle stream
+// (WaitEnd) the end took 0.014 ms instead of 0.023 at scale 25 on an
+// H200 (results/diropt-1000).
 __device__ __forceinline__ unsigned long long GlobalTimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -1116,10 +1117,11 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
 //
 // Level 0 of the 1×1 device loop (gate->root: the root's row, which is
 // its column) has the root alone in in_queue: TopDownLanes reads only the
-// span of words that holds its bit, from the first warp, where a scan of
-// all of in_queue made level 0's TopDownKernel 7-11 µs against 5 for a
-// level of a few vertices on an H200 at scale 25 (Nsight Compute's
-// durations, results/diropt-1000).
+// span of words that holds its bit, from the first warp, not all of it.
+// Nsight Compute, its caches flushed, timed the scan's launch at 7-11 µs
+// against 5 for a level of a few vertices on an H200 at scale 25; in a
+// search, its caches warm, level 0 took the same time either way
+// (results/diropt-1000).
 template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
@@ -2796,7 +2798,8 @@ int32_t WaitEnd(Handle* h, char* err, int32_t errlen) {
     if (*end) {
       // Gated, on the start's stream, which is idle: the end is when the
       // host learned it, not after the levels the batch enqueued past it
-      // (launches that return at once, 6-8 µs a level on an H200).
+      // (launches that return at once, about 8 µs a level on an H200
+      // under Nsight Compute).
       BFSB_CHECK(h->ev.Record(1, h->s_start != nullptr ? h->s_start : h->s));
       h->ended = true;
       return 0;
