@@ -214,10 +214,6 @@ struct LoopState {
   // gated: 1 a cancelled start (the queued launches do nothing), 2 a
   // start that read a stale root (dob_loop_sync reports it), else 0.
   int gate;
-  // td_run: 1 once a top-down run (TopDownRun) has ended the level that
-  // starts from this state, so that the level's own launches do nothing
-  // (Ran).
-  int ran;
 };
 
 // GateRoot is a gated start's gate and root, in pinned host memory mapped
@@ -234,15 +230,9 @@ struct GateRoot {
 
 // LevelRec is what DecideKernel records about a completed level (ring slot
 // level % kLoopSlots): its direction, n_f, m_f and the adjacency entries
-// read (over the grid). A top-down run (td_run) also records the device's
-// clock (%globaltimer) at the level's end (ns: its decision, or where its
-// leaves' pass began) and at its launch's start (start, the run's first
-// level only), and run: 1 for the run's first level, 2 for a level run in
-// the launch of an earlier one (else all 0), from which dob_loop_sync
-// times the levels of a run (TimeRuns).
+// read (over the grid).
 struct LevelRec {
   long long dir, nf, mf, edges;
-  long long ns, start, run;
 };
 
 // kLoopSlots bounds the levels enqueued between two dob_loop_sync calls:
@@ -956,31 +946,6 @@ struct Fold {
 __device__ LoopState EndState(LoopState st, long long found, long long found_mf, long long edges, LevelRec* ring,
                               bool lead, const dob_loop_params& lp);
 
-// RunBarrier is the grid barrier of a top-down run (TopDownRun): each
-// block counts itself in `count`; the last to arrive zeroes it, decides
-// (RunDecide), puts the grid's next step in `action` and moves `gen` on,
-// which the others wait for. start_ns is where the run's launch started
-// and leaf_ns where its leaves' pass did (%globaltimer).
-struct RunBarrier {
-  unsigned count, gen;
-  int action;
-  int pad;
-  unsigned long long start_ns, leaf_ns;
-};
-
-// Run is what TopDownKernel needs for a run of top-down levels in one
-// launch (td_run; the 1×1 device loop): the barrier (nullptr: no runs),
-// the loop's two states and two counter sets (level k reads loop[k & 1]
-// and counts into ctr[k & 1], as the host's LoopCur and Cur), and `limit`:
-// the levels below it are enqueued before the host's next sync, so that
-// a run never passes the launches the host will wait for.
-struct Run {
-  RunBarrier* bar;
-  LoopState* loop;
-  Counters* ctr;
-  long long limit;
-};
-
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
   uint32_t *in_queue, *visited, *out_queue, *pred;
@@ -992,9 +957,6 @@ struct ExploreArgs {
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
-  long long level;  // the device loop's level of this launch
-  bool runs;        // td_run: a top-down level is ended by its own launch (Ran)
-  Run run;          // TopDownKernel with td_run (TopDownRun), else bar nullptr
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
@@ -1144,171 +1106,6 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   }
 }
 
-// Top-down runs (td_run; ours, not in [1]). A small top-down level of the
-// 1×1 device loop is two launches (TopDownKernel, then BottomUpKernel,
-// which expands the long lists and ends the level), and at scale 25 on an
-// H200 such a level took about 10 µs for 1-300 list entries: its
-// launches' device time, not its work (results/diropt-1000). With td_run
-// TopDownKernel ends its level itself: a grid barrier (RunSync, the grid
-// being resident), whose last block decides as EndLevel does (RunDecide),
-// and where the next level is top-down too, the same launch runs it, up
-// to the first bottom-up level, the search's end (with the leaves' pass)
-// or the end of the host's batch (Run::limit). The launches the host
-// enqueued for the levels a run has ended return at once (Ran); after the
-// search's end, which the host learns from the flag, they are outside
-// the search's time, but before it each costs about a launch that
-// returns at once. So a run goes on past its first level only where no
-// bottom-up level is to come, which ends it early: after the bottom-up
-// levels (its first level follows one), or in a top-down-only search.
-// Running levels 0 and 1 in one launch, then three launches that return
-// at once before level 2, made them 0.066 -> 0.074 ms at scale 25 on an
-// H200 (results/diropt-1000). Between the steps of a level the barrier
-// stands where a launch boundary stood: the long lists' expansion
-// (HugeExpand) after the short ones, the leaves' pass after the last
-// level.
-
-// RunSync is a grid barrier of a top-down run: every block's writes
-// before it are visible to every block after it, and its last block to
-// arrive runs decide() (thread 0) in between, whose value (the run's next
-// step) every thread returns. The blocks of the launch must be resident
-// together (LaunchTopDown caps the grid).
-template <class Decide>
-__device__ __forceinline__ int RunSync(RunBarrier* bar, Decide decide) {
-  __shared__ int act;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    volatile RunBarrier* vb = bar;
-    const unsigned gen = vb->gen;  // read before arriving: the last block moves it on only after
-    __threadfence();               // the block's writes (the barrier above), cumulative
-    if (atomicAdd(&bar->count, 1u) == gridDim.x - 1) {
-      __threadfence();
-      vb->count = 0;
-      vb->action = decide();
-      __threadfence();
-      vb->gen = gen + 1;
-    } else {
-      while (vb->gen == gen) {
-      }
-      __threadfence();
-    }
-    act = vb->action;
-  }
-  __syncthreads();
-  return act;
-}
-
-// The steps of a top-down run after a barrier (RunDecide).
-enum RunStep : int {
-  kRunStop = 0,    // the run is over: the next level is bottom-up, the search ended, or the batch
-  kRunNext = 1,    // the next level is top-down, in this launch
-  kRunExpand = 2,  // the level queued long lists: expand them (HugeExpand), then decide
-  kRunLeaves = 3,  // the level found nothing: the leaves' pass (LeafPass), then decide
-};
-
-// RunDecide is the decision at the end of a top-down run's level k (state
-// st, counters c), EndLevel's for a top-down level: once the level's long
-// lists are expanded (expanded) and, where it found nothing, the leaves'
-// pass has run (leaves_done), EndState on its counts, the level's record
-// (with the device's clock and its place in the run), the next state,
-// `ran` on this level's state, and at the search's end the host's flag.
-// The run goes on where go_on and the next level is top-down.
-__device__ int RunDecide(const ExploreArgs& a, long long k, const LoopState* st, Counters* cc, bool expanded,
-                         bool leaves_done, bool go_on) {
-  const Fold& f = a.fold;
-  const Run& r = a.run;
-  const volatile Counters* c = cc;
-  if (!expanded && c->nbig != 0) return kRunExpand;
-  if (!leaves_done && c->found == 0 && f.leaves.n > 0) {
-    r.bar->leaf_ns = GlobalTimer();
-    return kRunLeaves;
-  }
-  LoopState next = EndState(*st, (long long)c->found, (long long)c->degrees, (long long)c->edges, f.ring, true, f.lp);
-  const unsigned long long now = GlobalTimer();
-  LevelRec& rec = f.ring[k % kLoopSlots];
-  rec.ns = (long long)(leaves_done ? r.bar->leaf_ns : now);  // the pass is the search's end
-  rec.start = k == a.level ? (long long)r.bar->start_ns : 0;
-  rec.run = k == a.level ? 1 : 2;
-  next.ran = 0;
-  if (leaves_done) {
-    next.leaf_pending = 0;
-    next.leaves = (long long)c->leaves;
-    next.deep = c->leafy != 0;  // the last frontier had a leaf neighbour
-    next.leaf_ns = (long long)(now - r.bar->leaf_ns);
-  }
-  r.loop[(k + 1) & 1] = next;
-  ((volatile LoopState*)st)->ran = 1;
-  if (next.done && f.host_end != nullptr) {
-    __threadfence_system();
-    *(volatile int*)f.host_end = 1;
-  }
-  return go_on && !next.done && next.dir == 0 && k + 1 < r.limit ? kRunNext : kRunStop;
-}
-
-// RunExpand and RunLeaves are a run's steps after the exploration, as
-// the bottom-up kernel takes them on a top-down level: the long lists
-// (bfsb::HugeExpand), and after the last level the leaves' pass.
-__device__ __forceinline__ void RunExpand(const ExploreArgs& a, const BigQueue& big, uint32_t* out, Counters* c) {
-  __shared__ bfsb::HugeList<uint32_t> cur;
-  bfsb::HugeExpand(big, a.td_adj, BigVisit{a.visited, out, a.pred, a.bu_off, c}, (int)blockDim.x, cur);
-}
-__device__ __forceinline__ void RunLeaves(const ExploreArgs& a, long long root, Counters* c) {
-  LeafPass<true>(a.fold.leaves, root, a.visited, c);
-}
-
-// TopDownRun is TopDownKernel with td_run: level k = a.level, then each
-// next top-down level, explored by TopDownLanes over the queues of the
-// host's rotation (in <- out, out <- spare, spare <- in a level), then
-// ended as EndLevel ends it: where the level before was bottom-up the
-// spare queue cleared, the long lists expanded, the leaves' pass after
-// the last level, and the decision.
-template <int kBatch>
-__device__ __forceinline__ void TopDownRun(const ExploreArgs& a, const LoopState* gate) {
-  const Run& r = a.run;
-  uint32_t *in = a.in_queue, *out = a.out_queue, *spare = a.fold.spare;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  const bool go_on = gate->prev_dir == 1 || a.fold.lp.mode == 1;  // no bottom-up level to come (above)
-  if (blockIdx.x == 0 && threadIdx.x == 0) r.bar->start_ns = GlobalTimer();  // read after the first RunSync
-  for (long long k = a.level;; ++k) {
-    const LoopState* st = k == a.level ? gate : r.loop + (k & 1);
-    Counters* c = r.ctr + (k & 1);
-    BigQueue big = a.big;
-    big.ctl = &c->nbig;
-    int64_t lo = 0, hi = a.in_words;
-    if (k == 0 && st->root >= 0) {  // level 0: the root's span of in_queue (TopDownKernel)
-      constexpr int64_t span = 32 * kTdWords;
-      lo = (st->root >> 5) / span * span;
-      hi = min(hi, lo + span);
-    }
-    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, in, lo, hi, a.visited, out, a.pred, big, a.td_lane,
-                         a.has_leaf, c, r.ctr + ((k + 1) & 1));
-    if (st->prev_dir == 1) {  // EndLevel's: the level before's in_queue, the next out_queue
-      for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) spare[w] = 0;
-    }
-    int step = RunSync(r.bar, [&] { return RunDecide(a, k, st, c, false, false, go_on); });
-    if (step == kRunExpand) {
-      RunExpand(a, big, out, c);
-      step = RunSync(r.bar, [&] { return RunDecide(a, k, st, c, true, false, go_on); });
-    }
-    if (step == kRunLeaves) {
-      RunLeaves(a, st->root, c);
-      step = RunSync(r.bar, [&] { return RunDecide(a, k, st, c, true, true, go_on); });
-    }
-    if (step != kRunNext) return;
-    uint32_t* t = in;  // line 24, the host's rotation (EnqueueLevel)
-    in = out;
-    out = spare;
-    spare = t;
-  }
-}
-
-// Ran reports whether a top-down run (td_run) has ended the level of
-// state gate already: its own state says so (ran), or a run went past it
-// and a later level's state, of another level, is in its slot (a done
-// state is carried on by every launch after the end, as without runs).
-__device__ __forceinline__ bool Ran(const ExploreArgs& a, const LoopState* gate) {
-  return a.runs && gate != nullptr && (gate->ran || (!gate->done && gate->level != a.level));
-}
-
 // TopDownKernel and BottomUpKernel run a level in the direction the host
 // chose (gate nullptr: the host loop), or, in the device loop, are both
 // launched and return at once unless the device chose theirs (gate: the
@@ -1325,27 +1122,10 @@ __device__ __forceinline__ bool Ran(const ExploreArgs& a, const LoopState* gate)
 // against 5 for a level of a few vertices on an H200 at scale 25; in a
 // search, its caches warm, level 0 took the same time either way
 // (results/diropt-1000).
-//
-// With td_run the kernel holds a run's decision too (RunDecide), which
-// took it from TopDownLanes' 48 registers a thread to 66 (nvcc 11.8's
-// ptxas for sm_90): 3 blocks of 256 threads an SM instead of 5. Bounded
-// to 48 (__maxnreg__, CUDA 12.4 and later), the decision, run by one
-// thread a barrier, spills instead.
-#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
-#define DOB_TD_MAXNREG __maxnreg__(48)
-#else
-#define DOB_TD_MAXNREG
-#endif
 template <bool kLane, int kBatch>
-__global__ void DOB_TD_MAXNREG TopDownKernel(ExploreArgs a, const LoopState* gate) {
+__global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
-  if (Ran(a, gate) || Skip(gate, 0)) return;
-  if constexpr (kLane) {
-    if (a.run.bar != nullptr) {
-      TopDownRun<kBatch>(a, gate);
-      return;
-    }
-  }
+  if (Skip(gate, 0)) return;
   if (kLane) {
     int64_t lo = 0, hi = a.in_words;
     if (gate != nullptr && gate->level == 0 && gate->root >= 0) {
@@ -1375,7 +1155,6 @@ __global__ void DOB_TD_MAXNREG TopDownKernel(ExploreArgs a, const LoopState* gat
 template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
-  if (Ran(a, gate)) return;  // td_run: a top-down run ended this level, its end included
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
   if (gate != nullptr && !Skip(gate, 0)) {
     if (a.fold.next != nullptr && a.fold.leaves.n > 0) {
@@ -1796,7 +1575,6 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
     r.nf = st.nf;
     r.mf = st.mf;
     r.edges = edges;
-    r.ns = r.start = r.run = 0;
   }
   st.prev_nf = st.nf;
   st.nf = found;
@@ -1826,7 +1604,6 @@ __device__ void StartState(const LoopInit& in, bool start) {
   st->leaves = 0;
   st->leaf_ns = 0;
   st->gate = 0;
-  st->ran = 0;
   if (start) {
     st->mf = in.lp.mf;
     st->mu = in.lp.edges - in.lp.mf;
@@ -1944,7 +1721,6 @@ struct Handle {
   ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
-  int td_resident = 0;                // blocks of td_kernel that fit on the GPU at once (td_run's grid)
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
@@ -1964,8 +1740,6 @@ struct Handle {
   bool has_window = false;
   cudaAccessPolicyWindow window{};
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
-  RunBarrier* run_bar = nullptr;   // td_run: the top-down runs' grid barrier (TopDownRun)
-  int batch_end = 0;               // td_run: the levels enqueued before the next sync (Run::limit)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
@@ -2005,10 +1779,7 @@ struct Handle {
   bool out_clean = true;    // out_queue is all zero
   bool ended = false;       // the search's end event is recorded (dob_loop_sync)
   int end_slot = -1;        // 1×1 device loop: the loop slot of the search's last level, once known
-  // 1×1: the end's time that no event after the last level gives: the
-  // leaves' pass run in the last level's launch (LoopState::leaf_ns), or
-  // the end of a top-down run that ended the search (TimeRuns).
-  float end_leaf_ms = 0;
+  float end_leaf_ms = 0;    // 1×1: the leaves' pass run in the last level's launch (LoopState::leaf_ns)
   // The 2D device path's parents (device_exchange): the reset leaves them
   // (parents_dirty) until a per-level WritePred writes them (-1 first) or
   // dob_parents builds them all from what the end-of-search WritePred left
@@ -2067,7 +1838,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, run_bar, pred,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -2130,7 +1901,7 @@ struct Handle {
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}, level, p.td_run != 0, Run{}};
+                       Next(), Fold{}};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2192,8 +1963,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
-  BFSB_REQUIRE(p->td_run == 0 || (p->td_run == 1 && p->single && p->td_lane > 0),
-               "dob: td_run %lld: want 0, or 1 on a 1×1 grid with td_lane", (long long)p->td_run);
   return 0;
 }
 
@@ -2284,14 +2053,7 @@ cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArg
 // BottomUpKernel launched after it expands them on a top-down level.
 int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   const int64_t span = h->p.td_lane > 0 ? 32 * kTdWords : 32;  // words a warp takes at once
-  int grid = h->WarpGrid((h->col_words() + span - 1) / span);
-  ExploreArgs a = h->Args();
-  if (h->run_bar != nullptr && gate != nullptr) {  // td_run: the grid resident, for RunSync
-    a.fold = Fold{h->LoopNext(), h->ring, nullptr, h->spare_q, h->dend, h->lp, h->leaves};
-    a.run = Run{h->run_bar, h->loop, h->ctr, std::max<long long>(h->batch_end, h->level + 1)};
-    grid = std::min(grid, h->td_resident);
-  }
-  BFSB_CHECK(LaunchExplore(h, h->td_kernel, grid, a, gate));
+  BFSB_CHECK(LaunchExplore(h, h->td_kernel, h->WarpGrid((h->col_words() + span - 1) / span), h->Args(), gate));
   if (h->p.td_big > 0 && gate == nullptr) {
     bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
         h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
@@ -2406,10 +2168,9 @@ int32_t CheckLoopParams(const char* fn, const dob_loop_params* lp, char* err, in
 }
 
 // EnqueueLevel enqueues one level of the device loop (dob_loop_explore,
-// dob_loop_arm), `ahead` more to come before the next sync.
-int32_t EnqueueLevel(Handle* h, int32_t ahead, char* err, int32_t errlen) {
+// dob_loop_arm).
+int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
   h->loop_level = h->level;
-  h->batch_end = h->level + 1 + std::max(ahead, 0);
   h->loop_slot = h->level % kLoopSlots;
   // 1×1: one event a level, at its end; a level starts where the one
   // before ended (level 0: at the search's start).
@@ -2480,10 +2241,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     h->bu_kernel = BottomUpFor(*p);
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->td_kernel, h->tpb, 0));
-    BFSB_REQUIRE(!p->td_run || per_sm > 0, "dob_create: td_run: TopDownKernel fits no block of %d threads",
-                 h->tpb);
-    h->td_resident = std::max(1, per_sm) * h->sms;
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
     const int64_t rw = h->row_words(), cw = h->col_words();
@@ -2518,10 +2275,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
-      if (p->td_run) {
-        BFSB_CHECK(cudaMalloc(&h->run_bar, sizeof(RunBarrier)));
-        BFSB_CHECK(cudaMemset(h->run_bar, 0, sizeof(RunBarrier)));
-      }
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
       *h->hend = 0;
@@ -2689,7 +2442,7 @@ int32_t dob_finish(void* hv, double* seconds, double* end_seconds, char* err, in
   float ms = 0, end_ms = 0;
   BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
   if (h->end_slot >= 0) BFSB_CHECK(h->ev.ElapsedMs(Handle::SlotEvent(h->end_slot, 4), 1, &end_ms));
-  end_ms += h->end_leaf_ms;  // the leaves' pass, or a top-down run's end (dob_loop_sync)
+  end_ms += h->end_leaf_ms;  // the leaves' pass, in the last level's launch (dob_loop_sync)
   *seconds = ms / 1e3;
   *end_seconds = end_ms / 1e3;
   return 0;
@@ -2974,7 +2727,7 @@ int32_t dob_loop_start(void* hv, char* err, int32_t errlen) {
   return 0;
 }
 
-int32_t dob_loop_explore(void* hv, int32_t ahead, char* err, int32_t errlen) {
+int32_t dob_loop_explore(void* hv, char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
   BFSB_REQUIRE(h != nullptr, "dob_loop_explore: null handle");
   if (h->prequeued > 0) {  // a gated start: dob_loop_arm queued this level
@@ -2986,7 +2739,7 @@ int32_t dob_loop_explore(void* hv, int32_t ahead, char* err, int32_t errlen) {
   BFSB_REQUIRE(h->level - h->loop_synced < kLoopSlots, "dob_loop_explore: %d levels since the last dob_loop_sync",
                kLoopSlots);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
-  return EnqueueLevel(h, ahead, err, errlen);
+  return EnqueueLevel(h, err, errlen);
 }
 
 int32_t dob_loop_merge(void* hv, int32_t assigned, char* err, int32_t errlen) {
@@ -3060,57 +2813,6 @@ int32_t WaitEnd(Handle* h, char* err, int32_t errlen) {
   }
 }
 
-}  // extern "C"
-
-namespace {
-
-// TimeRuns retimes the levels of top-down runs (td_run) among the k
-// records dob_loop_sync made, of levels last - k .. last - 1: a level run
-// in the launch of an earlier one (run 2) takes the device's clock from
-// the end of the level before it to its own end, and the run's first
-// level (run 1) the rest of the run's span, its own event's time and
-// those of the launches enqueued for the run's other levels, which return
-// at once. A run that ended the search has no event after it within the
-// search: its first level takes the device's clock from its launch's
-// start, and the search's end (dob_finish) the rest of the span up to the
-// search's end event, which the host recorded when it learned the end:
-// the leaves' pass, the host's wait and the run's launch.
-int32_t TimeRuns(Handle* h, dob_level_rec* recs, int64_t k, int64_t last, char* err, int32_t errlen) {
-  if (!h->p.td_run) return 0;
-  int64_t head = -1;  // the record of the current run's first level
-  for (int64_t i = 0; i < k; ++i) {
-    const int64_t l = last - k + i;
-    const LevelRec& r = h->hring[l % kLoopSlots];
-    if (r.run == 1) {
-      head = i;
-    } else if (r.run == 2) {
-      BFSB_REQUIRE(head >= 0 && l > 0, "dob_loop_sync: level %lld ran in a run whose first level is not in the batch",
-                   (long long)l);
-      const double d = (double)(r.ns - h->hring[(l - 1) % kLoopSlots].ns) / 1e6;
-      recs[head].explore_ms += recs[i].explore_ms - d;
-      recs[i].explore_ms = d;
-    }
-  }
-  if (k == 0 || !h->ended || h->hring[(last - 1) % kLoopSlots].run == 0) return 0;
-  // The search ended in the run from record head.
-  const int64_t lh = last - k + head;
-  const LevelRec& rh = h->hring[lh % kLoopSlots];
-  const int before = lh == 0 ? 0 : Handle::SlotEvent((int)((lh - 1) % kLoopSlots), 4);
-  float span = 0;
-  BFSB_CHECK(h->ev.Synchronize(1));
-  BFSB_CHECK(h->ev.ElapsedMs(before, 1, &span));
-  recs[head].explore_ms = (double)(rh.ns - rh.start) / 1e6;
-  double levels = 0;
-  for (int64_t i = head; i < k; ++i) levels += recs[i].explore_ms;
-  h->end_slot = -1;
-  h->end_leaf_ms = (float)(span - levels);
-  return 0;
-}
-
-}  // namespace
-
-extern "C" {
-
 int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, int32_t* done, int64_t* leaves,
                       char* err, int32_t errlen) {
   Handle* h = (Handle*)hv;
@@ -3179,14 +2881,13 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     o.switch_ms = t[3];
     o.gap_ms = gap;
   }
-  if (int32_t rc = TimeRuns(h, recs, k, last, err, errlen)) return rc;
   *n = k;
   *done = st.done;
   leaves[0] = st.done && !leaves_left ? st.leaves : 0;
   leaves[1] = st.done && !leaves_left ? st.deep : 0;
   h->loop_synced = h->level;
   if (leaves_left) {
-    if (int32_t rc = dob_loop_explore(hv, 0, err, errlen)) return rc;
+    if (int32_t rc = dob_loop_explore(hv, err, errlen)) return rc;
     if (int32_t rc = WaitEnd(h, err, errlen)) return rc;
     BFSB_REQUIRE(h->ended, "dob_loop_sync: the leaves' launch ended without the end flag");
     LoopState* last = h->hloop + (h->level & 1);
@@ -3223,7 +2924,7 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   if (int32_t st = LaunchReset(h, -1, -1, -1, LoopInit{h->loop, *lp}, h->droot, seq, err, errlen)) return st;
   h->loop_started = true;
   for (int k = 0; k < levels; ++k) {
-    if (int32_t st = EnqueueLevel(h, levels - 1 - k, err, errlen)) return st;
+    if (int32_t st = EnqueueLevel(h, err, errlen)) return st;
   }
   h->prequeued = levels;
   return 0;

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 18
+#define DOB_ABI_VERSION 17
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -99,12 +99,6 @@ typedef struct dob_params {
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines
                                 on the handle's stream */
-  int64_t td_run;            /* 1×1 device loop with td_lane > 0: 1: a
-                                top-down level's launch ends the level
-                                itself (a grid barrier, then the decision)
-                                and runs the top-down levels after it in
-                                the same launch, up to the end of the
-                                batch dob_loop_explore's `ahead` names */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -302,11 +296,7 @@ typedef struct dob_loop_params {
  * in which the device waits for the host's launches or runs what lies
  * between. 1×1 (one event a level): explore_ms is all of it, since the
  * previous level's end (level 0: since the search's start), and the other
- * parts are 0. With td_run, a level run in the launch of an earlier level
- * is timed by the device's clock (%globaltimer) from the decision before
- * it to its own, and the run's first level takes the rest of the run's
- * span (the launches that then return at once; where the run ends the
- * search, up to the search's end, less the leaves' pass). */
+ * parts are 0. */
 typedef struct dob_level_rec {
   int64_t dir, nf, mf, edges;
   double explore_ms, row_ms, column_ms, switch_ms, gap_ms;
@@ -325,10 +315,8 @@ int32_t dob_loop_start(void* h, char* err, int32_t errlen);
 
 /* dob_loop_explore enqueues a level's exploration (1×1: the whole level);
  * after a gated start, the first calls take the levels dob_loop_arm
- * queued and enqueue nothing. ahead is how many more levels the caller
- * enqueues before its next dob_loop_sync: with td_run a top-down run
- * stops before the levels past them, whose launches are not enqueued. */
-int32_t dob_loop_explore(void* h, int32_t ahead, char* err, int32_t errlen);
+ * queued and enqueue nothing. */
+int32_t dob_loop_explore(void* h, char* err, int32_t errlen);
 
 /* dob_loop_merge (2D) is Algorithm 2 lines 17 and 23 on the device
  * buffers (the level's assigned rows, visited |= the row union, m_f's

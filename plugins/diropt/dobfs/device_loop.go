@@ -78,10 +78,8 @@ type loopEngine interface {
 	LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error
 	// LoopStart enqueues level 0's decision, from the summed m_f.
 	LoopStart() error
-	// LoopExplore enqueues a level's exploration (1×1: the whole level),
-	// ahead more levels to come before the next LoopSync (a top-down run,
-	// td_run, stops before the levels past them).
-	LoopExplore(ahead int) error
+	// LoopExplore enqueues a level's exploration (1×1: the whole level).
+	LoopExplore() error
 	// LoopMerge, LoopCounts and LoopDecide enqueue a 2D level's merge
 	// (assigned: keep the level's assigned rows, for a per-level
 	// WritePred), its count shares (DevBuffers.Counts) and its decision.
@@ -129,7 +127,7 @@ func (rk *Rank) deviceLevels(res *Result, dir Dir, mf int64, resetS float64) err
 	level, enqueued := 0, 0
 	for {
 		for k := 0; k < batch; k++ {
-			if err := rk.enqueueLevel(batch - k - 1); err != nil {
+			if err := rk.enqueueLevel(); err != nil {
 				return fmt.Errorf("level %d: %w", enqueued, err)
 			}
 			enqueued++
@@ -192,12 +190,11 @@ func (rk *Rank) arm() error {
 	return nil
 }
 
-// enqueueLevel enqueues one level of the device loop, ahead more to come
-// before the next sync. On 2D grids it keeps the bytes a level sends,
-// summed over the grid (every rank sends the same), for the level's
-// report.
-func (rk *Rank) enqueueLevel(ahead int) error {
-	if err := rk.loop.LoopExplore(ahead); err != nil {
+// enqueueLevel enqueues one level of the device loop. On 2D grids it
+// keeps the bytes a level sends, summed over the grid (every rank sends
+// the same), for the level's report.
+func (rk *Rank) enqueueLevel() error {
+	if err := rk.loop.LoopExplore(); err != nil {
 		return fmt.Errorf("ExploreFrontier: %w", err)
 	}
 	if rk.single {
