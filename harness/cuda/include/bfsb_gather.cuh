@@ -266,9 +266,6 @@ struct HugeQueue {
   // min_edges is the shortest list Take queues: kHuge, or a variant's
   // own threshold (diropt's td_big).
   int64_t min_edges = kHuge;
-  // max_split is the most parts HugeExpand cuts a chunk into where the
-  // queue holds few chunks for the grid (1: never).
-  int max_split = 1;
 
   // Cap is the slots that hold every list of at least min_edges edges of a
   // CSR of that many edges once.
@@ -317,16 +314,8 @@ __device__ __forceinline__ void HugeExpand(const HugeQueue<V>& q, const Col* __r
   // No slot past cap is read (a push past it set the error bit instead).
   const int64_t n = min((int64_t)(c >> kHugeChunkBits), q.cap);
   const int64_t chunks = (int64_t)(c & ((1ull << kHugeChunkBits) - 1));
-  // Few chunks for the grid (a level of a few long lists): each is cut
-  // into split parts of at least `threads` edges, a block each, so that a
-  // thread visits one edge of a chunk instead of kHugeChunk / threads, one
-  // after another, while most blocks have nothing to do.
-  int split = 1;
-  while (split < q.max_split && chunks * split * 2 <= gridDim.x && kHugeChunk / (split * 2) >= threads) split *= 2;
-  const int64_t part = kHugeChunk / split;
   typename HugeAcc<Visit>::type acc{};
-  for (int64_t kp = blockIdx.x; kp < chunks * split; kp += gridDim.x) {  // block-uniform
-    const int64_t k = kp / split;
+  for (int64_t k = blockIdx.x; k < chunks; k += gridDim.x) {  // block-uniform
     if (threadIdx.x == 0) {  // the last list whose first chunk is <= k
       int64_t lo = 0, hi = n - 1;
       while (lo < hi) {
@@ -336,8 +325,8 @@ __device__ __forceinline__ void HugeExpand(const HugeQueue<V>& q, const Col* __r
       cur = q.lists[lo];
     }
     __syncthreads();
-    const int64_t b = cur.b + (k - cur.first) * kHugeChunk + (kp % split) * part;
-    const int64_t e = min(b + part, cur.e);
+    const int64_t b = cur.b + (k - cur.first) * kHugeChunk;
+    const int64_t e = min(b + kHugeChunk, cur.e);
     const V src = cur.src;
     __syncthreads();  // cur is rewritten next step
     for (int64_t x = b + threadIdx.x; x < e; x += threads) vis(src, __ldg(&col[x]), acc);

@@ -376,14 +376,6 @@ struct BigVisit {
 // kBigThreads is bfsb::HugeKernel's block size.
 constexpr int kBigThreads = 256;
 
-// kBigSplit is the most parts bfsb::HugeExpand cuts a chunk of a long
-// list into where the level queued few chunks for the grid (ours): on a
-// level of a few long lists (such as level 1, the root's neighbours'
-// lists) a block's thread would visit 4 entries of its chunk one after
-// another (256 threads a block), each a chain of dependent round trips
-// (the entry, the visited test, the atomicOr), while most blocks wait.
-constexpr int kBigSplit = 4;
-
 // TopDownKernel is Algorithm 3: a warp per word of in_queue. Each warp
 // reads 32 consecutive words at once (a lane a word, one coalesced load)
 // and takes the non-empty ones in turn, so empty words (lines 13-15) cost a
@@ -1827,7 +1819,6 @@ struct Handle {
   BigQueue Big() const {
     BigQueue q{big, big_cap(), &Cur()->nbig, big_err, 1u};
     q.min_edges = p.td_big > 0 ? p.td_big : INT64_MAX;
-    q.max_split = kBigSplit;
     return q;
   }
   int64_t parents_len() const { return p.own_len > 0 ? p.own_len : 1; }
