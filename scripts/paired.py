@@ -14,7 +14,9 @@ its mean search time with the part of it in top-down levels (and in those
 top-down levels that examined over 1 M entries); and
 per level the median time of the searches reaching it in both cases (every
 part of the level but the search's end, which is a line of its own, with its
-sign test root by root). With a level L after the case numbers it also
+sign test root by root); then a search in parts (level 0, level 1, levels
+2-3, levels 4 and after, the end), each part's mean a search in both cases
+and its sign test root by root. With a level L after the case numbers it also
 prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then each case's mean level-L time over its searches that went bottom-up
@@ -89,6 +91,22 @@ def end(search):
     return search["phases"][-1]["times"].get("end") if search["phases"] else None
 
 
+# PARTS are the parts of a search the A/B prints apart: (name, whether a
+# level's phase time belongs to it), the end being the phase time "end".
+PARTS = [
+    ("level 0", lambda level, k: level == 0 and k != "end"),
+    ("level 1", lambda level, k: level == 1 and k != "end"),
+    ("levels 2-3", lambda level, k: level in (2, 3) and k != "end"),
+    ("levels 4 and after", lambda level, k: level >= 4 and k != "end"),
+    ("the end", lambda level, k: k == "end"),
+]
+
+
+def part_ms(search, belongs):
+    """The search's time in ms in the phases that belong to a part."""
+    return sum(v for p in search["phases"] for k, v in p["times"].items() if belongs(p["level"], k)) * 1e3
+
+
 def paired(ratios, what):
     n, k = len(ratios), sum(r < 1 for r in ratios)
     p = min(1.0, 2 * sum(comb(n, i) for i in range(min(k, n - k) + 1)) / 2**n)
@@ -135,6 +153,12 @@ def main():
         print(f"end, median ms a / b: {ea:.4f} / {eb:.4f}")
         ends = [(end(x), end(y)) for x, y in pairs]
         paired([y / x for x, y in ends if x and y], "the end")
+    for name, belongs in PARTS:
+        ta = [part_ms(x, belongs) for x, _ in pairs]
+        tb = [part_ms(y, belongs) for _, y in pairs]
+        ratios = [v / u for u, v in zip(ta, tb) if u > 0 and v > 0]
+        if ratios:
+            paired(ratios, f"{name}, mean ms a / b {statistics.mean(ta):.4f} / {statistics.mean(tb):.4f}")
     if rest:
         level = int(rest[0])
         print(f"level {level}: root, direction, frontier, m_f, entries examined a / b, explore ms a / b")
