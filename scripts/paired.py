@@ -13,10 +13,9 @@ gap: their level 0 includes it); for every case the range of that gap, and
 its mean search time with the part of it in top-down levels (and in those
 top-down levels that examined over 1 M entries); and
 per level the median time of the searches reaching it in both cases (every
-part of the level but the search's end, which is a line of its own, with its
-sign test root by root); then a search in parts (level 0, level 1, levels
-2-3, levels 4 and after, the end), each part's mean a search in both cases
-and its sign test root by root. With a level L after the case numbers it also
+part of the level but the search's end, which is a line of its own); then a
+search in parts (level 0, level 1, levels 2-3, levels 4 and after, the end),
+each part's mean a search in both cases and its sign test root by root. With a level L after the case numbers it also
 prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then each case's mean level-L time over its searches that went bottom-up
@@ -86,11 +85,6 @@ def level_medians(case):
     return {k: statistics.median(v) for k, v in levels.items()}, (statistics.median(ends) if ends else None)
 
 
-def end(search):
-    """The search's end (the last level's `end` time, s), or None."""
-    return search["phases"][-1]["times"].get("end") if search["phases"] else None
-
-
 # PARTS are the parts of a search the A/B prints apart: (name, whether a
 # level's phase time belongs to it), the end being the phase time "end".
 PARTS = [
@@ -151,8 +145,6 @@ def main():
         f"{k} {la[k]:.4f} / {lb[k]:.4f}" for k in sorted(la) if k in lb))
     if ea is not None and eb is not None:
         print(f"end, median ms a / b: {ea:.4f} / {eb:.4f}")
-        ends = [(end(x), end(y)) for x, y in pairs]
-        paired([y / x for x, y in ends if x and y], "the end")
     for name, belongs in PARTS:
         ta = [part_ms(x, belongs) for x, _ in pairs]
         tb = [part_ms(y, belongs) for _, y in pairs]
