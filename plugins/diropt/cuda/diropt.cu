@@ -33,8 +33,8 @@
 //                      word; the lanes with a
 //                      set bit publish their lists and the warp gathers them
 //                      one after the other ([4]'s warp gathering); the
-//                      visited test from L2 (the paper's texture read, made
-//                      coherent: see Visit); the
+//                      visited test through L1 (the paper's texture read:
+//                      see VisitedWord); the
 //                      atomicOr on visited decides who writes the
 //                      predecessor, so predecessors are unique. With
 //                      td_lane (ours) a lane per word instead, four words a
@@ -264,6 +264,14 @@ __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
   return gate != nullptr && (gate->done || gate->dir != dir);
 }
 
+// VisitedWord is line 36's read of a visited word, cached in L1
+// (ld.global.ca), as the paper's texture read is: a hub's bit, tested once
+// per list that holds it, is then read from the SM's copy instead of L2.
+// A copy may miss bits other blocks set in this level; such a stale test
+// only costs the atomicOr, which reads the word in L2 and decides (bits
+// never clear during a search, and L1 holds no line across launches).
+__device__ __forceinline__ uint32_t VisitedWord(const uint32_t* w) { return __ldca(w); }
+
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
@@ -273,11 +281,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
                                       uint32_t* pred, const uint32_t* __restrict__ bu_off,
                                       unsigned long long& found, unsigned long long& degrees) {
   const uint32_t mask = 1u << (v & 31);
-  // Line 36's test reads the word from L2 (ld.global.cg), not through the
-  // read-only path: a copy cached in L1 misses the bits other blocks set in
-  // this level, and on a large top-down level (a few hubs reaching millions
-  // of vertices) each such stale test costs a contended atomic.
-  if (__ldcg(&visited[v >> 5]) & mask) return;          // line 36
+  if (VisitedWord(&visited[v >> 5]) & mask) return;     // line 36
   if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
   atomicOr(&out_queue[v >> 5], mask);                   // line 38
   pred[v] = u;
@@ -307,7 +311,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
     m[k] = in ? 1u << (v[k] & 31) : 0u;
   }
 #pragma unroll
-  for (int k = 0; k < kBatch; ++k) old[k] = m[k] != 0 ? __ldcg(&visited[v[k] >> 5]) : 0u;  // line 36
+  for (int k = 0; k < kBatch; ++k) old[k] = m[k] != 0 ? VisitedWord(&visited[v[k] >> 5]) : 0u;  // line 36
 #pragma unroll
   for (int k = 0; k < kBatch; ++k) {
     if (old[k] & m[k]) m[k] = 0;
