@@ -881,7 +881,8 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // unvisited row hits at its first check (level 3 at scale 25: one entry
 // examined per row found), and the level streams first and the offsets
 // for rows at a quarter of the density, touching nearly every sector of
-// both; a row that misses waits for one more round trip.
+// both; a row that misses waits for one more round trip, so a level with
+// a smaller frontier reads the offsets (DegLevel).
 //
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
@@ -1199,6 +1200,25 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch.
+// kDegShare: with bu_deg a bottom-up level reads the degree bytes
+// (kFirst 2) only where its frontier holds at least n / kDegShare
+// vertices, and the offsets with the first entries (kFirst 1) otherwise.
+// A row that misses its first check waits for one round trip more with
+// the bytes, and its warp with it: on an H200 at scale 25 every bottom-up
+// level 2 (frontiers of 11 K to 0.7 M vertices, 1.07 to 6.9 entries
+// examined per row found) took 9-18 % longer with the bytes, and level
+// 3 7-15 % shorter where its frontier held 3.1 M vertices or more (1.01
+// entries per row found), 3 % longer at 1.7 M and 14 % at 48 K
+// (results/diropt-1000, deg-25); 16 puts the cut at 2.1 M there.
+constexpr int64_t kDegShare = 16;
+
+// DegLevel reports whether a bottom-up level of the 1×1 device loop
+// (gate and a.fold set) reads the degree bytes (kDegShare); levels of
+// other grids, whose kernels see no n_f, read the offsets.
+__device__ __forceinline__ bool DegLevel(const ExploreArgs& a, const LoopState* gate) {
+  return gate != nullptr && a.fold.next != nullptr && gate->nf * kDegShare >= a.fold.lp.n;
+}
+
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
@@ -1217,8 +1237,14 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
-                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
+    if (kFirst == 2 && !DegLevel(a, gate)) {
+      BottomUp<kWarpAssist, 1, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
+                                              a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
+    } else {
+      BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited,
+                                                   a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
+                                                   a.next);
+    }
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
