@@ -95,8 +95,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
 			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
 			{pL2Window: false}, {pPreset: presetPaper, pL2Window: true},
-			{pBUDeg: false}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUDeg: true}, {pMode: dobfs.ModeBottomUp, pBUDeg: false},
-			{pMode: dobfs.ModeBottomUp, pBUBatch: int64(1), pBUSerial: int64(0)}, {pMode: dobfs.ModeBottomUp, pBUSerial: int64(0), pBUCompact: int64(1024)},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -14,8 +14,6 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
-//   deg              with bu_first 2 (bu_deg): each row's degree in a
-//                    byte, 255 for 255 or more (see BottomUp)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -519,25 +517,20 @@ constexpr int kBuWords = 4;
 // row's CSC range [beg, end) and first entry u, from the dense first
 // array with kFirst (its loads issued with the offsets', streamed past
 // L1 and L2), else from the list once the offsets are in. Skipped lanes
-// get an empty range. With kFirst 2 (bu_deg) the range is [0, the
-// degree byte) instead, the offsets left to LazyOffsets.
-template <int kFirst>
+// get an empty range.
+template <bool kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                                             int64_t w0, int lane, const uint32_t (&skip)[kBuWords],
-                                             uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords],
-                                             uint32_t (&u)[kBuWords]) {
+                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
+                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
+                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
     if (!((skip[j] >> lane) & 1u)) {
-      if (kFirst == 2) {
-        u[j] = __ldcs(&first[v]);
-        end[j] = __ldcs(&deg[v]);
-      } else if (kFirst) {
+      if (kFirst) {
         u[j] = __ldcs(&first[v]);
         beg[j] = __ldcs(&bu_off[v]);
         end[j] = __ldcs(&bu_off[v + 1]);
@@ -674,38 +667,15 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
-// kDegSaturated is the degree byte of a row of 255 neighbours or more
-// (bu_deg), whose degree the offsets give.
-constexpr uint32_t kDegSaturated = 255;
-
-// LazyOffsets (bu_deg; ours) loads, after the first check of rows whose
-// range is [0, degree byte) (FirstEntries with kFirst 2), the CSC
-// offsets of those that need them: a row that missed and has more
-// entries to scan, and a row that hit with a saturated degree byte (its
-// degree for m_f). The others keep [0, degree), so that end - beg is the
-// degree and a scan from end reads nothing.
-__device__ __forceinline__ void LazyOffsets(const uint32_t* __restrict__ bu_off, const uint32_t (&v)[kBuWords],
-                                            const bool (&hit)[kBuWords], uint32_t (&beg)[kBuWords],
-                                            uint32_t (&end)[kBuWords]) {
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    if (end[j] != 0 && (hit[j] ? end[j] == kDegSaturated : end[j] > 1)) {
-      beg[j] = __ldcs(&bu_off[v[j]]);
-      end[j] = __ldcs(&bu_off[v[j] + 1]);
-    }
-  }
-}
-
-// FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows v
+// FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows
 // (CSC ranges [beg, end), first entries in parent): hit where the first
-// entry is in in_queue, with kFirst 2 the offsets where needed
-// (LazyOffsets), bs where each list's scan goes on (end once it hit),
-// then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
+// entry is in in_queue, bs where each list's scan goes on (end once it
+// hit), then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
 // BottomUpWords and CompactRows.
-template <bool kWarpAssist, int kFirst, int kBatch>
-__device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ in_queue, const uint32_t (&v)[kBuWords],
-                                           uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords], uint32_t serial,
+template <bool kWarpAssist, int kBatch>
+__device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ in_queue, const uint32_t (&beg)[kBuWords],
+                                           const uint32_t (&end)[kBuWords], uint32_t serial,
                                            uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
                                            uint32_t (&bs)[kBuWords], unsigned long long& edges) {
 #pragma unroll
@@ -713,7 +683,6 @@ __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, 
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
   }
-  if (kFirst == 2) LazyOffsets(bu_off, v, hit, beg, end);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
   if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
@@ -749,22 +718,20 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
 // and writes them without atomics.
-template <bool kWarpAssist, int kFirst, int kBatch>
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
-                                              const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                              const uint32_t* __restrict__ first,
                                               const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
   bool hit[kBuWords];
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) rows[j] = (uint32_t)((w0 + j) * 32 + lane);
-  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, w0, lane, vis, beg, end, parent);
-  FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
+  FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -800,10 +767,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, int kFirst, int kBatch>
+template <bool kWarpAssist, bool kFirst, int kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
-                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                            const uint32_t* __restrict__ first,
                                             const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
@@ -825,19 +792,15 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       beg[j] = end[j] = parent[j] = 0;
       if (r < total) {
         if (kFirst) parent[j] = __ldcs(&first[v[j]]);
-        if (kFirst == 2) {
-          end[j] = __ldcs(&deg[v[j]]);
-        } else {
-          beg[j] = __ldcs(&bu_off[v[j]]);
-          end[j] = __ldcs(&bu_off[v[j] + 1]);
-        }
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
       }
     }
     if (!kFirst) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
     }
-    FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
+    FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
@@ -874,16 +837,6 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // read once a level, with the streaming hint, so that they pass through
 // L2 without evicting in_queue, which every check reads.
 //
-// kFirst 2 (bu_deg; ours): the check reads each row's degree byte (deg)
-// instead of its offsets, 5 bytes a row instead of 8, and LazyOffsets
-// reads the offsets only for a row that missed with more entries to scan
-// or hit with a saturated byte. On a late bottom-up level nearly every
-// unvisited row hits at its first check (level 3 at scale 25: one entry
-// examined per row found), and the level streams first and the offsets
-// for rows at a quarter of the density, touching nearly every sector of
-// both; a row that misses waits for one more round trip, so a level with
-// a smaller frontier reads the offsets (DegLevel).
-//
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
 // warp's help reads 64 entries a step (two a lane, both bits tested before
@@ -901,9 +854,9 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                         const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                         const uint32_t* __restrict__ first,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next) {
@@ -936,7 +889,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0, mine, incl - cnt, total, found, degrees, edges);
           continue;
         }
@@ -948,7 +901,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -956,7 +909,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -995,7 +948,6 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
 
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
-  const uint8_t* deg;  // bu_deg (bu_first 2), else nullptr
   uint32_t *in_queue, *visited, *out_queue, *pred;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
@@ -1200,26 +1152,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch.
-// kDegShare: with bu_deg a bottom-up level reads the degree bytes
-// (kFirst 2) only where its frontier holds at least n / kDegShare
-// vertices, and the offsets with the first entries (kFirst 1) otherwise.
-// A row that misses its first check waits for one round trip more with
-// the bytes, and its warp with it: on an H200 at scale 25 every bottom-up
-// level 2 (frontiers of 11 K to 0.7 M vertices, 1.07 to 6.9 entries
-// examined per row found) took 9-18 % longer with the bytes, and level
-// 3 7-15 % shorter where its frontier held 3.1 M vertices or more (1.01
-// entries per row found), 3 % longer at 1.7 M and 14 % at 48 K
-// (results/diropt-1000, deg-25); 16 puts the cut at 2.1 M there.
-constexpr int64_t kDegShare = 16;
-
-// DegLevel reports whether a bottom-up level of the 1×1 device loop
-// (gate and a.fold set) reads the degree bytes (kDegShare); levels of
-// other grids, whose kernels see no n_f, read the offsets.
-__device__ __forceinline__ bool DegLevel(const ExploreArgs& a, const LoopState* gate) {
-  return gate != nullptr && a.fold.next != nullptr && gate->nf * kDegShare >= a.fold.lp.n;
-}
-
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1237,14 +1170,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    if (kFirst == 2 && !DegLevel(a, gate)) {
-      BottomUp<kWarpAssist, 1, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
-                                              a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
-    } else {
-      BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited,
-                                                   a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
-                                                   a.next);
-    }
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue,
+                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1275,15 +1202,13 @@ __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Coun
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
-// entry, 0 for a row without neighbours (never read: it is visited), and
-// with deg (bu_deg) its degree byte (kDegSaturated for that many or more).
+// entry, 0 for a row without neighbours (never read: it is visited).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            uint32_t* first, uint8_t* deg) {
+                            uint32_t* first) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
-    const uint32_t b = bu_off[v], e = bu_off[v + 1];
-    first[v] = b < e ? bu_adj[b] : 0u;
-    if (deg != nullptr) deg[v] = (uint8_t)min(e - b, kDegSaturated);
+    const uint32_t b = bu_off[v];
+    first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
   }
 }
 
@@ -1596,14 +1521,10 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
 // time from below; with leaves, LeafKernel follows it (LeafPass, which
 // every search runs once). kFirst (bu_first): the entry comes from the
 // dense first array, as the search's first check reads it, so the floor
-// follows the layout the search uses; with kFirst 2 (bu_deg) the row's
-// degree byte instead of its offsets, as a row that hits at its first
-// check reads (its degree for m_f), so that the least work is 5 bytes a
-// row and the bit.
-template <int kFirst>
+// follows the layout the search uses.
+template <bool kFirst>
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                            const uint32_t* __restrict__ in_queue,
+                            const uint32_t* __restrict__ first, const uint32_t* __restrict__ in_queue,
                             const uint32_t* __restrict__ skip, int64_t row_words, unsigned long long* sink) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
@@ -1613,7 +1534,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
     uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? skip[w0 + j] : kFull;
-    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, w0, lane, iso, beg, end, u);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, iso, beg, end, u);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
@@ -1756,36 +1677,26 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
 // (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
-// bu_batch it was not built for or bu_first 2 without bu_skip.
+// bu_batch it was not built for.
 ExploreKernel BottomUpFor(const dob_params& p) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_first == 2) {
-    if (!skip) return nullptr;
-    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
-      case 2: return BottomUpKernel<false, 2, 1, true>;
-      case 3: return BottomUpKernel<true, 2, 1, true>;
-      case 4: return BottomUpKernel<false, 2, 2, true>;
-      case 5: return BottomUpKernel<true, 2, 2, true>;
-    }
-    return nullptr;
-  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 4: return BottomUpKernel<false, 0, 1, false>;
-    case 5: return BottomUpKernel<false, 1, 1, false>;
-    case 6: return BottomUpKernel<true, 0, 1, false>;
-    case 7: return BottomUpKernel<true, 1, 1, false>;
-    case 8: return BottomUpKernel<false, 0, 2, false>;
-    case 9: return BottomUpKernel<false, 1, 2, false>;
-    case 10: return BottomUpKernel<true, 0, 2, false>;
-    case 11: return BottomUpKernel<true, 1, 2, false>;
-    case 20: return BottomUpKernel<false, 0, 1, true>;
-    case 21: return BottomUpKernel<false, 1, 1, true>;
-    case 22: return BottomUpKernel<true, 0, 1, true>;
-    case 23: return BottomUpKernel<true, 1, 1, true>;
-    case 24: return BottomUpKernel<false, 0, 2, true>;
-    case 25: return BottomUpKernel<false, 1, 2, true>;
-    case 26: return BottomUpKernel<true, 0, 2, true>;
-    case 27: return BottomUpKernel<true, 1, 2, true>;
+    case 4: return BottomUpKernel<false, false, 1, false>;
+    case 5: return BottomUpKernel<false, true, 1, false>;
+    case 6: return BottomUpKernel<true, false, 1, false>;
+    case 7: return BottomUpKernel<true, true, 1, false>;
+    case 8: return BottomUpKernel<false, false, 2, false>;
+    case 9: return BottomUpKernel<false, true, 2, false>;
+    case 10: return BottomUpKernel<true, false, 2, false>;
+    case 11: return BottomUpKernel<true, true, 2, false>;
+    case 20: return BottomUpKernel<false, false, 1, true>;
+    case 21: return BottomUpKernel<false, true, 1, true>;
+    case 22: return BottomUpKernel<true, false, 1, true>;
+    case 23: return BottomUpKernel<true, true, 1, true>;
+    case 24: return BottomUpKernel<false, false, 2, true>;
+    case 25: return BottomUpKernel<false, true, 2, true>;
+    case 26: return BottomUpKernel<true, false, 2, true>;
+    case 27: return BottomUpKernel<true, true, 2, true>;
   }
   return nullptr;
 }
@@ -1813,7 +1724,6 @@ struct Handle {
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
-  uint8_t* deg = nullptr;     // bu_first 2 (bu_deg): each row's degree byte
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
@@ -1928,7 +1838,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, deg, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -1989,7 +1899,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, in_q, visited, out_q, pred, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -2006,7 +1916,6 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_first == 2) b += p->local_rows;                      // deg
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -2045,8 +1954,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                (long long)p->grid_r, (long long)p->grid_c, (long long)p->grid_j, (long long)p->block,
                (long long)p->local_rows, (long long)p->local_cols);
   BFSB_REQUIRE(!p->device_exchange || !p->single, "dob: device_exchange on a 1×1 grid");
-  BFSB_REQUIRE(p->bu_first >= 0 && p->bu_first <= 2, "dob: bu_first %lld: want 0, 1 or 2", (long long)p->bu_first);
-  BFSB_REQUIRE(p->bu_first != 2 || p->bu_skip == 1, "dob: bu_first 2 (bu_deg) needs bu_skip");
+  BFSB_REQUIRE(p->bu_first == 0 || p->bu_first == 1, "dob: bu_first %lld: want 0 or 1", (long long)p->bu_first);
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
@@ -2327,7 +2235,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
     BFSB_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, 0, 1, false>, h->tpb, 0));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
@@ -2351,9 +2259,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     if (p->bu_first) {
       BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
-      if (p->bu_first == 2) BFSB_CHECK(cudaMalloc(&h->deg, p->local_rows));
-      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first,
-                                                                    h->deg);
+      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
@@ -2673,12 +2579,10 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   float ms = 0;
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
-    if (h->p.bu_first == 2) {
-      FloorKernel<2><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
-    } else if (h->p.bu_first) {
-      FloorKernel<1><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
+    if (h->p.bu_first) {
+      FloorKernel<true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
     } else {
-      FloorKernel<0><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
+      FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
     }
     if (h->leaves.n > 0) {
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 19
+#define DOB_ABI_VERSION 17
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -62,11 +62,7 @@ typedef struct dob_params {
                                 also kept in a dense array (first), which
                                 the first check of a level reads instead of
                                 the list (4 bytes a row, coalesced, where the
-                                list's entry costs a 32-byte sector); 2
-                                (bu_deg, needs bu_skip): also each row's
-                                degree in a byte, which the first check
-                                reads instead of the offsets, read only
-                                where a row needs them */
+                                list's entry costs a 32-byte sector) */
   int64_t bu_batch;          /* bottom-up: list entries a lane loads at
                                 once in its own scan (1 or 2; 1: one
                                 entry at a time, as the paper's scan) */

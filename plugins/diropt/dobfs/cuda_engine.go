@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 19
+const dobABIVersion = 17
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -164,7 +164,6 @@ type CUDAOptions struct {
 	TDBig           int64 // top-down lists of at least this many entries use the whole grid (0: never)
 	BUSerial        int64 // bottom-up entries a lane scans alone before its warp helps (0: all)
 	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
-	BUDeg           bool  // bottom-up with BUFirst and BUSkip: each row's degree in a byte, the offsets read only where needed
 	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
 	BUSkip          bool  // bottom-up: a warp takes 32 words of visited at once and skips the full ones
 	TDLane          int64 // top-down: a lane per in_queue word, expanding its lists shorter than this alone (0: a warp per word)
@@ -199,18 +198,6 @@ type cudaEngine struct {
 	leaves             [2]int64                  // the last search's leaves reached, and deep (dob_loop_sync)
 }
 
-// buFirst is dob_params.bu_first for co: 0 without BUFirst, 2 with
-// BUDeg where BUSkip is on too (bu_deg's kernels are bu_skip's), else 1.
-func buFirst(co CUDAOptions) int64 {
-	switch {
-	case !co.BUFirst:
-		return 0
-	case co.BUDeg && co.BUSkip:
-		return 2
-	}
-	return 1
-}
-
 func ptr32(s []uint32) *uint32 {
 	if len(s) == 0 {
 		return nil
@@ -238,7 +225,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
-		BUFirst: buFirst(co), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
+		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
 		L2Window: b64(co.L2Window && single)}
 	var need int64
