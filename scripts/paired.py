@@ -14,12 +14,13 @@ its mean search time with the part of it in top-down levels (and in those
 top-down levels that examined over 1 M entries); and
 per level the median time of the searches reaching it in both cases (every
 part of the level but the search's end, which is a line of its own); then a
-search in parts (level 0, level 1, levels 2-3, levels 4 and after, the end),
-each part's mean a search in both cases and its sign test root by root. With a level L after the case numbers it also
-prints, root by root, level L's direction,
+search in parts (level 0, level 1, levels 2-3, levels 4 and after, the
+end), each part's mean a search in both cases and its sign test root by
+root. With a level L after the case numbers it also prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
-then each case's mean level-L time over its searches that went bottom-up
-there, and the roots whose direction at level L differs between the cases
+then for each direction each case's mean level-L time over its searches
+that went that way there and the median ratio over the roots that went
+that way in both (and in how many b was faster), and the roots whose direction at level L differs between the cases
 (switched: the A/B of a switching threshold such as alpha). Two runs of
 different lengths are compared over the roots they share (Graph500's
 keys are a prefix of a longer run's).
@@ -154,7 +155,9 @@ def main():
     if rest:
         level = int(rest[0])
         print(f"level {level}: root, direction, frontier, m_f, entries examined a / b, explore ms a / b")
-        bu, ratios = ([], []), []
+        dirs = {"bu": "bottom-up", "td": "top-down"}
+        times = {d: ([], []) for d in dirs}  # each case's level-L times in direction d
+        ratios = {d: [] for d in dirs}  # b / a over the roots in direction d in both cases
         for x, y in zip(a["bfs"], b["bfs"]):
             pa = next((p for p in x["phases"] if p["level"] == level), None)
             pb = next((p for p in y["phases"] if p["level"] == level), None)
@@ -167,16 +170,20 @@ def main():
             mf = pa["bytes"]["frontier_edges"]
             cut = "".join(f" cut {p['bytes']['cut_bound']}" for p in (pa, pb) if p["bytes"].get("cut_bound"))
             print(f"{x['root']} {d} {pa['frontier']} {mf} {ea} / {eb} {ta:.3f} / {tb:.3f}{cut}")
-            for side, p, t in ((0, pa, ta), (1, pb, tb)):
-                if "explore_bu" in p["times"]:
-                    bu[side].append(t)
-            if "explore_bu" in pa["times"] and "explore_bu" in pb["times"]:
-                ratios.append(tb / ta)
-        means = [f"{statistics.mean(t):.3f} ms ({len(t)})" if t else "-" for t in bu]
-        print(f"level {level} bottom-up, mean: {means[0]} / {means[1]}")
-        if ratios:
-            print(f"level {level} bottom-up in both: median time ratio b / a {statistics.median(ratios):.3f} "
-                  f"over {len(ratios)} roots")
+            db = "bu" if "explore_bu" in pb["times"] else "td"
+            times[d][0].append(ta)
+            times[db][1].append(tb)
+            if d == db:
+                ratios[d].append(tb / ta)
+        for d, name in dirs.items():
+            if not times[d][0] and not times[d][1]:
+                continue
+            means = [f"{statistics.mean(t):.3f} ms ({len(t)})" if t else "-" for t in times[d]]
+            print(f"level {level} {name}, mean: {means[0]} / {means[1]}")
+            r = ratios[d]
+            if r:
+                print(f"level {level} {name} in both: median time ratio b / a {statistics.median(r):.3f} "
+                      f"over {len(r)} roots, faster in {sum(1 for x in r if x < 1)}")
         switched(a, b, level)
 
 
