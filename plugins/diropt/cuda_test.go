@@ -95,11 +95,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
 			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
 			{pL2Window: false}, {pPreset: presetPaper, pL2Window: true},
-			// td_defer: top-down with td_big 32 queues far more than n / 8
-			// long-list entries on the middle levels at both scales, so that
-			// DeferQueue runs there (on 1×1; 2D grids ignore it).
-			{pMode: dobfs.ModeTopDown, pTDBig: int64(32)}, {pMode: dobfs.ModeTopDown, pTDBig: int64(32), pTDDefer: false},
-			{pTDDefer: false}, {pPreset: presetPaper, pTDBig: int64(32), pTDDefer: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

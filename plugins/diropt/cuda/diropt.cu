@@ -268,8 +268,7 @@ __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
 // thread whose atomicOr set the bit adds v to out_queue and writes its
-// predecessor. With out_queue nullptr (td_defer: DeferQueue) line 38 is
-// left to a pass after the level's lists.
+// predecessor.
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
                                       uint32_t* pred, const uint32_t* __restrict__ bu_off,
                                       unsigned long long& found, unsigned long long& degrees) {
@@ -280,7 +279,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   // of vertices) each such stale test costs a contended atomic.
   if (__ldcg(&visited[v >> 5]) & mask) return;          // line 36
   if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
-  if (out_queue != nullptr) atomicOr(&out_queue[v >> 5], mask);  // line 38
+  atomicOr(&out_queue[v >> 5], mask);                   // line 38
   pred[v] = u;
   found += 1;
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
@@ -941,11 +940,6 @@ struct Fold {
   int* host_end;
   dob_loop_params lp;
   LeafGroups leaves;  // with `leaves` (LeafPass), else none (n = 0)
-  // td_defer: a top-down level whose long lists hold at least defer_min
-  // entries (0: never) leaves their out_queue bits to DeferQueue, whose
-  // grid barrier is bar (count, generation).
-  unsigned* bar;
-  int64_t defer_min;
 };
 
 // EndState is a level's decision (defined with Rule, below).
@@ -1112,52 +1106,6 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   }
 }
 
-// GridSync is a grid barrier (td_defer; BottomUpKernel on a 1×1 device
-// loop, whose grid LaunchBottomUp caps at what is resident at once): every
-// block's writes before it are visible to every block after it. bar[0]
-// counts the blocks arrived, bar[1] is the generation, which the last to
-// arrive moves on after zeroing the count; the others wait for it.
-__device__ __forceinline__ void GridSync(unsigned* bar) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    volatile unsigned* vb = bar;
-    const unsigned gen = vb[1];  // read before arriving: the last block moves it on only after
-    __threadfence();             // the block's writes (the barrier above), cumulative
-    if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
-      vb[0] = 0;
-      __threadfence();
-      vb[1] = gen + 1;
-    } else {
-      while (vb[1] == gen) {
-      }
-    }
-    __threadfence();
-  }
-  __syncthreads();
-}
-
-// DeferQueue (td_defer; ours, not in [1]) is line 38 of a top-down level's
-// long lists as two passes instead of an atomicOr per vertex found: a
-// vertex whose visited test passes was unvisited when the level began
-// (bits set by earlier levels are visible), so the level's out_queue is
-// visited at its end XOR visited at its start. Where TopDownKernel has
-// expanded the short lists (their found vertices in both visited and
-// out_queue), the first pass (out_queue ^= visited) leaves in out_queue
-// the level's start; the long lists then set visited alone (Visit with no
-// out_queue), and the second pass, the same XOR, leaves the level's
-// vertices, each pass behind a grid barrier. On a top-down level 2 from a
-// few thousand hubs (about 30 M entries, 5 M vertices found at scale 25)
-// the out_queue atomics are about a tenth of the L2 requests of a level
-// that waits on them (results/diropt-1000); the passes read 8 bytes and
-// write 4 a word, from L2 (l2_window), so a level with fewer long-list
-// entries than defer_min (rows / 8) keeps the atomics.
-__device__ __forceinline__ void DeferPass(uint32_t* out_queue, const uint32_t* visited, int64_t words) {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
-    out_queue[w] = __ldcg(&out_queue[w]) ^ __ldcg(&visited[w]);
-  }
-}
-
 // TopDownKernel and BottomUpKernel run a level in the direction the host
 // chose (gate nullptr: the host loop), or, in the device loop, are both
 // launched and return at once unless the device chose theirs (gate: the
@@ -1218,21 +1166,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     }
     if (!last_td && a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
-      // td_defer: the lists' entries (their chunks, as queued) against defer_min.
-      const bool defer = a.fold.defer_min > 0 &&
-                         (int64_t)(*(volatile unsigned long long*)a.big.ctl & ((1ull << bfsb::kHugeChunkBits) - 1)) *
-                                 bfsb::kHugeChunk >=
-                             a.fold.defer_min;
-      if (defer) {
-        DeferPass(a.out_queue, a.visited, a.row_words);
-        GridSync(a.fold.bar);
-      }
-      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, defer ? nullptr : a.out_queue, a.pred, a.bu_off, a.ctr},
-                       (int)blockDim.x, cur);
-      if (defer) {
-        GridSync(a.fold.bar);
-        DeferPass(a.out_queue, a.visited, a.row_words);
-      }
+      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
+                       cur);
     }
   } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue,
@@ -1804,7 +1739,7 @@ struct Handle {
   uint32_t* bits = nullptr;
   bool has_window = false;
   cudaAccessPolicyWindow window{};
-  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel), then GridSync's count and generation (td_defer)
+  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
@@ -1978,7 +1913,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
-  if (p->single) b += std::max(rw, cw) + 12;                     // the spare queue, EndLevel's count, GridSync's
+  if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
@@ -2011,7 +1946,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->threads_per_block >= 64 && p->threads_per_block <= 1024 && p->threads_per_block % 32 == 0,
                "threads_per_block %lld: want a multiple of 32 in [64, 1024]", (long long)p->threads_per_block);
   BFSB_REQUIRE(p->td_big == 0 || p->td_big >= 32, "td_big %lld: want 0 or at least 32", (long long)p->td_big);
-  BFSB_REQUIRE(p->td_defer == 0 || p->td_defer == 1, "td_defer %lld: want 0 or 1", (long long)p->td_defer);
   BFSB_REQUIRE(p->bu_serial >= 0 && p->bu_serial < (1ll << 31), "bu_serial %lld out of range",
                (long long)p->bu_serial);
   BFSB_REQUIRE(p->grid_r >= 1 && p->grid_c >= 1 && p->grid_j >= 0 && p->grid_j < p->grid_c && p->block >= 1 &&
@@ -2136,10 +2070,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    // td_defer: from rows / 8 long-list entries (DeferQueue).
-    const int64_t defer_min = h->p.td_defer ? std::max<int64_t>(1, h->p.local_rows / 8) : 0;
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves, h->fold_done + 1,
-                  defer_min};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
   BFSB_CHECK(LaunchExplore(h, h->bu_kernel, grid, a, gate));
   return 0;
@@ -2342,8 +2273,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       h->in_q = h->bits + 2 * rw;
       h->spare_q = h->bits + 3 * rw;
       if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
-      BFSB_CHECK(cudaMalloc(&h->fold_done, 12));  // EndLevel's count, then GridSync's count and generation
-      BFSB_CHECK(cudaMemset(h->fold_done, 0, 12));
+      BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
+      BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
       *h->hend = 0;

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 20
+#define DOB_ABI_VERSION 17
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -99,12 +99,6 @@ typedef struct dob_params {
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines
                                 on the handle's stream */
-  int64_t td_defer;          /* 1×1 device loop with td_big: 1: a top-down
-                                level whose long lists hold at least
-                                local_rows / 8 entries sets their vertices'
-                                out_queue bits in two passes (out_queue ^=
-                                visited before and after them) instead of
-                                an atomicOr a vertex */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
