@@ -17,19 +17,12 @@ package dobfs
 //     here: a BFS never needs either, and removing them shortens every list
 //     a search reads;
 //   - on a 1×1 grid the block is the whole symmetric matrix, whose CSR and
-//     CSC are the same arrays: they are stored once (Shared), except with
-//     Order "degree" and tdIDs (below);
+//     CSC are the same arrays: they are stored once (Shared);
 //   - with Order "degree" every bottom-up list is sorted by decreasing
 //     degree of the neighbour (ties by id): hubs are the vertices most
 //     likely to be in the frontier, so the scan that stops at the first
 //     frontier neighbour stops sooner. In 2D the key is the neighbour's
 //     degree within the block. With Order "id" lists are sorted by id.
-//     The top-down lists are in id order on 2D grids (the CSR is its own
-//     arrays), and on 1×1 with tdIDs (the td_ids step: a CSR of its own
-//     beside the CSC, as the seed's §IV-C stores both), so that the
-//     neighbours a warp expands together, a hub's being dense in ids, share
-//     the sectors of their visited words and predecessors; without it the
-//     1×1 CSR is the degree-ordered CSC.
 
 import (
 	"fmt"
@@ -89,10 +82,9 @@ func (b *Block) OwnLen() int64 {
 }
 
 // BuildBlock turns P(i,j)'s share of harness/partition's 2D partition into
-// a Block (consuming p: its arrays are released), its bottom-up lists in
-// the given order and, with tdIDs on a 1×1 grid, its top-down lists in id
-// order apart from them. workers ≤ 0 means GOMAXPROCS.
-func BuildBlock(p *partition.Part2D, order string, tdIDs bool, workers int) (*Block, error) {
+// a Block (consuming p: its arrays are released). workers ≤ 0 means
+// GOMAXPROCS.
+func BuildBlock(p *partition.Part2D, order string, workers int) (*Block, error) {
 	if order != OrderID && order != OrderDegree {
 		return nil, fmt.Errorf("adjacency order %q: want %q or %q", order, OrderID, OrderDegree)
 	}
@@ -107,12 +99,7 @@ func BuildBlock(p *partition.Part2D, order string, tdIDs bool, workers int) (*Bl
 	}
 	p.ColPtr, p.RowIdx = nil, nil
 	if l.R == 1 && l.C == 1 {
-		if order == OrderDegree && tdIDs {
-			// The same offsets (read only); the entries apart, sorted below.
-			b.BU = Adj{Off: b.TD.Off, Adj: slices.Clone(b.TD.Adj)}
-		} else {
-			b.BU, b.Shared = b.TD, true
-		}
+		b.BU, b.Shared = b.TD, true
 	} else {
 		b.BU = transpose(b.TD, l.LocalRows(), workers)
 	}
