@@ -19,8 +19,8 @@ end), each part's mean a search in both cases and its sign test root by
 root. With a level L after the case numbers it also prints, root by root, level L's direction,
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then for each direction each case's mean level-L time over its searches
-that went that way there and the median ratio over the roots that went
-that way in both (and in how many b was faster), and the roots whose direction at level L differs between the cases
+that went that way there and, over the roots that went that way in both,
+in how many b was faster, the median ratio and the sign test, and the roots whose direction at level L differs between the cases
 (switched: the A/B of a switching threshold such as alpha). Two runs of
 different lengths are compared over the roots they share (Graph500's
 keys are a prefix of a longer run's).
@@ -180,10 +180,8 @@ def main():
                 continue
             means = [f"{statistics.mean(t):.3f} ms ({len(t)})" if t else "-" for t in times[d]]
             print(f"level {level} {name}, mean: {means[0]} / {means[1]}")
-            r = ratios[d]
-            if r:
-                print(f"level {level} {name} in both: median time ratio b / a {statistics.median(r):.3f} "
-                      f"over {len(r)} roots, faster in {sum(1 for x in r if x < 1)}")
+            if ratios[d]:
+                paired(ratios[d], f"level {level} {name} in both (b / a)")
         switched(a, b, level)
 
 
