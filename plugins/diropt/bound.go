@@ -52,14 +52,15 @@ func caseInfo(g *comm.Grid, b *dobfs.Block, edges, inputEdges int64) (map[string
 		return nil, err
 	}
 	return map[string]any{
-		"grid":            []int{b.L.R, b.L.C},
-		"block_vertices":  b.L.B,
-		"input_edges":     inputEdges,
-		"directed_edges":  edges,
-		"csc_entries":     csc[0],
-		"csr_csc_shared":  b.Shared,
-		"leaves":          b.NumLeaves(),
-		"bound_formula":   "12 bytes per reached vertex but the root (CSC offset, one CSC entry, its 32-bit predecessor written) + 2·n/8 (visited bitmap read and written once), summed over the ranks",
-		"duplicates_note": "self-loops and duplicate edges are removed in construction; directed_edges counts both directions of each remaining edge",
+		"grid":                   []int{b.L.R, b.L.C},
+		"block_vertices":         b.L.B,
+		"input_edges":            inputEdges,
+		"directed_edges":         edges,
+		"csc_entries":            csc[0],
+		"csr_csc_shared":         b.Shared,
+		"csr_csc_offsets_shared": b.Shared || b.SharedOff,
+		"leaves":                 b.NumLeaves(),
+		"bound_formula":          "12 bytes per reached vertex but the root (CSC offset, one CSC entry, its 32-bit predecessor written) + 2·n/8 (visited bitmap read and written once), summed over the ranks",
+		"duplicates_note":        "self-loops and duplicate edges are removed in construction; directed_edges counts both directions of each remaining edge",
 	}, nil
 }

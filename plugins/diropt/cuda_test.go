@@ -95,6 +95,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
 			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
 			{pL2Window: false}, {pPreset: presetPaper, pL2Window: true},
+			{pTDIDs: false}, {pPreset: presetPaper, pOrder: dobfs.OrderDegree, pTDIDs: true}, {pMode: dobfs.ModeTopDown, pTDIDs: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

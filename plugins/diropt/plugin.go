@@ -38,6 +38,7 @@ const (
 	pPDL       = "pdl"
 	pGated     = "gated"
 	pL2Window  = "l2_window"
+	pTDIDs     = "td_ids"
 	pLeaves    = "leaves"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
@@ -62,7 +63,8 @@ const (
 // as programmatic dependent launches (pdl); on 1×1 the next search's
 // reset and first levels queued behind a gate that its start opens
 // (gated); on 1×1 the bitmaps an L2 window of persisting lines
-// (l2_window); alpha 24, chosen with all of those among 14..40 on the
+// (l2_window); on 1×1 the top-down lists in id order apart from the
+// degree-ordered bottom-up ones (td_ids); alpha 24, chosen with all of those among 14..40 on the
 // roots that its value changes at scales 25 and 26. With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
@@ -123,6 +125,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
+			{Name: pTDIDs, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "1×1 grids with order = degree: the top-down lists (CSR) are kept in id order in arrays of their own beside the degree-ordered bottom-up lists (CSC), as the paper stores both (§IV-C), so that the neighbours a warp expands together, dense in ids on a hub's list, share the sectors of their visited words and predecessors; the two orders share one offsets array (a vertex's list has the same length in both); 4 bytes an entry more on the host and the GPU (false: one copy, the CSR being the degree-ordered CSC). 2D grids' CSR is in id order either way"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -162,6 +166,7 @@ type options struct {
 	PDL       bool
 	Gated     bool
 	L2Window  bool
+	TDIDs     bool
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -173,7 +178,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -222,7 +227,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 	if err != nil {
 		return err
 	}
-	b, err := dobfs.BuildBlock(part, v.opt.Order, v.opt.Workers)
+	b, err := dobfs.BuildBlock(part, v.opt.Order, v.opt.TDIDs, v.opt.Workers)
 	if err := comm.Agree(v.Grid.World, err); err != nil {
 		return err
 	}

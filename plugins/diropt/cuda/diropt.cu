@@ -1853,10 +1853,8 @@ struct Handle {
       if (own != nullptr) cudaFree(own);
       if (gather != nullptr) cudaFree(gather);
     }
-    if (!p.shared) {
-      if (bu_off != nullptr) cudaFree(bu_off);
-      if (bu_adj != nullptr) cudaFree(bu_adj);
-    }
+    if (p.shared == 0 && bu_off != nullptr) cudaFree(bu_off);
+    if (p.shared != 1 && bu_adj != nullptr) cudaFree(bu_adj);
     if (hctr != nullptr) cudaFreeHost(hctr);
     if (hbig_err != nullptr) cudaFreeHost(hbig_err);
     if (hloop != nullptr) cudaFreeHost(hloop);
@@ -1910,7 +1908,8 @@ int64_t DeviceBytes(const dob_params* p) {
   int64_t b = 0;
   const int64_t rw = 4 * ((p->local_rows + 31) / 32), cw = 4 * ((p->local_cols + 31) / 32);
   b += 4 * (p->local_cols + 1) + 4 * p->td_nnz;  // CSR
-  if (!p->shared) b += 4 * (p->local_rows + 1) + 4 * p->bu_nnz;  // CSC
+  if (p->shared == 0) b += 4 * (p->local_rows + 1);              // CSC offsets
+  if (p->shared != 1) b += 4 * p->bu_nnz;                        // CSC entries
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
@@ -1941,6 +1940,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->td_nnz >= 0 && p->td_nnz <= kMaxNnz && p->bu_nnz >= 0 && p->bu_nnz <= kMaxNnz,
                "dob: %lld / %lld local edges exceed 32-bit offsets (at most 2^32 - 256: use a larger grid)",
                (long long)p->td_nnz, (long long)p->bu_nnz);
+  BFSB_REQUIRE(p->shared >= 0 && p->shared <= 2, "dob: shared = %lld (want 0, 1 or 2)", (long long)p->shared);
   BFSB_REQUIRE(!p->shared || (p->local_rows == p->local_cols && p->td_nnz == p->bu_nnz),
                "dob: a shared CSR/CSC needs a square block");
   BFSB_REQUIRE(p->threads_per_block >= 64 && p->threads_per_block <= 1024 && p->threads_per_block % 32 == 0,
@@ -2208,6 +2208,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   BFSB_REQUIRE(p != nullptr && out != nullptr && td_off != nullptr && isolated != nullptr,
                "dob_create: null argument");
   BFSB_REQUIRE(p->shared || bu_off != nullptr, "dob_create: no CSC offsets");
+  BFSB_REQUIRE(p->shared == 1 || bu_adj != nullptr || p->bu_nnz == 0, "dob_create: no CSC entries");
   if (int32_t st = CheckParams(p, err, errlen)) return st;
   BFSB_REQUIRE(p->leaves == 0 || (p->single && leaves != nullptr && p->leaves <= p->local_rows),
                "dob_create: %lld leaf pairs (want 0, or on a 1×1 grid at most one a row, with their array)",
@@ -2248,13 +2249,16 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->td_adj, 4 * std::max<int64_t>(p->td_nnz, 1)));
     BFSB_CHECK(cudaMemcpy(h->td_off, td_off, 4 * (p->local_cols + 1), cudaMemcpyHostToDevice));
     if (p->td_nnz > 0) BFSB_CHECK(cudaMemcpy(h->td_adj, td_adj, 4 * p->td_nnz, cudaMemcpyHostToDevice));
-    if (p->shared) {
+    if (p->shared != 0) {  // one offsets array, which the top-down levels read warm from the bottom-up ones
       h->bu_off = h->td_off;
-      h->bu_adj = h->td_adj;
     } else {
       BFSB_CHECK(cudaMalloc(&h->bu_off, 4 * (p->local_rows + 1)));
-      BFSB_CHECK(cudaMalloc(&h->bu_adj, 4 * std::max<int64_t>(p->bu_nnz, 1)));
       BFSB_CHECK(cudaMemcpy(h->bu_off, bu_off, 4 * (p->local_rows + 1), cudaMemcpyHostToDevice));
+    }
+    if (p->shared == 1) {
+      h->bu_adj = h->td_adj;
+    } else {
+      BFSB_CHECK(cudaMalloc(&h->bu_adj, 4 * std::max<int64_t>(p->bu_nnz, 1)));
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
     if (p->bu_first) {

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 17
+#define DOB_ABI_VERSION 21
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -39,7 +39,11 @@ typedef struct dob_params {
   int64_t td_nnz;            /* CSR entries */
   int64_t bu_nnz;            /* CSC entries */
   int64_t shared;            /* 1: the CSC is the CSR (a 1×1 grid's symmetric
-                                block): bu_off and bu_adj are not uploaded */
+                                block): bu_off and bu_adj are not uploaded;
+                                2: the CSC's offsets are the CSR's (a 1×1
+                                block whose lists are in two orders, td_ids):
+                                bu_off is not uploaded, bu_adj is; 0: the
+                                CSC is its own arrays */
   int64_t single;            /* 1: a 1×1 grid (parents read from the
                                 predecessors and visited) */
   int64_t own_len;           /* vertices of the own block (2D parents) */
@@ -110,7 +114,8 @@ int32_t dob_device_bytes(const dob_params* p, int64_t* bytes, char* err, int32_t
 
 /* dob_create allocates a handle and uploads the block: td_off[local_cols+1]
  * into td_adj[td_nnz] (local rows), bu_off[local_rows+1] into
- * bu_adj[bu_nnz] (local columns; ignored when shared), isolated: a bitmap
+ * bu_adj[bu_nnz] (local columns; bu_off ignored when shared, bu_adj when
+ * shared is 1), isolated: a bitmap
  * over local rows of the rows with no neighbour (marked visited by every
  * reset, so that no kernel scans them), and leaves (p->leaves > 0, 1×1
  * only; else NULL): p->leaves pairs (v, w), leaf v's one neighbour w,

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 17
+const dobABIVersion = 21
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -66,6 +66,19 @@ type dobLevelRec struct {
 
 var _ [72 - unsafe.Sizeof(dobLevelRec{})]struct{}
 var _ [unsafe.Sizeof(dobLevelRec{}) - 72]struct{}
+
+// sharedMode is dob_params.shared for b: 1 where the CSC is the CSR, 2
+// where only their offsets are one array (SharedOff, checked to be the same
+// slice so that the device may keep one copy), else 0.
+func sharedMode(b *Block) int64 {
+	switch {
+	case b.Shared:
+		return 1
+	case b.SharedOff && len(b.BU.Off) == len(b.TD.Off) && len(b.TD.Off) > 0 && &b.BU.Off[0] == &b.TD.Off[0]:
+		return 2
+	}
+	return 0
+}
 
 // dobLoopSlots is the most levels between two dob_loop_sync calls.
 const dobLoopSlots = 32
@@ -222,7 +235,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 	single := l.R*l.C == 1
 	devX := !single && co.Exchange == comm.ExchangeDevice
 	p := dobParams{Device: int64(co.Device), LocalRows: l.LocalRows(), LocalCols: l.LocalCols(),
-		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: b64(b.Shared), Single: b64(single),
+		TDNNZ: int64(len(b.TD.Adj)), BUNNZ: int64(len(b.BU.Adj)), Shared: sharedMode(b), Single: b64(single),
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),

@@ -17,12 +17,19 @@ package dobfs
 //     here: a BFS never needs either, and removing them shortens every list
 //     a search reads;
 //   - on a 1×1 grid the block is the whole symmetric matrix, whose CSR and
-//     CSC are the same arrays: they are stored once (Shared);
+//     CSC are the same arrays: they are stored once (Shared), except with
+//     Order "degree" and tdIDs (below);
 //   - with Order "degree" every bottom-up list is sorted by decreasing
 //     degree of the neighbour (ties by id): hubs are the vertices most
 //     likely to be in the frontier, so the scan that stops at the first
 //     frontier neighbour stops sooner. In 2D the key is the neighbour's
 //     degree within the block. With Order "id" lists are sorted by id.
+//     The top-down lists are in id order on 2D grids (the CSR is its own
+//     arrays), and on 1×1 with tdIDs (the td_ids step: a CSR of its own
+//     beside the CSC, as the seed's §IV-C stores both), so that the
+//     neighbours a warp expands together, a hub's being dense in ids, share
+//     the sectors of their visited words and predecessors; without it the
+//     1×1 CSR is the degree-ordered CSC.
 
 import (
 	"fmt"
@@ -59,6 +66,9 @@ type Block struct {
 	TD     Adj  // CSR: local column → local rows (top-down)
 	BU     Adj  // CSC: local row → local columns (bottom-up)
 	Shared bool // TD and BU are the same arrays (1×1)
+	// SharedOff (1×1 with td_ids): BU.Off is TD.Off, one array (a vertex's
+	// list has the same length in both orders), the entries apart.
+	SharedOff bool
 	// Isolated is a bitmap over local rows: the rows with no neighbour in
 	// this block (vertices of degree 0, the padding past N). A search
 	// starts with them marked visited, so that no kernel ever scans them.
@@ -82,9 +92,10 @@ func (b *Block) OwnLen() int64 {
 }
 
 // BuildBlock turns P(i,j)'s share of harness/partition's 2D partition into
-// a Block (consuming p: its arrays are released). workers ≤ 0 means
-// GOMAXPROCS.
-func BuildBlock(p *partition.Part2D, order string, workers int) (*Block, error) {
+// a Block (consuming p: its arrays are released), its bottom-up lists in
+// the given order and, with tdIDs on a 1×1 grid, its top-down lists in id
+// order apart from them. workers ≤ 0 means GOMAXPROCS.
+func BuildBlock(p *partition.Part2D, order string, tdIDs bool, workers int) (*Block, error) {
 	if order != OrderID && order != OrderDegree {
 		return nil, fmt.Errorf("adjacency order %q: want %q or %q", order, OrderID, OrderDegree)
 	}
@@ -99,7 +110,12 @@ func BuildBlock(p *partition.Part2D, order string, workers int) (*Block, error) 
 	}
 	p.ColPtr, p.RowIdx = nil, nil
 	if l.R == 1 && l.C == 1 {
-		b.BU, b.Shared = b.TD, true
+		if order == OrderDegree && tdIDs {
+			// The same offsets (read only); the entries apart, sorted below.
+			b.BU, b.SharedOff = Adj{Off: b.TD.Off, Adj: slices.Clone(b.TD.Adj)}, true
+		} else {
+			b.BU, b.Shared = b.TD, true
+		}
 	} else {
 		b.BU = transpose(b.TD, l.LocalRows(), workers)
 	}

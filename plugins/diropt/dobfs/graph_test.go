@@ -77,3 +77,65 @@ func BenchmarkTranspose(b *testing.B) {
 		transpose(td, n, 0)
 	}
 }
+
+// TestBuildBlockOrders builds a 1×1 block in each order, with and without
+// td_ids, and checks which arrays it shares (sharedMode, what dob_create
+// uploads once) and each list's order: the same neighbours in the CSR and
+// the CSC, the CSR in id order unless it is the degree-ordered CSC.
+func TestBuildBlockOrders(t *testing.T) {
+	const scale = 10
+	n := graph500.NVertices(scale)
+	comms, err := comm.NewLocal(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := comm.NewGrid(comms[0], 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
+	for _, tc := range []struct {
+		order           string
+		tdIDs           bool
+		shared          int64
+		tdByID, buByDeg bool
+	}{
+		{OrderID, false, 1, true, false},
+		{OrderID, true, 1, true, false}, // td_ids needs two orders to differ
+		{OrderDegree, false, 1, false, true},
+		{OrderDegree, true, 2, true, true},
+	} {
+		p, err := partition.Build2D(g, n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := BuildBlock(p, tc.order, tc.tdIDs, 1)
+		if err != nil {
+			t.Fatalf("%s td_ids=%v: %v", tc.order, tc.tdIDs, err)
+		}
+		if len(b.TD.Adj) == 0 {
+			t.Fatalf("%s td_ids=%v: no entries", tc.order, tc.tdIDs)
+		}
+		if got := sharedMode(b); got != tc.shared {
+			t.Errorf("%s td_ids=%v: sharedMode %d, want %d", tc.order, tc.tdIDs, got, tc.shared)
+		}
+		degreeFirst := func(x, y uint32) int { // decreasing degree, then id
+			if dx, dy := b.TD.Deg(x), b.TD.Deg(y); dx != dy {
+				return int(dy) - int(dx)
+			}
+			return int(x) - int(y)
+		}
+		for v := range uint32(n) {
+			td, bu := b.TD.List(v), b.BU.List(v)
+			if tc.tdByID && !slices.IsSorted(td) {
+				t.Fatalf("%s td_ids=%v: CSR list %d not in id order: %v", tc.order, tc.tdIDs, v, td)
+			}
+			if tc.buByDeg && !slices.IsSortedFunc(bu, degreeFirst) {
+				t.Fatalf("%s td_ids=%v: CSC list %d not by degree: %v", tc.order, tc.tdIDs, v, bu)
+			}
+			if a, c := slices.Sorted(slices.Values(td)), slices.Sorted(slices.Values(bu)); !slices.Equal(a, c) {
+				t.Fatalf("%s td_ids=%v: vertex %d: CSR %v, CSC %v", tc.order, tc.tdIDs, v, td, bu)
+			}
+		}
+	}
+}
