@@ -25,6 +25,12 @@
 # those metrics, in one pass a launch, instead of the sections: each
 # launch's own device time, for where a level's time goes between its
 # kernels and their launches (the raw page; no source page).
+# NCU_CACHE=none keeps the caches as the run left them before each
+# profiled launch (ncu's --cache-control; default all: flushed). With
+# NCU_METRICS of one pass this measures what a launch finds in L2 from
+# the launches before it (e.g. lts__t_sector_hit_rate.pct); with several
+# passes each replay would find the one before's lines, so use it with
+# NCU_METRICS only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { sed -n '18,23p' "$0"; exit 2; }
@@ -32,6 +38,8 @@ plugin=$1 config=$2 out=$3 kernel=${4:-.} count=${5:-10}
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 [ -x "$ncu" ] || { echo "ncu-plugin: no ncu on this machine" >&2; exit 1; }
 [ -x "bin/$plugin" ] || { echo "ncu-plugin: no bin/$plugin (make build)" >&2; exit 1; }
+case ${NCU_CACHE:-all} in all | none) ;; *) echo "ncu-plugin: NCU_CACHE=$NCU_CACHE: want all or none" >&2; exit 2 ;; esac
+[ "${NCU_CACHE:-all}" = all ] || [ -n "${NCU_METRICS:-}" ] || { echo "ncu-plugin: NCU_CACHE=none needs NCU_METRICS (one pass a launch)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ -n "${NCU_METRICS:-}" ]; then
@@ -51,7 +59,7 @@ trap 'mv -f "$real" "bin/$plugin"; rm -rf "$run"' EXIT
 cat >"bin/$plugin" <<EOF
 #!/usr/bin/env bash
 # launcher for the ncu profile of scripts/ncu-plugin.sh; cookie: breadth-first-search
-exec "$ncu" --log-file "$out/ncu-\$\$.log" --clock-control none -k "regex:$kernel" -c $count \\
+exec "$ncu" --log-file "$out/ncu-\$\$.log" --clock-control none --cache-control ${NCU_CACHE:-all} -k "regex:$kernel" -c $count \\
   $(echo $sections) -o "$out/prof-\$\$" -f "$PWD/$real" "\$@"
 EOF
 chmod +x "bin/$plugin"
