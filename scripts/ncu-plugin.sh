@@ -26,11 +26,13 @@
 # launch's own device time, for where a level's time goes between its
 # kernels and their launches (the raw page; no source page).
 # NCU_CACHE=none keeps the caches as the run left them before each
-# profiled launch (ncu's --cache-control; default all: flushed). With
-# NCU_METRICS of one pass this measures what a launch finds in L2 from
-# the launches before it (e.g. lts__t_sector_hit_rate.pct); with several
-# passes each replay would find the one before's lines, so use it with
-# NCU_METRICS only.
+# profiled launch (ncu's --cache-control; default all: flushed). Only the
+# first pass of a launch then finds what the launches before it left in
+# L2; each later pass finds the pass before's lines. So use it with
+# NCU_METRICS that ncu collects in one pass, and read its log
+# (ncu-PID.log: "N passes" for each launch): gpu__time_duration.sum,
+# lts__t_sector_hit_rate.pct, lts__t_sectors_op_read.sum and
+# dram__bytes_read.sum together took 3 passes on an H200.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { sed -n '18,23p' "$0"; exit 2; }
@@ -39,7 +41,7 @@ ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 [ -x "$ncu" ] || { echo "ncu-plugin: no ncu on this machine" >&2; exit 1; }
 [ -x "bin/$plugin" ] || { echo "ncu-plugin: no bin/$plugin (make build)" >&2; exit 1; }
 case ${NCU_CACHE:-all} in all | none) ;; *) echo "ncu-plugin: NCU_CACHE=$NCU_CACHE: want all or none" >&2; exit 2 ;; esac
-[ "${NCU_CACHE:-all}" = all ] || [ -n "${NCU_METRICS:-}" ] || { echo "ncu-plugin: NCU_CACHE=none needs NCU_METRICS (one pass a launch)" >&2; exit 2; }
+[ "${NCU_CACHE:-all}" = all ] || [ -n "${NCU_METRICS:-}" ] || { echo "ncu-plugin: NCU_CACHE=none needs NCU_METRICS (of one pass a launch: above)" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ -n "${NCU_METRICS:-}" ]; then
