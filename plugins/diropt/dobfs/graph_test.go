@@ -56,18 +56,7 @@ func TestTranspose(t *testing.T) {
 func BenchmarkTranspose(b *testing.B) {
 	const scale = 20
 	n := graph500.NVertices(scale)
-	comms, err := comm.NewLocal(1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := comm.NewGrid(comms[0], 1, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := partition.Build2D(g, n, graph500.Generate(scale, 16, [2]uint64{2, 3}))
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := onePart(b, n, graph500.Generate(scale, 16, [2]uint64{2, 3}))
 	td, err := dedup(p.ColPtr, p.RowIdx, 0)
 	if err != nil {
 		b.Fatal(err)
@@ -85,14 +74,6 @@ func BenchmarkTranspose(b *testing.B) {
 func TestBuildBlockOrders(t *testing.T) {
 	const scale = 10
 	n := graph500.NVertices(scale)
-	comms, err := comm.NewLocal(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := comm.NewGrid(comms[0], 1, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	edges := graph500.Generate(scale, 16, [2]uint64{2, 3})
 	for _, tc := range []struct {
 		order           string
@@ -105,11 +86,7 @@ func TestBuildBlockOrders(t *testing.T) {
 		{OrderDegree, false, 1, false, true},
 		{OrderDegree, true, 2, true, true},
 	} {
-		p, err := partition.Build2D(g, n, edges)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := BuildBlock(p, tc.order, tc.tdIDs, 1)
+		b, err := BuildBlock(onePart(t, n, edges), tc.order, tc.tdIDs, 1)
 		if err != nil {
 			t.Fatalf("%s td_ids=%v: %v", tc.order, tc.tdIDs, err)
 		}
@@ -138,4 +115,22 @@ func TestBuildBlockOrders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// onePart is the one-rank (1×1) 2D partition of the n-vertex graph of edges.
+func onePart(tb testing.TB, n int64, edges []graph500.Edge) *partition.Part2D {
+	tb.Helper()
+	comms, err := comm.NewLocal(1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := comm.NewGrid(comms[0], 1, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := partition.Build2D(g, n, edges)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }
