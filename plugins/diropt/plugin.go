@@ -39,7 +39,6 @@ const (
 	pGated     = "gated"
 	pL2Window  = "l2_window"
 	pTDIDs     = "td_ids"
-	pLeanReset = "lean_reset"
 	pLeaves    = "leaves"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
@@ -65,8 +64,7 @@ const (
 // reset and first levels queued behind a gate that its start opens
 // (gated); on 1×1 the bitmaps an L2 window of persisting lines
 // (l2_window); on 1×1 the top-down lists in id order apart from the
-// degree-ordered bottom-up ones (td_ids); on 1×1 a reset that clears
-// only the queue the last search left set (lean_reset); alpha 24, chosen with all of those among 14..40 on the
+// degree-ordered bottom-up ones (td_ids); alpha 24, chosen with all of those among 14..40 on the
 // roots that its value changes at scales 25 and 26. With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
@@ -129,8 +127,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pTDIDs, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids with order = degree: the top-down lists (CSR) are kept in id order in arrays of their own beside the degree-ordered bottom-up lists (CSC), as the paper stores both (§IV-C), so that the neighbours a warp expands together, dense in ids on a hub's list, share the sectors of their visited words and predecessors; the two orders share one offsets array (a vertex's list has the same length in both); 4 bytes an entry more on the host and the GPU (false: one copy, the CSR being the degree-ordered CSC). 2D grids' CSR is in id order either way"},
-			{Name: pLeanReset, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA, 1×1 device loop: a search that ends in the loop leaves at most one of its three queues set (a bottom-up last level's in_queue) and its last launch notes which, so that the next reset clears only that one (4 MB at scale 25) with visited, where the paper's reset (Algorithm 2 lines 1-5) clears all three (12 MB); a search that did not end so (an error, a cancelled start) leaves the next reset clearing all three. The CPU backend ignores it"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -171,7 +167,6 @@ type options struct {
 	Gated     bool
 	L2Window  bool
 	TDIDs     bool
-	LeanReset bool
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -183,7 +178,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), LeanReset: cfg.Bool(pLeanReset), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -250,7 +245,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, LeanReset: v.opt.LeanReset, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -90,14 +90,6 @@
 // word of its out_queue and leaves its in_queue as it was, so the level
 // after a bottom-up one clears that in_queue, the spare, which becomes
 // the out_queue of the level after it (EndLevel).
-// So a search that ends in the device loop leaves at most one queue set:
-// a bottom-up last level's in_queue, or, where the leaves' pass ran in
-// the launch after a bottom-up level (EndLevel's leaf branch, which clears
-// nothing), the spare. Its end records which (QueueNote), and with
-// lean_reset (ours) the next reset clears only that one, not all three
-// (4 MB instead of 12 at scale 25); a search that did not end so (an
-// error, a cancelled start, a reset with no search) leaves the next reset
-// clearing all three.
 //
 // Gated start (gated, ours, 1×1): a search's first calls come right after
 // the harness validated the one before, and a runtime call is then 3-10
@@ -118,7 +110,6 @@
 // would wait forever: profile with gated off.
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
@@ -935,15 +926,6 @@ struct LeafGroups {
   int64_t n;
 };
 
-// QueueNote (1×1) is what a search's end tells the next reset (lean_reset):
-// the queue it left set (nullptr: none), and, with the check
-// (DIROPT_CHECK_RESET in the environment at dob_create: tests), the words
-// that reset found set in the other queues, which dob_loop_sync reports.
-struct QueueNote {
-  uint32_t* dirty;
-  unsigned long long stale;
-};
-
 // Fold is what BottomUpKernel needs to end a level of the 1×1 device loop
 // itself (EndLevel): the state its decision writes, the ring it records
 // the level in, the count of blocks finished, the spare queue (row_words
@@ -958,7 +940,6 @@ struct Fold {
   int* host_end;
   dob_loop_params lp;
   LeafGroups leaves;  // with `leaves` (LeafPass), else none (n = 0)
-  QueueNote* note;    // the queue the search leaves set, written at its end
 };
 
 // EndState is a level's decision (defined with Rule, below).
@@ -1118,14 +1099,6 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
     st.deep = gate->deep || c->leafy != 0;
     end = true;
   }
-  if (end) {
-    // The one queue the search leaves set (see the rotation at the top):
-    // after the leaves' pass here the spare where the level before this
-    // launch was bottom-up (its in_queue, or that of the level before a
-    // top-down last level, which the leaf branch did not clear); else this
-    // level's in_queue where it was bottom-up.
-    f.note->dirty = leaf ? (gate->prev_dir == 1 ? f.spare : nullptr) : (gate->dir == 1 ? a.in_queue : nullptr);
-  }
   *f.next = st;
   if (end && f.host_end != nullptr) {
     __threadfence_system();
@@ -1283,10 +1256,6 @@ __device__ void StartState(const LoopInit& in, bool start);
 // (EndLevel's count of blocks finished needs no reset: every
 // BottomUpKernel of the device loop leaves it at 0, its last block
 // zeroing it.)
-// note (1×1 with lean_reset, after a search that ended in the device
-// loop; else nullptr): only the queue it names is cleared, the others
-// being clear already (see the rotation at the top), and with check the
-// words set in those are counted into note->stale.
 // It replaces a copy, four memsets, ResetRootKernel and (1×1)
 // InitLoopKernel. A search's first host calls come right after the CPU
 // validation of the previous one, and each runtime call then takes 3-36 µs
@@ -1297,8 +1266,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off,
-                            QueueNote* note, bool check) {
+                            LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off) {
   PdlStart();
   if (gated != nullptr) {  // a gated start: the root GateKernel copied, read once a block
     __shared__ long long root[4];
@@ -1330,21 +1298,10 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  uint32_t* const dirty = note != nullptr ? note->dirty : nullptr;
-  unsigned long long stale = 0;
   for (int64_t w = t; w < q_words; w += stride) {
-    const bool root_word = root_col >= 0 && w == (root_col >> 5);
-    if (note == nullptr) {
-      in_queue[w] = root_word ? 1u << (root_col & 31) : 0u;
-      out_queue[w] = 0;
-      if (spare != nullptr) spare[w] = 0;
-    } else {
-      if (check) {
-        for (const uint32_t* q : {in_queue, out_queue, spare}) stale += q != nullptr && q != dirty && q[w] != 0;
-      }
-      if (dirty != nullptr) dirty[w] = 0;
-      if (root_word) in_queue[w] = 1u << (root_col & 31);  // after the clear: dirty may be in_queue
-    }
+    in_queue[w] = root_col >= 0 && w == (root_col >> 5) ? 1u << (root_col & 31) : 0u;
+    out_queue[w] = 0;
+    if (spare != nullptr) spare[w] = 0;
     if (w < row_words) {
       uint32_t v = skip[w];
       if (root_row >= 0 && w == (root_row >> 5)) v |= 1u << (root_row & 31);
@@ -1352,7 +1309,6 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
       if (all_assigned != nullptr) all_assigned[w] = 0;
     }
   }
-  if (check && stale != 0) atomicAdd(&note->stale, stale);
   if (t < ctr_words) ctr[t] = 0;
   if (t == 0) {
     if (root_row >= 0 && pred != nullptr) pred[root_row] = (uint32_t)root_row;
@@ -1784,12 +1740,6 @@ struct Handle {
   bool has_window = false;
   cudaAccessPolicyWindow window{};
   unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
-  // 1×1: what a search's end tells the next reset (QueueNote), and whether
-  // it holds (queues_noted: the last reset's search ended in the device
-  // loop, dob_loop_sync saw it); check_reset: DIROPT_CHECK_RESET.
-  QueueNote* qnote = nullptr;
-  bool queues_noted = false;
-  bool check_reset = false;
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
@@ -1888,7 +1838,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, qnote, pred,
+    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -1962,7 +1912,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->shared != 1) b += 4 * p->bu_nnz;                        // CSC entries
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
-  if (p->single) b += std::max(rw, cw) + 4 + sizeof(QueueNote);  // the spare queue, EndLevel's count, the note
+  if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
@@ -2011,8 +1961,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
-  BFSB_REQUIRE(p->lean_reset == 0 || (p->lean_reset == 1 && p->single),
-               "dob: lean_reset %lld: want 0, or 1 on a 1×1 grid", (long long)p->lean_reset);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
   return 0;
@@ -2122,7 +2070,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves, h->qnote};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
   BFSB_CHECK(LaunchExplore(h, h->bu_kernel, grid, a, gate));
   return 0;
@@ -2138,16 +2086,12 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  // lean_reset: the queues as the last search's end noted them, where it
-  // ended in the device loop; the search this reset starts has not.
-  QueueNote* note = h->p.lean_reset && h->queues_noted ? h->qnote : nullptr;
-  h->queues_noted = false;
   // Gated: behind GateKernel (PdlStart waits for it).
   BFSB_CHECK(Launch(h, blocks, gated != nullptr, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q,
                     h->out_q, h->spare_q, h->p.single ? nullptr : h->all_assigned,
                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
                     h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
-                    (const uint32_t*)h->bu_off, note, note != nullptr && h->check_reset));
+                    (const uint32_t*)h->bu_off));
   h->reset_pending = false;
   return 0;
 }
@@ -2335,10 +2279,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
-      BFSB_CHECK(cudaMalloc(&h->qnote, sizeof(QueueNote)));
-      BFSB_CHECK(cudaMemset(h->qnote, 0, sizeof(QueueNote)));
-      const char* check = getenv("DIROPT_CHECK_RESET");
-      h->check_reset = check != nullptr && check[0] != '\0' && strcmp(check, "0") != 0;
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
       *h->hend = 0;
@@ -2902,13 +2842,6 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   BFSB_REQUIRE(!h->p.single || (st.done && !st.leaf_pending) == (int)h->ended,
                "dob_loop_sync: the loop state says done %d (leaves pending %d), the end flag %d", st.done,
                st.leaf_pending, (int)h->ended);
-  if (h->check_reset && h->p.lean_reset) {  // the reset has run: what it found set outside the note
-    unsigned long long stale = 0;
-    BFSB_CHECK(cudaMemcpy(&stale, &h->qnote->stale, sizeof(stale), cudaMemcpyDeviceToHost));
-    BFSB_REQUIRE(stale == 0,
-                 "dob_loop_sync: the reset found %llu words set in queues the last search's end noted as clear",
-                 stale);
-  }
   // The levels completed since the last sync: those enqueued, up to the
   // one that found nothing.
   const int64_t last = std::min<int64_t>(h->level, st.level);
@@ -2957,7 +2890,6 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   leaves[0] = st.done && !leaves_left ? st.leaves : 0;
   leaves[1] = st.done && !leaves_left ? st.deep : 0;
   h->loop_synced = h->level;
-  h->queues_noted = h->p.single && st.done && !leaves_left;  // the search's end noted the queues (EndLevel)
   if (leaves_left) {
     if (int32_t rc = dob_loop_explore(hv, err, errlen)) return rc;
     if (int32_t rc = WaitEnd(h, err, errlen)) return rc;
@@ -2970,7 +2902,6 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     leaves[0] = last->leaves;
     leaves[1] = last->deep;
     h->loop_synced = h->level;
-    h->queues_noted = true;
   }
   return 0;
 }

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 22
+#define DOB_ABI_VERSION 21
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -103,12 +103,6 @@ typedef struct dob_params {
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines
                                 on the handle's stream */
-  int64_t lean_reset;        /* 1×1 device loop: 1: a reset clears only the
-                                queue that the last search's end recorded
-                                as left set (a bottom-up last level's
-                                in_queue, or none), where that search ended
-                                in the device loop; 0: all three queues,
-                                every reset */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -135,9 +129,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
                    const uint32_t* leaves, void** out, char* err, int32_t errlen);
 
 /* dob_reset is Algorithm 2 lines 1-5 and starts the search's clock (a CUDA
- * event): visited <- isolated, queues emptied (with lean_reset, after a
- * search that ended in the device loop, only the one it left set), the
- * root's bits set (row root_row of visited, column root_col of in_queue, each when >= 0), its
+ * event): visited <- isolated, queues emptied, the root's bits set (row
+ * root_row of visited, column root_col of in_queue, each when >= 0), its
  * predecessor set to itself, and on 2D grids the own parents set to -1 but
  * the root's (offset root_own when >= 0) to root_global. On a 1×1 grid
  * the reset is launched by dob_loop_begin, which must come next, with the

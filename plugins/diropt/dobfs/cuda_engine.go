@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 22
+const dobABIVersion = 21
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -33,11 +33,10 @@ type dobParams struct {
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
-	LeanReset                                  int64
 }
 
-var _ [216 - unsafe.Sizeof(dobParams{})]struct{} // 27 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 216]struct{}
+var _ [208 - unsafe.Sizeof(dobParams{})]struct{} // 26 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 208]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -186,7 +185,6 @@ type CUDAOptions struct {
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
 	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
-	LeanReset       bool  // 1×1 device loop: a reset clears only the queue the last search's end left set
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -242,7 +240,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
-		L2Window: b64(co.L2Window && single), LeanReset: b64(co.LeanReset && single)}
+		L2Window: b64(co.L2Window && single)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
