@@ -8,8 +8,12 @@
 // from the parent array alone (pointer jumping, below), and the edge rules
 // and the tree-edge check are one parallel pass over the edge list, as the
 // reference's own edge pass does (it marks a vertex "confirmed" when it finds
-// the edge to its parent). Scratch memory is 8 bytes per vertex plus a
-// one-bit-per-vertex bitmap, reused across searches.
+// the edge to its parent). That pass reads the two ends' levels from a byte
+// per vertex where the tree has at most 255 levels (every Kronecker search;
+// 4 bytes per vertex for deeper trees): its random reads then touch an
+// eighth of the memory the 8-byte state would. Scratch memory is 9 bytes
+// per vertex (13 for a deeper tree) plus a one-bit-per-vertex bitmap, reused
+// across searches.
 
 package graph500
 
@@ -86,6 +90,8 @@ type Validator struct {
 	mu        sync.Mutex
 	state     []uint64 // pointer-jumping state, one per vertex
 	confirmed []uint32 // bitmap: the edge to the vertex's parent was seen
+	level8    []uint8  // each vertex's level for the edge pass (unreached: 255), trees of at most 255 levels
+	level32   []uint32 // the same for deeper trees (unreached: MaxUint32), made when first needed
 }
 
 // MaxValidatorVertices is the largest vertex count the validator handles
@@ -162,7 +168,18 @@ func (v *Validator) Validate(root int64, parents []int64) (Result, error) {
 		return Result{}, err
 	}
 	res := levelSummary(st)
-	nedge, err := v.scanEdges(parents, uint32(root))
+	var nedge int64
+	var err error
+	if res.Levels <= math.MaxUint8 { // depths 0..254: 255 is free for unreached
+		fillLevels(v.level8, st)
+		nedge, err = scanEdges(v.edges, v.level8, parents, v.confirmed)
+	} else {
+		if v.level32 == nil {
+			v.level32 = make([]uint32, len(st))
+		}
+		fillLevels(v.level32, st)
+		nedge, err = scanEdges(v.edges, v.level32, parents, v.confirmed)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -179,6 +196,7 @@ func (v *Validator) allocScratch() {
 	if v.state == nil {
 		v.state = make([]uint64, n)
 		v.confirmed = make([]uint32, (n+31)/32)
+		v.level8 = make([]uint8, n)
 		return
 	}
 	clear(v.confirmed) // state is fully rewritten by computeLevels
@@ -215,14 +233,6 @@ const (
 func packState(anc uint32, dist uint32) uint64 { return uint64(anc)<<32 | uint64(dist) }
 func stateAnc(s uint64) uint32                 { return uint32(s >> 32) }
 func stateDist(s uint64) uint32                { return uint32(s) }
-
-// stateLevel returns the level of a vertex, or -1 if it is not resolved.
-func stateLevel(s uint64, root uint32) int64 {
-	if d := stateDist(s); d < distBroken && stateAnc(s) == root {
-		return int64(d)
-	}
-	return -1
-}
 
 // computeLevels fills st with the depth of every vertex along its parent
 // pointers, by asynchronous pointer jumping: each round, every unresolved
@@ -376,9 +386,32 @@ type edgeFailure struct {
 	err   *ValidationError
 }
 
+// level is the type of a vertex's level in the edge pass: a byte where the
+// tree has at most 255 levels, else 32 bits; its largest value marks an
+// unreached vertex.
+type level interface{ ~uint8 | ~uint32 }
+
+// fillLevels writes each vertex's level from the resolved states (after
+// checkChains: every state is resolved or unreached) into lv, whose type
+// holds every level of this tree.
+func fillLevels[L level](lv []L, st []uint64) {
+	none := ^L(0)
+	valForChunks(len(st), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if d := stateDist(st[i]); d == distUnreached {
+				lv[i] = none
+			} else {
+				lv[i] = L(d)
+			}
+		}
+	})
+}
+
 // scanEdges makes one parallel pass over the edge list: it checks the two
-// edge rules, marks in v.confirmed every vertex whose edge to its parent
-// is seen, and counts the TEPS edges.
+// edge rules against the levels lv (fillLevels), marks in conf every vertex
+// whose edge to its parent is seen, and counts the TEPS edges. A vertex
+// already confirmed is not looked up in parents again: a hub's parent is
+// then read once or twice, not once per edge.
 //
 // TEPS edge count, as the reference v3 counts it (src/validate.c,
 // validate_result and its handler edgepreddisthndl, which must agree with
@@ -389,8 +422,8 @@ type edgeFailure struct {
 // So each non-self-loop tuple with a reached end is counted exactly once,
 // not twice and not divided by two; with a valid tree that is every tuple
 // with both ends in the root's component.
-func (v *Validator) scanEdges(parents []int64, root uint32) (int64, error) {
-	edges, st, conf := v.edges, v.state, v.confirmed
+func scanEdges[L level](edges []Edge, lv []L, parents []int64, conf []uint32) (int64, error) {
+	none := ^L(0)
 	nchunks := valChunkCount(len(edges))
 	fails := make([]edgeFailure, nchunks)
 	counts := make([]int64, nchunks)
@@ -402,19 +435,21 @@ func (v *Validator) scanEdges(parents []int64, root uint32) (int64, error) {
 			if a == b {
 				continue
 			}
-			la, lb := stateLevel(st[a], root), stateLevel(st[b], root)
-			if la < 0 && lb < 0 {
+			la, lb := lv[a], lv[b]
+			if la == none && lb == none {
 				continue
 			}
-			if la < 0 || lb < 0 || la-lb > 1 || lb-la > 1 {
-				fails[c] = edgeFailure{i, edgeRuleError(i, a, b, la, lb)}
+			// Past this test la and lb are levels, below none: la+1 and
+			// lb+1 do not overflow.
+			if la == none || lb == none || la > lb+1 || lb > la+1 {
+				fails[c] = edgeFailure{i, edgeRuleError(i, a, b, levelOrNone(la), levelOrNone(lb))}
 				return
 			}
 			count++
-			if la == lb+1 && parents[a] == b {
-				atomic.OrUint32(&conf[a/32], 1<<(a%32))
-			} else if lb == la+1 && parents[b] == a {
-				atomic.OrUint32(&conf[b/32], 1<<(b%32))
+			if la == lb+1 {
+				confirm(conf, parents, a, b)
+			} else if lb == la+1 {
+				confirm(conf, parents, b, a)
 			}
 		}
 		counts[c] = count
@@ -427,6 +462,24 @@ func (v *Validator) scanEdges(parents []int64, root uint32) (int64, error) {
 		total += counts[c]
 	}
 	return total, nil
+}
+
+// confirm marks child in conf where p is its parent, unless it is marked
+// already (the bitmap, small and mostly cached, is read first; the parent
+// array is neither).
+func confirm(conf []uint32, parents []int64, child, p int64) {
+	w, m := &conf[child/32], uint32(1)<<(child%32)
+	if atomic.LoadUint32(w)&m == 0 && parents[child] == p {
+		atomic.OrUint32(w, m)
+	}
+}
+
+// levelOrNone is a level of lv as edgeRuleError takes it: -1 for unreached.
+func levelOrNone[L level](l L) int64 {
+	if l == ^L(0) {
+		return -1
+	}
+	return int64(l)
 }
 
 // edgeRuleError describes edge i = (a,b), whose ends have levels la and lb

@@ -196,6 +196,59 @@ func TestValidateDeepChain(t *testing.T) {
 	}
 }
 
+// TestValidateLevelWidths checks the edge pass on both sides of the byte
+// levels' limit: a path of 255 levels (depths 0..254: a byte a vertex) and
+// of 256 and 300 (32 bits a vertex), each accepted, then with each edge
+// rule broken at the deepest vertex, where a level read as a byte would
+// have wrapped.
+func TestValidateLevelWidths(t *testing.T) {
+	for _, levels := range []int64{255, 256, 300} {
+		// The path 0-1-...-(levels-1), and vertex `levels`, unreached.
+		path := func(extra ...[2]int64) []Edge {
+			es := make([]Edge, 0, levels+int64(len(extra)))
+			for i := int64(1); i < levels; i++ {
+				es = append(es, Edge{i - 1, i})
+			}
+			return append(es, vtEdges(extra...)...)
+		}
+		nv := levels + 1
+		tree := make([]int64, nv)
+		for i := range tree {
+			tree[i] = int64(i) - 1
+		}
+		tree[0], tree[levels] = 0, -1
+		last := levels - 1
+		shortcut := append([]int64(nil), tree...)
+		shortcut[last] = last - 2 // (last, last-2) is no edge
+		for _, tc := range []struct {
+			name    string
+			edges   []Edge
+			parents []int64
+			rule    string // "" for valid
+			vertex  int64
+		}{
+			{"valid", path(), tree, "", 0},
+			{"chord over two levels", path([2]int64{last - 2, last}), tree, RuleEdgeLevels, last},
+			{"unreached neighbour", path([2]int64{last, levels}), tree, RuleEdgeBothOrNeither, levels},
+			{"tree edge not in graph", path(), shortcut, RuleTreeEdgeInGraph, last},
+		} {
+			t.Run(fmt.Sprintf("%d levels/%s", levels, tc.name), func(t *testing.T) {
+				res, err := NewValidator(tc.edges, nv).Validate(0, tc.parents)
+				if tc.rule == "" {
+					if err != nil || res.Levels != int(levels) || res.Reached != levels || res.NEdge != levels-1 {
+						t.Fatalf("got %+v, %v; want levels %d, reached %d, nedge %d", res, err, levels, levels, levels-1)
+					}
+					return
+				}
+				var ve *ValidationError
+				if !errors.As(err, &ve) || ve.Rule != tc.rule || ve.Vertex != tc.vertex {
+					t.Fatalf("got %v, want rule %q at vertex %d", err, tc.rule, tc.vertex)
+				}
+			})
+		}
+	}
+}
+
 func TestNEdgeCountsLikeReference(t *testing.T) {
 	// Component of 0: {0,1,2,3}. Tuples: 0-1, 1-0 (duplicate, reversed),
 	// 0-1 (duplicate), 1-2, 2-2 (self-loop), 3-3 (self-loop), 2-3, 0-0
