@@ -10,11 +10,10 @@
 // reference's own edge pass does (it marks a vertex "confirmed" when it finds
 // the edge to its parent). That pass reads the two ends' levels from a byte
 // per vertex where the tree has at most 255 levels (every Kronecker search;
-// 4 bytes per vertex for deeper trees), and parents from a 32-bit copy: its
-// random reads then touch an eighth of the memory the 8-byte state would,
-// and half of the parent array's. Scratch memory is 13 bytes per vertex (17
-// for a deeper tree) plus a one-bit-per-vertex bitmap, reused across
-// searches.
+// 4 bytes per vertex for deeper trees): its random reads then touch an
+// eighth of the memory the 8-byte state would. Scratch memory is 9 bytes
+// per vertex (13 for a deeper tree) plus a one-bit-per-vertex bitmap, reused
+// across searches.
 
 package graph500
 
@@ -93,7 +92,6 @@ type Validator struct {
 	confirmed []uint32 // bitmap: the edge to the vertex's parent was seen
 	level8    []uint8  // each vertex's level for the edge pass (unreached: 255), trees of at most 255 levels
 	level32   []uint32 // the same for deeper trees (unreached: MaxUint32), made when first needed
-	parent32  []uint32 // the parents in 32 bits (unreached: MaxUint32), for the edge pass
 }
 
 // MaxValidatorVertices is the largest vertex count the validator handles
@@ -173,14 +171,14 @@ func (v *Validator) Validate(root int64, parents []int64) (Result, error) {
 	var nedge int64
 	var err error
 	if res.Levels <= math.MaxUint8 { // depths 0..254: 255 is free for unreached
-		fillLevels(v.level8, v.parent32, st, parents)
-		nedge, err = scanEdges(v.edges, v.level8, v.parent32, v.confirmed)
+		fillLevels(v.level8, st)
+		nedge, err = scanEdges(v.edges, v.level8, parents, v.confirmed)
 	} else {
 		if v.level32 == nil {
 			v.level32 = make([]uint32, len(st))
 		}
-		fillLevels(v.level32, v.parent32, st, parents)
-		nedge, err = scanEdges(v.edges, v.level32, v.parent32, v.confirmed)
+		fillLevels(v.level32, st)
+		nedge, err = scanEdges(v.edges, v.level32, parents, v.confirmed)
 	}
 	if err != nil {
 		return Result{}, err
@@ -199,7 +197,6 @@ func (v *Validator) allocScratch() {
 		v.state = make([]uint64, n)
 		v.confirmed = make([]uint32, (n+31)/32)
 		v.level8 = make([]uint8, n)
-		v.parent32 = make([]uint32, n)
 		return
 	}
 	clear(v.confirmed) // state is fully rewritten by computeLevels
@@ -396,29 +393,25 @@ type level interface{ ~uint8 | ~uint32 }
 
 // fillLevels writes each vertex's level from the resolved states (after
 // checkChains: every state is resolved or unreached) into lv, whose type
-// holds every level of this tree, and its parent into par (a vertex id fits
-// 32 bits: MaxValidatorVertices); an unreached vertex gets the types'
-// largest values.
-func fillLevels[L level](lv []L, par []uint32, st []uint64, parents []int64) {
+// holds every level of this tree.
+func fillLevels[L level](lv []L, st []uint64) {
 	none := ^L(0)
 	valForChunks(len(st), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if d := stateDist(st[i]); d == distUnreached {
 				lv[i] = none
-				par[i] = math.MaxUint32
 			} else {
 				lv[i] = L(d)
-				par[i] = uint32(parents[i])
 			}
 		}
 	})
 }
 
 // scanEdges makes one parallel pass over the edge list: it checks the two
-// edge rules against the levels lv, marks in conf every vertex whose edge
-// to its parent (parents: fillLevels's 32-bit copy) is seen, and counts the
-// TEPS edges. A vertex already confirmed is not looked up in parents again:
-// a hub's parent is then read once or twice, not once per edge.
+// edge rules against the levels lv (fillLevels), marks in conf every vertex
+// whose edge to its parent is seen, and counts the TEPS edges. A vertex
+// already confirmed is not looked up in parents again: a hub's parent is
+// then read once or twice, not once per edge.
 //
 // TEPS edge count, as the reference v3 counts it (src/validate.c,
 // validate_result and its handler edgepreddisthndl, which must agree with
@@ -429,7 +422,7 @@ func fillLevels[L level](lv []L, par []uint32, st []uint64, parents []int64) {
 // So each non-self-loop tuple with a reached end is counted exactly once,
 // not twice and not divided by two; with a valid tree that is every tuple
 // with both ends in the root's component.
-func scanEdges[L level](edges []Edge, lv []L, parents []uint32, conf []uint32) (int64, error) {
+func scanEdges[L level](edges []Edge, lv []L, parents []int64, conf []uint32) (int64, error) {
 	none := ^L(0)
 	nchunks := valChunkCount(len(edges))
 	fails := make([]edgeFailure, nchunks)
@@ -474,9 +467,9 @@ func scanEdges[L level](edges []Edge, lv []L, parents []uint32, conf []uint32) (
 // confirm marks child in conf where p is its parent, unless it is marked
 // already (the bitmap, small and mostly cached, is read first; the parent
 // array is neither).
-func confirm(conf []uint32, parents []uint32, child, p int64) {
+func confirm(conf []uint32, parents []int64, child, p int64) {
 	w, m := &conf[child/32], uint32(1)<<(child%32)
-	if atomic.LoadUint32(w)&m == 0 && int64(parents[child]) == p {
+	if atomic.LoadUint32(w)&m == 0 && parents[child] == p {
 		atomic.OrUint32(w, m)
 	}
 }

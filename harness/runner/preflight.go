@@ -26,10 +26,9 @@ import (
 // tuple) of a workload.
 const (
 	edgeBytes = 16 // one graph500.Edge: the harness's list, and the plugin's
-	// the validator's state, byte levels, 32-bit parents and confirmed
-	// bitmap, and the search keys' set (a tree of over 255 levels adds 4
-	// more: left out)
-	validatorBytesPerVertex = 8 + 1 + 4 + 1.0/8 + 1.0/8
+	// the validator's state, byte levels and confirmed bitmap, and the
+	// search keys' set (a tree of over 255 levels adds 4 more: left out)
+	validatorBytesPerVertex = 8 + 1 + 1.0/8 + 1.0/8
 	// graph500.ComponentEdges, built when validate = N
 	componentBytesPerVertex = 16
 	parentsBytesPerVertex   = 8 // the shared parents file (/dev/shm)
