@@ -9,11 +9,11 @@
 // and the tree-edge check are one parallel pass over the edge list, as the
 // reference's own edge pass does (it marks a vertex "confirmed" when it finds
 // the edge to its parent). That pass reads the two ends' levels from a byte
-// per vertex where the tree has at most 255 levels (every Kronecker search;
-// 4 bytes per vertex for deeper trees): its random reads then touch an
-// eighth of the memory the 8-byte state would. Scratch memory is 9 bytes
-// per vertex (13 for a deeper tree) plus a one-bit-per-vertex bitmap, reused
-// across searches.
+// per vertex where the tree has at most 255 levels (a Kronecker search has
+// about ten; 4 bytes per vertex for deeper trees): its random reads then
+// touch an eighth of the memory the 8-byte state would. Scratch memory is 9
+// bytes per vertex (13 for a deeper tree) plus a one-bit-per-vertex bitmap,
+// reused across searches.
 
 package graph500
 
