@@ -31,13 +31,18 @@ const floorReps = 20
 // floorFormula says what InfoFloorTimeS measures. With bu_first the first
 // entry is read from the dense array the search's first check reads, so
 // the floor is the least work in the layout the search uses (about 8
-// bytes a vertex instead of 36: the floor drops with the layout).
-func floorFormula(buFirst, leaves bool) string {
-	entry := "of its first CSC entry (a 32-byte sector of its list)"
-	if buFirst {
-		entry = "of its first CSC entry from the dense first-entry array (bu_first)"
+// bytes a vertex instead of 36: the floor drops with the layout); with
+// bu_deg (deg) the check of level bu_deg reads a degree byte instead of
+// the offsets (5 bytes a vertex), and so does the floor.
+func floorFormula(buFirst, deg, leaves bool) string {
+	entry := "one read of its CSC offsets, of its first CSC entry (a 32-byte sector of its list)"
+	switch {
+	case buFirst && deg:
+		entry = "one read of its degree byte (bu_deg), of its first CSC entry from the dense first-entry array (bu_first)"
+	case buFirst:
+		entry = "one read of its CSC offsets, of its first CSC entry from the dense first-entry array (bu_first)"
 	}
-	f := "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, one read of its CSC offsets, " +
+	f := "median of 20 passes of FloorKernel (cuda/diropt.cu): for every vertex with a neighbour, " +
 		entry + " and of that entry's in_queue bit, a lane per vertex and a warp per 32 vertices as the bottom-up kernel maps them, words of isolated vertices skipped: the least work of the bottom-up step that gives each vertex its parent, done once (rank 0's block on 2D grids)"
 	if leaves {
 		f += "; with leaves, over the vertices that are not leaves, then LeafKernel: for each group of leaves by neighbour its bounds and the neighbour's visited bit read (the pass every search ends with, where every leaf is reached)"
@@ -58,7 +63,7 @@ func caseInfo(g *comm.Grid, b *dobfs.Block, edges, inputEdges int64) (map[string
 		"directed_edges":         edges,
 		"csc_entries":            csc[0],
 		"csr_csc_shared":         b.Shared,
-		"csr_csc_offsets_shared": b.Shared || b.SharedOff,
+		"csr_csc_offsets_shared": b.OffsetsShared(),
 		"leaves":                 b.NumLeaves(),
 		"bound_formula":          "12 bytes per reached vertex but the root (CSC offset, one CSC entry, its 32-bit predecessor written) + 2·n/8 (visited bitmap read and written once), summed over the ranks",
 		"duplicates_note":        "self-loops and duplicate edges are removed in construction; directed_edges counts both directions of each remaining edge",

@@ -30,6 +30,7 @@ const (
 	pTDBig     = "td_big"
 	pBUSerial  = "bu_serial"
 	pBUFirst   = "bu_first"
+	pBUDeg     = "bu_deg"
 	pBUBatch   = "bu_batch"
 	pBUSkip    = "bu_skip"
 	pTDLane    = "td_lane"
@@ -52,7 +53,9 @@ const (
 // list after its lane's first 4 entries, lists ordered by decreasing
 // neighbour degree (chosen on an H200 at scale 25 among td_big 64..2048,
 // bu_serial 4..64 and alpha 14..120); each row's first CSC entry also in a
-// dense array for the bottom-up level's first check (bu_first); the lanes'
+// dense array for the bottom-up level's first check (bu_first), and each
+// row's degree in a byte, which level 3's check reads instead of the
+// offsets (bu_deg); the lanes'
 // own bottom-up scans two entries at a time (bu_batch 2; 4 measured slower
 // and is not offered); bottom-up warps that load 32 words of visited at
 // once and skip the full ones (bu_skip); top-down levels with a lane per
@@ -109,6 +112,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: list entries a lane scans alone before its warp scans the rest of the list 32 entries at a time (0: each lane scans its whole list alone). The CPU backend ignores it"},
 			{Name: pBUFirst, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA bottom-up: keep each row's first CSC entry (its neighbour of highest degree with order = degree) also in a dense array, which a level's first check reads: 8 bytes a row (offsets and that entry) instead of the offsets and a 32-byte sector of the list. The CPU backend ignores it"},
+			{Name: pBUDeg, Type: sdk.TypeInt, Default: int64(3), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
+				Help: "CUDA bottom-up with bu_first and bu_skip (without either, unused): keep each row's degree also in a byte (255 for 255 or more), and run level bu_deg (its index, the root's level 0) with a kernel whose first check reads it instead of the CSC offsets, 5 bytes a row instead of 8; a row that misses with more entries, or hits with 255, then reads its offsets. Level 3 follows a large level 2, and its unvisited rows nearly all hit at their first check; on a level whose rows mostly miss (level 2) the offsets' extra round trip measured slower (0: no level). The CPU backend ignores it"},
 			{Name: pBUBatch, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(2),
 				Help: "CUDA bottom-up: list entries a lane loads at once in its own scan, with the entries of its four lists together, before testing their in_queue bits together (1: one entry at a time, each waiting for the last, as the paper's scan; 2: twice the loads in flight, and the warp's help 64 entries a step). The CPU backend ignores it"},
 			{Name: pBUSkip, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -142,11 +147,12 @@ func (plugin) Info() sdk.Info {
 		// the bitmaps, the predecessors, the row exchange's pairs and the
 		// parents; per rank the staging buffers. The CUDA backend holds the
 		// block, bitmaps, predecessors and parents on the device too, the
-		// dense first entries (bu_first, 4 bytes a vertex) and the leaves'
-		// bitmaps and groups (about 2 bytes a vertex on Graph500's graphs).
+		// dense first entries (bu_first, 4 bytes a vertex), the degree
+		// bytes (bu_deg, 1) and the leaves' bitmaps and groups (about 2
+		// bytes a vertex on Graph500's graphs).
 		Memory: map[string]sdk.Memory{
 			sdk.BackendCPU:  {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20},
-			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 54, DevicePerEdge: 16, DevicePerRank: 64 << 20},
+			sdk.BackendCUDA: {HostPerVertex: 64, HostPerEdge: 48, HostPerRank: 16 << 20, DevicePerVertex: 55, DevicePerEdge: 16, DevicePerRank: 64 << 20},
 		},
 	}
 }
@@ -158,6 +164,7 @@ type options struct {
 	TDBig     int64
 	BUSerial  int64
 	BUFirst   bool
+	BUDeg     int64
 	BUBatch   int64
 	BUSkip    bool
 	TDLane    int64
@@ -176,7 +183,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
-		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst),
+		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
@@ -244,7 +251,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		gated := v.opt.Gated && !v.Cfg.Shared
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
+			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
 			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, Exchange: xch})
 		if err != nil {
 			return err
@@ -296,7 +303,7 @@ func (v *rankVariant) CaseInfo() map[string]any {
 		}
 		if s, err := v.Rank.Floor(floorReps); err == nil {
 			v.Info[sdk.InfoFloorTimeS] = s
-			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst, v.opt.Leaves && v.Grid.R*v.Grid.C == 1)
+			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst, v.opt.BUDeg > 0 && v.opt.BUSkip, v.opt.Leaves && v.Grid.R*v.Grid.C == 1)
 		} else {
 			v.Info["floor_error"] = err.Error()
 		}

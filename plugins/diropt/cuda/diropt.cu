@@ -14,6 +14,9 @@
 //   first            with bu_first: bu_adj[bu_off[v]] for each row v with
 //                    a neighbour, dense (4 bytes a row, read coalesced by
 //                    a bottom-up level's first check; see BottomUp)
+//   deg              with bu_deg: each row's degree in a byte, 255 for
+//                    255 or more (read by the first check of level bu_deg
+//                    instead of the offsets; see BottomUp)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -517,20 +520,25 @@ constexpr int kBuWords = 4;
 // row's CSC range [beg, end) and first entry u, from the dense first
 // array with kFirst (its loads issued with the offsets', streamed past
 // L1 and L2), else from the list once the offsets are in. Skipped lanes
-// get an empty range.
-template <bool kFirst>
+// get an empty range. With kFirst 2 (bu_deg) the range is [0, the row's
+// degree byte) instead, the offsets left to LazyOffsets.
+template <int kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
-                                             const uint32_t* __restrict__ first, int64_t w0, int lane,
-                                             const uint32_t (&skip)[kBuWords], uint32_t (&beg)[kBuWords],
-                                             uint32_t (&end)[kBuWords], uint32_t (&u)[kBuWords]) {
+                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                             int64_t w0, int lane, const uint32_t (&skip)[kBuWords],
+                                             uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords],
+                                             uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
     if (!((skip[j] >> lane) & 1u)) {
-      if (kFirst) {
+      if (kFirst == 2) {
+        u[j] = __ldcs(&first[v]);
+        end[j] = __ldcs(&deg[v]);
+      } else if (kFirst) {
         u[j] = __ldcs(&first[v]);
         beg[j] = __ldcs(&bu_off[v]);
         end[j] = __ldcs(&bu_off[v + 1]);
@@ -667,15 +675,38 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
   }
 }
 
-// FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows
+// kDegSaturated is the degree byte (bu_deg) of a row of 255 neighbours or
+// more, whose degree only its offsets give.
+constexpr uint32_t kDegSaturated = 255;
+
+// LazyOffsets (bu_deg; ours) loads, after the first check of rows whose
+// range is [0, degree byte) (FirstEntries with kFirst 2), the CSC offsets
+// of the rows that need them: a row that missed and has more entries to
+// scan, and a row that hit with a saturated byte (its degree, for m_f).
+// The others keep [0, degree), so that end - beg is the degree and a scan
+// from end reads nothing.
+__device__ __forceinline__ void LazyOffsets(const uint32_t* __restrict__ bu_off, const uint32_t (&v)[kBuWords],
+                                            const bool (&hit)[kBuWords], uint32_t (&beg)[kBuWords],
+                                            uint32_t (&end)[kBuWords]) {
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    if (end[j] != 0 && (hit[j] ? end[j] == kDegSaturated : end[j] > 1)) {
+      beg[j] = __ldcs(&bu_off[v[j]]);
+      end[j] = __ldcs(&bu_off[v[j] + 1]);
+    }
+  }
+}
+
+// FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows v
 // (CSC ranges [beg, end), first entries in parent): hit where the first
-// entry is in in_queue, bs where each list's scan goes on (end once it
-// hit), then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
+// entry is in in_queue, with kFirst 2 the offsets where needed
+// (LazyOffsets), bs where each list's scan goes on (end once it hit),
+// then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
 // BottomUpWords and CompactRows.
-template <bool kWarpAssist, int kBatch>
-__device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ in_queue, const uint32_t (&beg)[kBuWords],
-                                           const uint32_t (&end)[kBuWords], uint32_t serial,
+template <bool kWarpAssist, int kFirst, int kBatch>
+__device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ in_queue, const uint32_t (&v)[kBuWords],
+                                           uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords], uint32_t serial,
                                            uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
                                            uint32_t (&bs)[kBuWords], unsigned long long& edges) {
 #pragma unroll
@@ -683,6 +714,7 @@ __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_adj,
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
   }
+  if (kFirst == 2) LazyOffsets(bu_off, v, hit, beg, end);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
   if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
@@ -718,20 +750,22 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
 // and writes them without atomics.
-template <bool kWarpAssist, bool kFirst, int kBatch>
+template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
-                                              const uint32_t* __restrict__ first,
+                                              const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                               const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                               uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
   bool hit[kBuWords];
-  FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, vis, beg, end, parent);
-  FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) rows[j] = (uint32_t)((w0 + j) * 32 + lane);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, w0, lane, vis, beg, end, parent);
+  FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -767,10 +801,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, bool kFirst, int kBatch>
+template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
-                                            const uint32_t* __restrict__ first,
+                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                             const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
@@ -792,15 +826,19 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       beg[j] = end[j] = parent[j] = 0;
       if (r < total) {
         if (kFirst) parent[j] = __ldcs(&first[v[j]]);
-        beg[j] = __ldcs(&bu_off[v[j]]);
-        end[j] = __ldcs(&bu_off[v[j] + 1]);
+        if (kFirst == 2) {
+          end[j] = __ldcs(&deg[v[j]]);
+        } else {
+          beg[j] = __ldcs(&bu_off[v[j]]);
+          end[j] = __ldcs(&bu_off[v[j] + 1]);
+        }
       }
     }
     if (!kFirst) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
     }
-    FirstCheck<kWarpAssist, kBatch>(bu_adj, in_queue, beg, end, serial, parent, hit, bs, edges);
+    FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
@@ -837,6 +875,23 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // read once a level, with the streaming hint, so that they pass through
 // L2 without evicting in_queue, which every check reads.
 //
+// kFirst 2 (bu_deg; ours): the check reads each row's degree byte (deg)
+// instead of its offsets, 5 bytes a row instead of 8, and LazyOffsets
+// reads the offsets only for a row that missed with more entries to scan
+// or hit with a saturated byte. Only level bu_deg runs it (3 in the tuned
+// preset): after a large level 2 nearly every unvisited row hits at its
+// first check (level 3 at scale 25: one entry examined per row found),
+// and the level streams first and the offsets for rows at a quarter of
+// the density, touching nearly every sector of both. On a level whose
+// rows mostly miss (level 2 after a small frontier) a row waits one
+// round trip more for its offsets, and its warp with it: with the bytes
+// on every level, level 3 was 9-10 % faster and level 2 9-18 % slower on
+// an H200 at scale 25, and with both codes in one kernel, a branch on the
+// frontier's size choosing, level 2 was still 5 % slower
+// (results/diropt-1000). So the level picks the instance: the host, which
+// enqueues a level's launches before its direction or frontier is known,
+// knows its index.
+//
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
 // warp's help reads 64 entries a step (two a lane, both bits tested before
@@ -854,9 +909,9 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                         const uint32_t* __restrict__ first,
+                                         const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next) {
@@ -889,7 +944,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0, mine, incl - cnt, total, found, degrees, edges);
           continue;
         }
@@ -901,7 +956,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
@@ -909,7 +964,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) vis[j] = w0 + j < row_words ? visited[w0 + j] : kFull;
-      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, in_queue, visited, out_queue, pred, serial,
+      BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
                                                  lane, w0, row_words, vis, found, degrees, edges);
     }
   }
@@ -948,6 +1003,7 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
 
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
+  const uint8_t* deg;  // bu_deg: each row's degree byte, else nullptr
   uint32_t *in_queue, *visited, *out_queue, *pred;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
@@ -1152,7 +1208,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch.
-template <bool kWarpAssist, bool kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1170,7 +1226,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.in_queue, a.visited, a.out_queue,
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
                                                  a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
@@ -1202,13 +1258,15 @@ __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Coun
 }
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
-// entry, 0 for a row without neighbours (never read: it is visited).
+// entry, 0 for a row without neighbours (never read: it is visited), and
+// with deg (bu_deg) its degree byte (kDegSaturated for that many or more).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            uint32_t* first) {
+                            uint32_t* first, uint8_t* deg) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
-    const uint32_t b = bu_off[v];
-    first[v] = b < bu_off[v + 1] ? bu_adj[b] : 0u;
+    const uint32_t b = bu_off[v], e = bu_off[v + 1];
+    first[v] = b < e ? bu_adj[b] : 0u;
+    if (deg != nullptr) deg[v] = (uint8_t)min(e - b, kDegSaturated);
   }
 }
 
@@ -1521,10 +1579,14 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
 // time from below; with leaves, LeafKernel follows it (LeafPass, which
 // every search runs once). kFirst (bu_first): the entry comes from the
 // dense first array, as the search's first check reads it, so the floor
-// follows the layout the search uses.
-template <bool kFirst>
+// follows the layout the search uses; with kFirst 2 (bu_deg) the row's
+// degree byte instead of its offsets, as a row that hits at the first
+// check of the level bu_deg names reads (its degree, for m_f), so that
+// the least work is 5 bytes a row and the bit.
+template <int kFirst>
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                            const uint32_t* __restrict__ first, const uint32_t* __restrict__ in_queue,
+                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                            const uint32_t* __restrict__ in_queue,
                             const uint32_t* __restrict__ skip, int64_t row_words, unsigned long long* sink) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
@@ -1534,7 +1596,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
     uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? skip[w0 + j] : kFull;
-    FirstEntries<kFirst>(bu_off, bu_adj, first, w0, lane, iso, beg, end, u);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, w0, lane, iso, beg, end, u);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
@@ -1677,26 +1739,37 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
 // (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
-// bu_batch it was not built for.
-ExploreKernel BottomUpFor(const dob_params& p) {
+// bu_batch it was not built for; with deg, the instance that reads the
+// degree bytes (bu_deg), built with bu_first and bu_skip only.
+ExploreKernel BottomUpFor(const dob_params& p, bool deg = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
+  if (deg) {
+    if (!first || !skip) return nullptr;
+    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
+      case 2: return BottomUpKernel<false, 2, 1, true>;
+      case 3: return BottomUpKernel<true, 2, 1, true>;
+      case 4: return BottomUpKernel<false, 2, 2, true>;
+      case 5: return BottomUpKernel<true, 2, 2, true>;
+    }
+    return nullptr;
+  }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 4: return BottomUpKernel<false, false, 1, false>;
-    case 5: return BottomUpKernel<false, true, 1, false>;
-    case 6: return BottomUpKernel<true, false, 1, false>;
-    case 7: return BottomUpKernel<true, true, 1, false>;
-    case 8: return BottomUpKernel<false, false, 2, false>;
-    case 9: return BottomUpKernel<false, true, 2, false>;
-    case 10: return BottomUpKernel<true, false, 2, false>;
-    case 11: return BottomUpKernel<true, true, 2, false>;
-    case 20: return BottomUpKernel<false, false, 1, true>;
-    case 21: return BottomUpKernel<false, true, 1, true>;
-    case 22: return BottomUpKernel<true, false, 1, true>;
-    case 23: return BottomUpKernel<true, true, 1, true>;
-    case 24: return BottomUpKernel<false, false, 2, true>;
-    case 25: return BottomUpKernel<false, true, 2, true>;
-    case 26: return BottomUpKernel<true, false, 2, true>;
-    case 27: return BottomUpKernel<true, true, 2, true>;
+    case 4: return BottomUpKernel<false, 0, 1, false>;
+    case 5: return BottomUpKernel<false, 1, 1, false>;
+    case 6: return BottomUpKernel<true, 0, 1, false>;
+    case 7: return BottomUpKernel<true, 1, 1, false>;
+    case 8: return BottomUpKernel<false, 0, 2, false>;
+    case 9: return BottomUpKernel<false, 1, 2, false>;
+    case 10: return BottomUpKernel<true, 0, 2, false>;
+    case 11: return BottomUpKernel<true, 1, 2, false>;
+    case 20: return BottomUpKernel<false, 0, 1, true>;
+    case 21: return BottomUpKernel<false, 1, 1, true>;
+    case 22: return BottomUpKernel<true, 0, 1, true>;
+    case 23: return BottomUpKernel<true, 1, 1, true>;
+    case 24: return BottomUpKernel<false, 0, 2, true>;
+    case 25: return BottomUpKernel<false, 1, 2, true>;
+    case 26: return BottomUpKernel<true, 0, 2, true>;
+    case 27: return BottomUpKernel<true, 1, 2, true>;
   }
   return nullptr;
 }
@@ -1720,10 +1793,12 @@ struct Handle {
   int resident = 0;  // blocks of tpb threads that fit on the GPU at once
   ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
+  ExploreKernel deg_kernel = nullptr; // bu_deg: the instance level bu_deg launches instead (degree bytes)
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
+  uint8_t* deg = nullptr;     // bu_deg: each row's degree byte
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
@@ -1838,7 +1913,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, deg, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -1897,7 +1972,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, in_q, visited, out_q, pred, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -1915,6 +1990,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
+  if (p->bu_deg > 0) b += p->local_rows;                         // deg
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -1959,6 +2035,9 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
+  BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
+  BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
+               "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
@@ -2072,7 +2151,10 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   if (gate != nullptr && h->p.single) {
     a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
-  BFSB_CHECK(LaunchExplore(h, h->bu_kernel, grid, a, gate));
+  // bu_deg: level bu_deg (by its index, known here though its direction
+  // is not) runs the instance that reads the degree bytes.
+  const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
+  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
   return 0;
 }
 
@@ -2236,12 +2318,21 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
     BFSB_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, false, 1, false>, h->tpb, 0));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, 0, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
+    if (p->bu_deg > 0) {
+      // Its grid is bu_kernel's: both hold as many blocks an SM (64
+      // registers, no spills, ptxas of nvcc 11.8), checked here.
+      h->deg_kernel = BottomUpFor(*p, true);
+      int deg_sm = 0;
+      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&deg_sm, h->deg_kernel, h->tpb, 0));
+      BFSB_REQUIRE(deg_sm == per_sm, "dob_create: bu_deg's kernel holds %d blocks an SM, the bottom-up kernel %d",
+                   deg_sm, per_sm);
+    }
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
     const int64_t rw = h->row_words(), cw = h->col_words();
@@ -2249,7 +2340,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMalloc(&h->td_adj, 4 * std::max<int64_t>(p->td_nnz, 1)));
     BFSB_CHECK(cudaMemcpy(h->td_off, td_off, 4 * (p->local_cols + 1), cudaMemcpyHostToDevice));
     if (p->td_nnz > 0) BFSB_CHECK(cudaMemcpy(h->td_adj, td_adj, 4 * p->td_nnz, cudaMemcpyHostToDevice));
-    if (p->shared != 0) {  // one offsets array, which the top-down levels read warm from the bottom-up ones
+    if (p->shared != 0) {  // one offsets array for both (a vertex's list has one length in either order)
       h->bu_off = h->td_off;
     } else {
       BFSB_CHECK(cudaMalloc(&h->bu_off, 4 * (p->local_rows + 1)));
@@ -2263,7 +2354,9 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     if (p->bu_first) {
       BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
-      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first);
+      if (p->bu_deg > 0) BFSB_CHECK(cudaMalloc(&h->deg, p->local_rows));
+      FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first,
+                                                                    h->deg);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
@@ -2583,10 +2676,12 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   float ms = 0;
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
-    if (h->p.bu_first) {
-      FloorKernel<true><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
+    if (h->deg != nullptr) {
+      FloorKernel<2><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
+    } else if (h->p.bu_first) {
+      FloorKernel<1><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
     } else {
-      FloorKernel<false><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->in_q, h->skip, rw, h->sink);
+      FloorKernel<0><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
     }
     if (h->leaves.n > 0) {
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 21
+#define DOB_ABI_VERSION 22
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -103,6 +103,14 @@ typedef struct dob_params {
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines
                                 on the handle's stream */
+  int64_t bu_deg;            /* bottom-up with bu_first and bu_skip: > 0:
+                                each row's degree is also kept in a byte
+                                (255 for 255 or more), and level bu_deg
+                                (its index since the reset) launches the
+                                bottom-up kernel whose first check reads
+                                it instead of the offsets, which a row
+                                then reads only where it needs them; 0:
+                                none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

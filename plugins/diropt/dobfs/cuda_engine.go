@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 21
+const dobABIVersion = 22
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -33,10 +33,11 @@ type dobParams struct {
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
+	BUDeg                                      int64
 }
 
-var _ [208 - unsafe.Sizeof(dobParams{})]struct{} // 26 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 208]struct{}
+var _ [216 - unsafe.Sizeof(dobParams{})]struct{} // 27 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 216]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -68,13 +69,13 @@ var _ [72 - unsafe.Sizeof(dobLevelRec{})]struct{}
 var _ [unsafe.Sizeof(dobLevelRec{}) - 72]struct{}
 
 // sharedMode is dob_params.shared for b: 1 where the CSC is the CSR, 2
-// where only their offsets are one array (SharedOff, checked to be the same
-// slice so that the device may keep one copy), else 0.
+// where only their offsets are one array (OffsetsShared: one slice, so
+// that the device keeps one copy), else 0.
 func sharedMode(b *Block) int64 {
 	switch {
 	case b.Shared:
 		return 1
-	case b.SharedOff && len(b.BU.Off) == len(b.TD.Off) && len(b.TD.Off) > 0 && &b.BU.Off[0] == &b.TD.Off[0]:
+	case b.OffsetsShared():
 		return 2
 	}
 	return 0
@@ -179,6 +180,7 @@ type CUDAOptions struct {
 	BUFirst         bool  // bottom-up: each row's first CSC entry in a dense array, for the first check
 	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
 	BUSkip          bool  // bottom-up: a warp takes 32 words of visited at once and skips the full ones
+	BUDeg           int64 // bottom-up with BUFirst and BUSkip: the level (its index) whose first check reads a degree byte a row instead of the offsets (0: none)
 	TDLane          int64 // top-down: a lane per in_queue word, expanding its lists shorter than this alone (0: a warp per word)
 	TDBatch         int64 // top-down with TDLane: list entries a lane reads at once (1 or 4)
 	BUCompact       int64 // bottom-up with BUSkip: a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row (0: never)
@@ -211,6 +213,15 @@ type cudaEngine struct {
 	leaves             [2]int64                  // the last search's leaves reached, and deep (dob_loop_sync)
 }
 
+// buDeg is dob_params.bu_deg for co: BUDeg where BUFirst and BUSkip are
+// on (the degree bytes' kernels are theirs), else 0.
+func buDeg(co CUDAOptions) int64 {
+	if !co.BUFirst || !co.BUSkip {
+		return 0
+	}
+	return co.BUDeg
+}
+
 func ptr32(s []uint32) *uint32 {
 	if len(s) == 0 {
 		return nil
@@ -240,7 +251,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
-		L2Window: b64(co.L2Window && single)}
+		L2Window: b64(co.L2Window && single), BUDeg: buDeg(co)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err

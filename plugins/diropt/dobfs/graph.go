@@ -65,10 +65,7 @@ type Block struct {
 	I, J   int
 	TD     Adj  // CSR: local column → local rows (top-down)
 	BU     Adj  // CSC: local row → local columns (bottom-up)
-	Shared bool // TD and BU are the same arrays (1×1)
-	// SharedOff (1×1 with td_ids): BU.Off is TD.Off, one array (a vertex's
-	// list has the same length in both orders), the entries apart.
-	SharedOff bool
+	Shared bool // TD and BU are the same arrays (1×1); with td_ids only their offsets are (OffsetsShared)
 	// Isolated is a bitmap over local rows: the rows with no neighbour in
 	// this block (vertices of degree 0, the padding past N). A search
 	// starts with them marked visited, so that no kernel ever scans them.
@@ -79,6 +76,13 @@ type Block struct {
 	// Leaves is empty and Skip nil.
 	Leaves []uint32
 	Skip   []uint32
+}
+
+// OffsetsShared reports whether BU.Off is TD.Off, one array: where the
+// CSC is the CSR (Shared), and on 1×1 with td_ids, where a vertex's list
+// has the same length in both orders and only the entries are apart.
+func (b *Block) OffsetsShared() bool {
+	return b.Shared || (len(b.BU.Off) > 0 && len(b.BU.Off) == len(b.TD.Off) && &b.BU.Off[0] == &b.TD.Off[0])
 }
 
 // OwnRow0 is the first local row of the rank's own vertex block (J·B).
@@ -112,7 +116,7 @@ func BuildBlock(p *partition.Part2D, order string, tdIDs bool, workers int) (*Bl
 	if l.R == 1 && l.C == 1 {
 		if order == OrderDegree && tdIDs {
 			// The same offsets (read only); the entries apart, sorted below.
-			b.BU, b.SharedOff = Adj{Off: b.TD.Off, Adj: slices.Clone(b.TD.Adj)}, true
+			b.BU = Adj{Off: b.TD.Off, Adj: slices.Clone(b.TD.Adj)}
 		} else {
 			b.BU, b.Shared = b.TD, true
 		}
