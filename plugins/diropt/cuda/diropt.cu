@@ -2325,13 +2325,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
     if (p->bu_deg > 0) {
-      // Its grid is bu_kernel's: both hold as many blocks an SM (64
-      // registers, no spills, ptxas of nvcc 11.8), checked here.
+      // Both launch on one grid, of what both hold at once: as many
+      // blocks an SM with bu_batch 2 (64 registers each, no spills, ptxas
+      // of nvcc 11.8), one fewer for the bytes' with bu_batch 1.
       h->deg_kernel = BottomUpFor(*p, true);
-      int deg_sm = 0;
-      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&deg_sm, h->deg_kernel, h->tpb, 0));
-      BFSB_REQUIRE(deg_sm == per_sm, "dob_create: bu_deg's kernel holds %d blocks an SM, the bottom-up kernel %d",
-                   deg_sm, per_sm);
+      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->deg_kernel, h->tpb, 0));
+      h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
