@@ -8,6 +8,15 @@
 # Binaries are stripped (-s -w) to keep the carried tree small.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A binary built in a tree with any change, an untracked file included
+# (go's vcs.modified), records its commit as -dirty, and results/ takes no
+# run of such a binary: refuse rather than find out after the GPU call.
+# ALLOW_DIRTY=1 packs anyway (a trial whose numbers are not recorded).
+if [ -n "$(git status --porcelain)" ] && [ "${ALLOW_DIRTY:-0}" != 1 ]; then
+  echo "gpu-pack: the tree has changes (git status below); commit or remove them, or set ALLOW_DIRTY=1:" >&2
+  git status --short >&2
+  exit 1
+fi
 TESTS=${TESTS:-0}
 TEST_PKGS=${TEST_PKGS:-"harness/cuda plugins/edgescan plugins/atomic2d plugins/atomic2d/bfs2d plugins/diropt plugins/merrill plugins/ueno"}
 
