@@ -24,8 +24,10 @@ func TestMain(m *testing.M) {
 // needCUDA skips the test where the CUDA backend cannot run.
 func needCUDA(t *testing.T) { sdktest.NeedCUDA(t, dobfs.DeviceCount) }
 
-// levelShape is one search's level structure: per level the frontier size
-// and the direction.
+// levelShape is one search's level structure: per level the frontier size,
+// its edges (m_f, which the switching rule reads: a wrong degree, e.g. a
+// row's degree byte taken for its degree where it is saturated, shows here
+// even where no direction changes) and the direction.
 func levelShape(s sdk.Search) []string {
 	var out []string
 	for _, ph := range s.Phases {
@@ -36,7 +38,7 @@ func levelShape(s sdk.Search) []string {
 		if _, ok := ph.Times[dobfs.PhaseExploreBU]; ok {
 			dir = dobfs.PhaseExploreBU
 		}
-		out = append(out, fmt.Sprintf("%d:%s", ph.Frontier, dir))
+		out = append(out, fmt.Sprintf("%d:%d:%s", ph.Frontier, ph.Bytes[dobfs.CountFrontierEdges], dir))
 	}
 	return out
 }
@@ -76,8 +78,9 @@ func checkLevelsEnd(t *testing.T, k int, s sdk.Search) {
 }
 
 // TestCUDAMatchesCPU checks that the CUDA backend's searches validate and
-// have the CPU backend's level structure (levels, vertices per level and,
-// since the switching rule sees the same counts, the same directions).
+// have the CPU backend's level structure (levels, vertices and their edges
+// per level and, since the switching rule sees the same counts, the same
+// directions).
 func TestCUDAMatchesCPU(t *testing.T) {
 	needCUDA(t)
 	for _, grid := range [][2]int{{1, 1}, {2, 2}} {

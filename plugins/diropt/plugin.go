@@ -303,7 +303,7 @@ func (v *rankVariant) CaseInfo() map[string]any {
 		}
 		if s, err := v.Rank.Floor(floorReps); err == nil {
 			v.Info[sdk.InfoFloorTimeS] = s
-			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst, v.opt.BUDeg > 0 && v.opt.BUSkip, v.opt.Leaves && v.Grid.R*v.Grid.C == 1)
+			v.Info["floor_formula"] = floorFormula(v.opt.BUFirst, dobfs.DegreeLevel(v.opt.BUDeg, v.opt.BUFirst, v.opt.BUSkip) > 0, v.opt.Leaves && v.Grid.R*v.Grid.C == 1)
 		} else {
 			v.Info["floor_error"] = err.Error()
 		}

@@ -515,42 +515,52 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 constexpr int kBuWords = 4;
 
 // FirstEntries is the first step of a bottom-up level, shared by
-// BottomUp and FloorKernel: for the kBuWords words of rows from word w0,
-// each lane whose bit is clear in skip (visited, or isolated) loads its
-// row's CSC range [beg, end) and first entry u, from the dense first
-// array with kFirst (its loads issued with the offsets', streamed past
-// L1 and L2), else from the list once the offsets are in. Skipped lanes
-// get an empty range. With kFirst 2 (bu_deg) the range is [0, the row's
+// BottomUpWords, CompactRows and FloorKernel: each of a lane's kBuWords
+// rows v that is open (unvisited and not isolated; the others get an
+// empty range) loads its CSC range [beg, end) and first entry u, from the
+// dense first array with kFirst (its loads issued with the offsets',
+// streamed past L1 and L2: read once a level), else from the list once
+// the offsets are in. With kFirst 2 (bu_deg) the range is [0, the row's
 // degree byte) instead, the offsets left to LazyOffsets.
 template <int kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
                                              const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                                             int64_t w0, int lane, const uint32_t (&skip)[kBuWords],
+                                             const uint32_t (&v)[kBuWords], const bool (&open)[kBuWords],
                                              uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords],
                                              uint32_t (&u)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
-    const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     beg[j] = end[j] = 0;
     u[j] = 0;
-    if (!((skip[j] >> lane) & 1u)) {
+    if (open[j]) {
+      if (kFirst) u[j] = __ldcs(&first[v[j]]);
       if (kFirst == 2) {
-        u[j] = __ldcs(&first[v]);
-        end[j] = __ldcs(&deg[v]);
+        end[j] = __ldcs(&deg[v[j]]);
       } else if (kFirst) {
-        u[j] = __ldcs(&first[v]);
-        beg[j] = __ldcs(&bu_off[v]);
-        end[j] = __ldcs(&bu_off[v + 1]);
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
       } else {
-        beg[j] = bu_off[v];
-        end[j] = bu_off[v + 1];
+        beg[j] = bu_off[v[j]];
+        end[j] = bu_off[v[j] + 1];
       }
     }
   }
   if (!kFirst) {
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) u[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
+  }
+}
+
+// WordRows gives a lane's kBuWords rows of the words from w0 (lane l of
+// word w is row 32·w + l) and which of them are open: their bit clear in
+// skip (visited, or isolated).
+__device__ __forceinline__ void WordRows(int64_t w0, int lane, const uint32_t (&skip)[kBuWords],
+                                         uint32_t (&v)[kBuWords], bool (&open)[kBuWords]) {
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    v[j] = (uint32_t)((w0 + j) * 32 + lane);
+    open[j] = !((skip[j] >> lane) & 1u);
   }
 }
 
@@ -761,10 +771,9 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
-  bool hit[kBuWords];
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) rows[j] = (uint32_t)((w0 + j) * 32 + lane);
-  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, w0, lane, vis, beg, end, parent);
+  bool hit[kBuWords], open[kBuWords];
+  WordRows(w0, lane, vis, rows, open);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
   FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
@@ -772,11 +781,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
       continue;
     }
-    const uint32_t v = (uint32_t)((w0 + j) * 32 + lane);
     ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
-      pred[v] = parent[j];
+      pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -812,7 +820,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
-    bool hit[kBuWords];
+    bool hit[kBuWords], open[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t r = r0 + j * 32 + lane;
@@ -823,21 +831,9 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       }
       const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
-      beg[j] = end[j] = parent[j] = 0;
-      if (r < total) {
-        if (kFirst) parent[j] = __ldcs(&first[v[j]]);
-        if (kFirst == 2) {
-          end[j] = __ldcs(&deg[v[j]]);
-        } else {
-          beg[j] = __ldcs(&bu_off[v[j]]);
-          end[j] = __ldcs(&bu_off[v[j] + 1]);
-        }
-      }
+      open[j] = r < total;
     }
-    if (!kFirst) {
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) parent[j] = beg[j] < end[j] ? __ldg(&bu_adj[beg[j]]) : 0u;
-    }
+    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent);
     FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -1593,10 +1589,12 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
   uint32_t acc = 0;
   for (int64_t w0 = (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * kBuWords; w0 < row_words;
        w0 += warps * kBuWords) {
-    uint32_t iso[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
+    uint32_t iso[kBuWords], v[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
+    bool open[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? skip[w0 + j] : kFull;
-    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, w0, lane, iso, beg, end, u);
+    WordRows(w0, lane, iso, v, open);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, u);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);

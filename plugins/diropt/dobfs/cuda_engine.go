@@ -213,13 +213,15 @@ type cudaEngine struct {
 	leaves             [2]int64                  // the last search's leaves reached, and deep (dob_loop_sync)
 }
 
-// buDeg is dob_params.bu_deg for co: BUDeg where BUFirst and BUSkip are
-// on (the degree bytes' kernels are theirs), else 0.
-func buDeg(co CUDAOptions) int64 {
-	if !co.BUFirst || !co.BUSkip {
+// DegreeLevel is the level whose bottom-up first check reads the degree
+// bytes (bu_deg) with these settings: buDeg where bu_first and bu_skip are
+// on (the bytes' kernels are theirs), else 0 (none). The engine passes it
+// to the library, and the plugin's floor formula says what it reads by it.
+func DegreeLevel(buDeg int64, buFirst, buSkip bool) int64 {
+	if !buFirst || !buSkip {
 		return 0
 	}
-	return co.BUDeg
+	return buDeg
 }
 
 func ptr32(s []uint32) *uint32 {
@@ -251,7 +253,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
-		L2Window: b64(co.L2Window && single), BUDeg: buDeg(co)}
+		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
