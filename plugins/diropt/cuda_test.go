@@ -101,7 +101,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pTDIDs: false}, {pPreset: presetPaper, pOrder: dobfs.OrderDegree, pTDIDs: true}, {pMode: dobfs.ModeTopDown, pTDIDs: false},
 			{pBUDeg: int64(0)}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUDeg: int64(3)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(1)},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pBUBatch: int64(1), pBUSerial: int64(0)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pBUCompact: int64(1024)},
-			{pBUDegOn: true}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(1), pBUDegOn: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -31,7 +31,6 @@ const (
 	pBUSerial  = "bu_serial"
 	pBUFirst   = "bu_first"
 	pBUDeg     = "bu_deg"
-	pBUDegOn   = "bu_deg_after"
 	pBUBatch   = "bu_batch"
 	pBUSkip    = "bu_skip"
 	pTDLane    = "td_lane"
@@ -115,8 +114,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up: keep each row's first CSC entry (its neighbour of highest degree with order = degree) also in a dense array, which a level's first check reads: 8 bytes a row (offsets and that entry) instead of the offsets and a 32-byte sector of the list. The CPU backend ignores it"},
 			{Name: pBUDeg, Type: sdk.TypeInt, Default: int64(3), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
 				Help: "CUDA bottom-up with bu_first and bu_skip (without either, unused): keep each row's degree also in a byte (255 for 255 or more), and run level bu_deg (its index, the root's level 0) with a kernel whose first check reads it instead of the CSC offsets, 5 bytes a row instead of 8; a row that misses with more entries, or hits with 255, then reads its offsets. Level 3 follows a large level 2, and its unvisited rows nearly all hit at their first check; on a level whose rows mostly miss (level 2) the offsets' extra round trip measured slower (0: no level). The CPU backend ignores it"},
-			{Name: pBUDegOn, Type: sdk.TypeBool, Default: false, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA with bu_deg (a trial of its A/B, results/diropt-1000): the levels after bu_deg read the degree bytes too (false: level bu_deg only). The CPU backend ignores it"},
 			{Name: pBUBatch, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(2),
 				Help: "CUDA bottom-up: list entries a lane loads at once in its own scan, with the entries of its four lists together, before testing their in_queue bits together (1: one entry at a time, each waiting for the last, as the paper's scan; 2: twice the loads in flight, and the warp's help 64 entries a step). The CPU backend ignores it"},
 			{Name: pBUSkip, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -168,7 +165,6 @@ type options struct {
 	BUSerial  int64
 	BUFirst   bool
 	BUDeg     int64
-	BUDegOn   bool
 	BUBatch   int64
 	BUSkip    bool
 	TDLane    int64
@@ -187,7 +183,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
-		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg), BUDegOn: cfg.Bool(pBUDegOn),
+		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
@@ -255,7 +251,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		gated := v.opt.Gated && !v.Cfg.Shared
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
-			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUDegOn: v.opt.BUDegOn, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
+			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
 			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, Exchange: xch})
 		if err != nil {
 			return err

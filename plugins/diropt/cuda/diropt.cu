@@ -2150,10 +2150,12 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
     a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
   // bu_deg: level bu_deg (by its index, known here though its direction
-  // is not) runs the instance that reads the degree bytes; with
-  // bu_deg_after the levels after it too.
-  const bool deg = h->deg_kernel != nullptr &&
-                   (h->level == h->p.bu_deg || (h->p.bu_deg_after && h->level > h->p.bu_deg));
+  // is not) runs the instance that reads the degree bytes. The levels
+  // after it keep the offsets' instance: with the bytes there too
+  // (bu_deg_after, a trial), bottom-up level 4 was 3 % slower (3 of 49
+  // faster) at scale 25 on an H200, the searches no faster
+  // (results/diropt-1000, deg-after-25).
+  const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
   return 0;
 }

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 23
+#define DOB_ABI_VERSION 24
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -111,9 +111,6 @@ typedef struct dob_params {
                                 it instead of the offsets, which a row
                                 then reads only where it needs them; 0:
                                 none */
-  int64_t bu_deg_after;      /* with bu_deg: 1: the levels after level
-                                bu_deg launch the bytes' kernel too (a
-                                trial) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 23
+const dobABIVersion = 24
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -33,11 +33,11 @@ type dobParams struct {
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
-	BUDeg, BUDegOn                             int64
+	BUDeg                                      int64
 }
 
-var _ [224 - unsafe.Sizeof(dobParams{})]struct{} // 28 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 224]struct{}
+var _ [216 - unsafe.Sizeof(dobParams{})]struct{} // 27 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 216]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -181,7 +181,6 @@ type CUDAOptions struct {
 	BUBatch         int64 // bottom-up: entries a lane loads at once in its own scan (1 or 2)
 	BUSkip          bool  // bottom-up: a warp takes 32 words of visited at once and skips the full ones
 	BUDeg           int64 // bottom-up with BUFirst and BUSkip: the level (its index) whose first check reads a degree byte a row instead of the offsets (0: none)
-	BUDegOn         bool  // with BUDeg: the levels after it read the bytes too (a trial)
 	TDLane          int64 // top-down: a lane per in_queue word, expanding its lists shorter than this alone (0: a warp per word)
 	TDBatch         int64 // top-down with TDLane: list entries a lane reads at once (1 or 4)
 	BUCompact       int64 // bottom-up with BUSkip: a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row (0: never)
@@ -254,7 +253,7 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
-		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUDegOn: b64(co.BUDegOn)}
+		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip)}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
