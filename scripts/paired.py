@@ -155,7 +155,7 @@ def main():
     if rest:
         level = int(rest[0])
         print(f"level {level}: root, direction, frontier, m_f, entries examined a / b, explore ms a / b")
-        dirs = {"bu": "bottom-up", "td": "top-down"}
+        dirs = {"bu": "bottom-up", "td": "top-down", "split": "split"}
         times = {d: ([], []) for d in dirs}  # each case's level-L times in direction d
         ratios = {d: [] for d in dirs}  # b / a over the roots in direction d in both cases
         for x, y in zip(a["bfs"], b["bfs"]):
@@ -165,12 +165,12 @@ def main():
                 continue
             ta = sum(v for k, v in pa["times"].items() if k.startswith("explore_")) * 1e3
             tb = sum(v for k, v in pb["times"].items() if k.startswith("explore_")) * 1e3
-            d = "bu" if "explore_bu" in pa["times"] else "td"
+            d = dir_of(pa)
             ea, eb = pa["bytes"]["edges_examined"], pb["bytes"]["edges_examined"]
             mf = pa["bytes"]["frontier_edges"]
             cut = "".join(f" cut {p['bytes']['cut_bound']}" for p in (pa, pb) if p["bytes"].get("cut_bound"))
             print(f"{x['root']} {d} {pa['frontier']} {mf} {ea} / {eb} {ta:.3f} / {tb:.3f}{cut}")
-            db = "bu" if "explore_bu" in pb["times"] else "td"
+            db = dir_of(pb)
             times[d][0].append(ta)
             times[db][1].append(tb)
             if d == db:
@@ -185,10 +185,15 @@ def main():
         switched(a, b, level)
 
 
+def dir_of(p):
+    """A level's direction: "bu", "split" or "td" (diropt's explore_* phase)."""
+    return "bu" if "explore_bu" in p["times"] else "split" if "explore_split" in p["times"] else "td"
+
+
 def direction(s, level):
-    """The search's direction at level ("bu", "td"), and that level's phase (None: no such level)."""
+    """The search's direction at level ("bu", "split", "td"), and that level's phase (None: no such level)."""
     p = next((p for p in s["phases"] if p["level"] == level), None)
-    return (None, None) if p is None else ("bu" if "explore_bu" in p["times"] else "td", p)
+    return (None, None) if p is None else (dir_of(p), p)
 
 
 def harmonic_gteps(searches):

@@ -34,11 +34,7 @@ func levelShape(s sdk.Search) []string {
 		if ph.Frontier == 0 {
 			continue // the WritePred entry after the levels
 		}
-		dir := dobfs.PhaseExploreTD
-		if _, ok := ph.Times[dobfs.PhaseExploreBU]; ok {
-			dir = dobfs.PhaseExploreBU
-		}
-		out = append(out, fmt.Sprintf("%d:%d:%s", ph.Frontier, ph.Bytes[dobfs.CountFrontierEdges], dir))
+		out = append(out, fmt.Sprintf("%d:%d:%s", ph.Frontier, ph.Bytes[dobfs.CountFrontierEdges], direction(ph)))
 	}
 	return out
 }
@@ -101,6 +97,13 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pTDIDs: false}, {pPreset: presetPaper, pOrder: dobfs.OrderDegree, pTDIDs: true}, {pMode: dobfs.ModeTopDown, pTDIDs: false},
 			{pBUDeg: int64(0)}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUDeg: int64(3)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(1)},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pBUBatch: int64(1), pBUSerial: int64(0)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pBUCompact: int64(1024)},
+			// The split level with its window wide open (TestSplit), from
+			// a bound below every row's degree to one above all, through
+			// each instance of its kernel and the BigQueue's tails.
+			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3}, {pSplit: int64(1), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUCompact: int64(1024)},
+			{pSplit: int64(1 << 20), pSplitFrom: 1e12, pSplitTo: 1e-3, pTDBig: int64(32)},
+			{pSplit: int64(4), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUBatch: int64(1), pBUSerial: int64(0)},
+			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUSerial: int64(0), pTDBig: int64(32), pGated: false},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -41,6 +41,9 @@ const (
 	pL2Window  = "l2_window"
 	pTDIDs     = "td_ids"
 	pLeaves    = "leaves"
+	pSplit     = "split"
+	pSplitFrom = "split_from"
+	pSplitTo   = "split_to"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -134,6 +137,12 @@ func (plugin) Info() sdk.Info {
 				Help: "1×1 grids with order = degree: the top-down lists (CSR) are kept in id order in arrays of their own beside the degree-ordered bottom-up lists (CSC), as the paper stores both (§IV-C), so that the neighbours a warp expands together, dense in ids on a hub's list, share the sectors of their visited words and predecessors; the two orders share one offsets array (a vertex's list has the same length in both); 4 bytes an entry more on the host and the GPU (false: one copy, the CSR being the degree-ordered CSC). 2D grids' CSR is in id order either way"},
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
+			{Name: pSplit, Type: sdk.TypeInt, Default: int64(64), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
+				Help: "1×1 grids with order = degree, td_lane, bu_first and bu_skip (without any, unused, on the CPU backend too, so that both run the same levels): the degree bound D of the split level (dobfs/split.go): level 2, where its m_f lies in the window of split_from and split_to, finds its rows of degree below D top-down, each frontier vertex reading only the tail of its list (its neighbours of degree below D, last in degree order), and the other rows bottom-up, in the same level; both find the vertices and m_f the plain level would (0: no split level). Ignored on 2D grids"},
+			{Name: pSplitFrom, Type: sdk.TypeFloat, Default: 1000.0, Min: sdk.Bound(1),
+				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, its top-down level reads few entries)"},
+			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 10.0, Min: sdk.Bound(1e-3),
+				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads)"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -182,7 +191,8 @@ type options struct {
 func parseOptions(cfg sdk.Config) (options, error) {
 	o := options{
 		Options: dobfs.Options{Mode: cfg.String(pMode), Alpha: cfg.Float(pAlpha), Beta: cfg.Float(pBeta),
-			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves)},
+			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves),
+			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
@@ -192,6 +202,13 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
+	}
+	// The split level needs the lists by degree (a list's tail is its
+	// neighbours of low degree only in that order) and, on the GPU, the
+	// kernels it is built into; without them it is unused on either
+	// backend, so that both run the same levels.
+	if o.Order != dobfs.OrderDegree || o.TDLane == 0 || !o.BUFirst || !o.BUSkip {
+		o.Split = 0
 	}
 	return o, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
+	"github.com/bfsbench/bfsbench/harness/results"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 	"github.com/bfsbench/bfsbench/harness/sdk/sdktest"
 	"github.com/bfsbench/bfsbench/plugins/diropt/dobfs"
@@ -17,6 +18,21 @@ import (
 func searchAll(t *testing.T, cfg sdk.Config, g *sdktest.Graph) []sdk.Search {
 	t.Helper()
 	return sdktest.SearchAll(t, plugin{}, cfg, g, func(s sdk.Search) { checkPhases(t, s, cfg) })
+}
+
+// direction is a level's explore phase (its direction), or "" where it
+// has none or more than one.
+func direction(ph results.LevelPhase) string {
+	dir := ""
+	for _, k := range []string{dobfs.PhaseExploreTD, dobfs.PhaseExploreBU, dobfs.PhaseExploreSplit} {
+		if _, ok := ph.Times[k]; ok {
+			if dir != "" {
+				return ""
+			}
+			dir = k
+		}
+	}
+	return dir
 }
 
 // checkPhases checks the per-level report: one entry per level, its
@@ -40,14 +56,16 @@ func checkPhases(t *testing.T, s sdk.Search, cfg sdk.Config) {
 		t.Fatalf("%d level entries for %d levels", len(levels), s.Levels)
 	}
 	for k, ph := range levels {
-		_, td := ph.Times[dobfs.PhaseExploreTD]
-		_, bu := ph.Times[dobfs.PhaseExploreBU]
-		if td == bu {
-			t.Fatalf("level %d: want exactly one of explore_td, explore_bu: %v", k, ph.Times)
+		dir := direction(ph)
+		if dir == "" {
+			t.Fatalf("level %d: want exactly one of explore_td, explore_bu, explore_split: %v", k, ph.Times)
 		}
 		mode, _ := cfg.Params[pMode].(string)
-		if (mode == dobfs.ModeTopDown && bu) || (mode == dobfs.ModeBottomUp && td) {
-			t.Fatalf("level %d: direction does not follow mode %s", k, mode)
+		if (mode == dobfs.ModeTopDown && dir != dobfs.PhaseExploreTD) || (mode == dobfs.ModeBottomUp && dir != dobfs.PhaseExploreBU) {
+			t.Fatalf("level %d: direction %s does not follow mode %s", k, dir, mode)
+		}
+		if dir == dobfs.PhaseExploreSplit && (k != dobfs.SplitLevel || twoD) {
+			t.Fatalf("level %d: a split level on %v (only level %d of a 1×1 grid may be)", k, cfg.Grid, dobfs.SplitLevel)
 		}
 		if _, ok := ph.Bytes[dobfs.CountEdgesExamined]; !ok {
 			t.Fatalf("level %d: no %s", k, dobfs.CountEdgesExamined)
@@ -134,11 +152,7 @@ func TestHybridSwitches(t *testing.T) {
 		var dirs []string
 		for _, ph := range ss[0].Phases {
 			total += ph.Bytes[dobfs.CountEdgesExamined]
-			if _, ok := ph.Times[dobfs.PhaseExploreBU]; ok {
-				dirs = append(dirs, "bu")
-			} else {
-				dirs = append(dirs, "td")
-			}
+			dirs = append(dirs, strings.TrimPrefix(direction(ph), "explore_"))
 		}
 		return total, dirs
 	}
@@ -178,9 +192,9 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end"}, Order: "id", BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end"}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 1000, SplitTo: 10}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end", SplitFrom: 1000, SplitTo: 10}, Order: "id", BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end", SplitFrom: 1000, SplitTo: 10}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {
 		params, err := plugin{}.Info().CheckParams(tc.params)
 		if err != nil {
@@ -284,6 +298,55 @@ func TestLeaves(t *testing.T) {
 			}
 			if shorter == 0 {
 				t.Errorf("no search ran fewer levels with leaves: the graph's deepest leaves were not left out")
+			}
+		})
+	}
+}
+
+// TestSplit runs the split level (dobfs/split.go) on the CPU backend with
+// its window wide open, so that a search whose level 1 is top-down runs
+// level 2 split (unless its m_f exceeds 1000 m_u), for degree bounds from none of the rows (1: only
+// the isolated ones are below it) to all of them: each search validates,
+// level 2 is split, and every level finds the vertices and m_f of the
+// same search without the split (the level structure but level 2's
+// direction).
+func TestSplit(t *testing.T) {
+	g := sdktest.NewGraph(t, 14, 16, 4)
+	shape := func(s sdk.Search) []string {
+		var out []string
+		for _, ph := range s.Phases {
+			out = append(out, fmt.Sprintf("%d:%d", ph.Frontier, ph.Bytes[dobfs.CountFrontierEdges]))
+		}
+		return out
+	}
+	run := func(params map[string]any) []sdk.Search {
+		full, err := plugin{}.Info().CheckParams(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return searchAll(t, sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1}, g)
+	}
+	plain := run(map[string]any{pSplit: int64(0)})
+	for _, d := range []int64{1, 4, 64, 1 << 20} {
+		t.Run(fmt.Sprint(d), func(t *testing.T) {
+			split := run(map[string]any{pSplit: d, pSplitFrom: 1e12, pSplitTo: 1e-3})
+			var splits int
+			for k, s := range split {
+				if a, b := shape(plain[k]), shape(s); fmt.Sprint(a) != fmt.Sprint(b) {
+					t.Errorf("search %d: levels %v with the split, %v without", k, b, a)
+				}
+				if len(s.Phases) > dobfs.SplitLevel && direction(s.Phases[dobfs.SplitLevel-1]) == dobfs.PhaseExploreTD {
+					// bottom-up only where m_f > 1000 m_u; never top-down
+					switch dir := direction(s.Phases[dobfs.SplitLevel]); dir {
+					case dobfs.PhaseExploreSplit:
+						splits++
+					case dobfs.PhaseExploreTD:
+						t.Errorf("search %d: level %d %s, want split or bottom-up", k, dobfs.SplitLevel, dir)
+					}
+				}
+			}
+			if splits == 0 {
+				t.Fatal("no search ran a split level")
 			}
 		})
 	}

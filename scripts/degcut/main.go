@@ -13,7 +13,13 @@
 // the full bottom-up scan (every row to its first frontier neighbour, or
 // its list's end) and against top-down alone (m_f).
 //
-// For random roots of the Graph500 graph (seed [2, 3], edge factor
+// It also counts the split level (plugins/diropt/dobfs/split.go, built
+// from these counts): for each bound D, the tails top-down (the frontier's
+// entries of degree 2 to D-1; leaves, last in every list, stop the count)
+// and the rows of degree at least D bottom-up, with how many such rows
+// are unvisited, in millions.
+//
+// For random roots (or those of -root) of the Graph500 graph (seed [2, 3], edge factor
 // 16; self-loops and duplicates removed; leaves, rows of degree 1, left
 // out as diropt's `leaves` does), it prints for level 2 (its frontier the
 // vertices two steps from the root) n_f, m_f, m_u, the bottom-up entries,
@@ -21,6 +27,7 @@
 // (a row the top-down part reaches is not scanned).
 //
 //	go run ./scripts/degcut -scale 25 -roots 8   (about 9 minutes and 13 GB)
+//	go run ./scripts/degcut -scale 25 -root 33338285,7222815
 package main
 
 import (
@@ -28,6 +35,8 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/bfsbench/bfsbench/harness/graph500"
 )
@@ -95,18 +104,34 @@ func build(scale int) *graph {
 func main() {
 	scale := flag.Int("scale", 22, "Graph500 scale")
 	roots := flag.Int("roots", 10, "search keys (random vertices with a neighbour)")
+	rootList := flag.String("root", "", "comma-separated search keys instead of random ones")
 	flag.Parse()
 	g := build(*scale)
 	n := g.vertices()
 	fmt.Printf("scale %d: %d CSC entries\n", *scale, len(g.adj))
 	ks := []int{6, 8, 9, 10, 11, 12}
+	ds := []int64{8, 16, 32, 64, 128, 256}
 	rng := rand.New(rand.NewSource(1))
 	level := make([]int8, n)
 	claimed := make([]uint8, n) // bit i: a neighbour of the frontier below 2^ks[i]
-	for range *roots {
-		root := int32(rng.Int63n(int64(n)))
-		for g.deg(root) == 0 {
+	var given []int32
+	for _, f := range strings.Split(*rootList, ",") {
+		if r, err := strconv.Atoi(f); err == nil {
+			given = append(given, int32(r))
+		}
+	}
+	if len(given) > 0 {
+		*roots = len(given)
+	}
+	for ri := range *roots {
+		var root int32
+		if len(given) > 0 {
+			root = given[ri]
+		} else {
 			root = int32(rng.Int63n(int64(n)))
+			for g.deg(root) == 0 {
+				root = int32(rng.Int63n(int64(n)))
+			}
 		}
 		for i := range level {
 			level[i] = -1
@@ -126,11 +151,25 @@ func main() {
 			front = next
 		}
 		var mf, mu, bu int64
+		splitTD := make([]int64, len(ds))
+		splitBU := make([]int64, len(ds))
+		splitRows := make([]int64, len(ds))
 		cutTD := make([]int64, len(ks))
 		cutBU := make([]int64, len(ks))
 		clear(claimed)
 		for _, v := range front {
 			mf += g.deg(v)
+			for _, u := range g.list(v) {
+				du := g.deg(u)
+				if du <= 1 {
+					break // leaves sit at the list's end
+				}
+				for i, d := range ds {
+					if du < d {
+						splitTD[i]++
+					}
+				}
+			}
 			for i, k := range ks {
 				if g.deg(v) < 1<<k {
 					cutTD[i] += g.deg(v)
@@ -154,6 +193,12 @@ func main() {
 				}
 			}
 			bu += scan
+			for i, d := range ds {
+				if g.deg(v) >= d {
+					splitBU[i] += scan
+					splitRows[i]++
+				}
+			}
 			for i, k := range ks {
 				if claimed[v]&(1<<i) != 0 {
 					continue
@@ -172,6 +217,11 @@ func main() {
 		fmt.Printf("root %d: n_f %d, m_f %.1f, m_u %.1f, bottom-up %.1f; cut top-down+bottom-up:", root, len(front), m(mf), m(mu), m(bu))
 		for i, k := range ks {
 			fmt.Printf(" 2^%d %.1f+%.1f", k, m(cutTD[i]), m(cutBU[i]))
+		}
+		fmt.Println()
+		fmt.Printf("  split by row degree D, top-down tail + bottom-up rows >= D (rows):")
+		for i, d := range ds {
+			fmt.Printf(" %d %.1f+%.1f (%.1f)", d, m(splitTD[i]), m(splitBU[i]), m(splitRows[i]))
 		}
 		fmt.Println()
 	}

@@ -196,7 +196,7 @@ struct FrontierLeaves {
 // exploration take a pointer to it (gate; nullptr when the host drives the
 // levels) and return at once when the level is not theirs.
 struct LoopState {
-  int dir;   // the next level's direction (0 top-down, 1 bottom-up)
+  int dir;   // the next level's direction (0 top-down, 1 bottom-up, kSplitDir split)
   int done;  // 1 once a level found no vertex: later levels do nothing
   long long nf, prev_nf, mf, mu;  // n_f, the previous n_f, m_f, m_u
   long long level;                // levels completed
@@ -265,6 +265,16 @@ __device__ __forceinline__ void PdlStart() {
 // Skip reports whether a kernel of direction dir stays out of this level.
 __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
   return gate != nullptr && (gate->done || gate->dir != dir);
+}
+
+// kSplitDir is LoopState::dir for a split level (dobfs/split.go; ours):
+// top-down over the frontier's tails and bottom-up over the rows of
+// degree at least D, in the same level.
+constexpr int kSplitDir = 2;
+
+// SplitLevel reports whether the device loop's level is a split one.
+__device__ __forceinline__ bool SplitLevel(const LoopState* gate) {
+  return gate != nullptr && !gate->done && gate->dir == kSplitDir;
 }
 
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
@@ -442,12 +452,17 @@ constexpr int kTdWords = 4;
 // once, alone and in the warp's step. The warps read in_queue's words
 // from lo (a multiple of the span, kTdWords·32) to in_words: the words
 // before lo are clear (level 0 of the 1×1 device loop, TopDownKernel).
+//
+// On a split level (dobfs/split.go) u's list is its tail in the CSC,
+// [td_beg[u], td_end[u + 1]) = [cut[u], bu_off[u + 1]) of bu_adj, and
+// in_queue stays whole (clear false) for the level's bottom-up side.
 template <int kBatch>
-__device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
+__device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg, const uint32_t* __restrict__ td_end,
+                                             const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t lo,
                                              int64_t in_words, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                              BigQueue big, uint32_t lane_max, const uint32_t* __restrict__ has_leaf,
-                                             Counters* ctr, Counters* next) {
+                                             Counters* ctr, Counters* next, bool clear) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
@@ -463,7 +478,7 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
     }
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
-      if (words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
+      if (clear && words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
     }
     uint32_t cur = 0;  // the bits of the lane's word in hand, and its word
     int64_t cw = 0;
@@ -483,8 +498,8 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_off
       if (cur != 0) {  // lines 16-21 for the lane's next vertex
         u = (uint32_t)(cw * 32 + __ffs(cur) - 1);
         cur &= cur - 1;
-        beg = td_off[u];
-        end = td_off[u + 1];
+        beg = td_beg[u];
+        end = td_end[u + 1];
         hl = fl.Word(u);
         edges += end - beg;
         if (big.Take(u, beg, end)) {
@@ -759,8 +774,11 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
-// and writes them without atomics.
-template <bool kWarpAssist, int kFirst, int kBatch>
+// and writes them without atomics; with kSplit (a split level, whose vis
+// also marks the rows of degree below D, which the level's top-down side
+// claims in the same words) it ORs its hits in with atomics, and writes
+// nothing else.
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -778,7 +796,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
-      if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+      if (!kSplit && lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
       continue;
     }
     ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
@@ -788,7 +806,12 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       found += 1;
       degrees += end[j] - beg[j];
     }
-    if (lane == 0) {
+    if (kSplit) {
+      if (lane == 0 && hits != 0) {
+        atomicOr(&out_queue[w0 + j], hits);
+        atomicOr(&visited[w0 + j], hits);
+      }
+    } else if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
     }
@@ -905,12 +928,21 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
 // chunk's state would otherwise take to 76 with bu_batch 2.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
+//
+// kSplit (with kSkip; a split level's bottom-up side, dobfs/split.go):
+// the words of visited are loaded ORed with those of low, the rows of
+// degree below D, so that only the others are explored, and no word is
+// overwritten (BottomUpWords; CompactRows ORs its hits in anyway): the
+// level's top-down side writes the same words, and out_queue is clean at
+// its start (the level follows a top-down one).
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
-                                         uint32_t compact, Counters* ctr, Counters* next) {
+                                         uint32_t compact, Counters* ctr, Counters* next,
+                                         const uint32_t* __restrict__ low = nullptr) {
+  static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -924,7 +956,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     // others.
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
-      const uint32_t mine = in ? visited[c0 + lane] : kFull;
+      uint32_t mine = kFull;
+      if (in) mine = kSplit ? visited[c0 + lane] | __ldcs(&low[c0 + lane]) : visited[c0 + lane];
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
         // bu_compact: a chunk of at most `compact` unvisited rows is
@@ -938,7 +971,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
         const uint32_t total = __shfl_sync(kFull, incl, 31);
         if (total <= compact) {
-          if (in) out_queue[c0 + lane] = 0;
+          if (in && !kSplit) out_queue[c0 + lane] = 0;
           __syncwarp();
           CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0, mine, incl - cnt, total, found, degrees, edges);
@@ -946,14 +979,15 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
-      if (in && !explored) out_queue[c0 + lane] = 0;
+      if (in && !explored && !kSplit) out_queue[c0 + lane] = 0;
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
-                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
+                                                           pred, serial, lane, c0 + g, row_words, vis, found, degrees,
+                                                           edges);
       }
     }
   } else {
@@ -1000,6 +1034,9 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
 struct ExploreArgs {
   const uint32_t *td_off, *td_adj, *bu_off, *bu_adj, *first;
   const uint8_t* deg;  // bu_deg: each row's degree byte, else nullptr
+  // split: each vertex's tail in the CSC (its first entry of degree below
+  // D) and the rows of degree below D (a bitmap), else nullptr
+  const uint32_t *cut, *low;
   uint32_t *in_queue, *visited, *out_queue, *pred;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
@@ -1107,7 +1144,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const bool leaf = (gate->done && gate->leaf_pending) || last_td;
   if (leaf) {
     LeafPass<true>(f.leaves, gate->root, a.visited, a.ctr);
-    if (!last_td && gate->prev_dir == 1) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
+    if (!last_td && gate->prev_dir != 0) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
       const int64_t stride = (int64_t)gridDim.x * blockDim.x;
       uint32_t any = 0;
       for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) {
@@ -1115,7 +1152,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
       }
       if (__any_sync(kFull, any != 0) && (threadIdx.x & 31) == 0) a.ctr->leafy = 1;
     }
-  } else if (!gate->done && gate->prev_dir == 1) {
+  } else if (!gate->done && gate->prev_dir != 0) {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) f.spare[w] = 0;
   }
@@ -1174,10 +1211,14 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
 // against 5 for a level of a few vertices on an H200 at scale 25; in a
 // search, its caches warm, level 0 took the same time either way
 // (results/diropt-1000).
+//
+// On a split level (gate->dir 2, 1×1 with td_lane only: dob_create) it
+// runs the level's top-down side: the frontier's tails (TopDownLanes).
 template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
-  if (Skip(gate, 0)) return;
+  const bool split = kLane && SplitLevel(gate);
+  if (!split && Skip(gate, 0)) return;
   if (kLane) {
     int64_t lo = 0, hi = a.in_words;
     if (gate != nullptr && gate->level == 0 && gate->root >= 0) {
@@ -1185,8 +1226,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
       lo = (gate->root >> 5) / span * span;
       hi = min(hi, lo + span);
     }
-    TopDownLanes<kBatch>(a.td_off, a.td_adj, a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big,
-                         a.td_lane, a.has_leaf, a.ctr, a.next);
+    TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
+                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
+                         a.ctr, a.next, !split);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
@@ -1204,7 +1246,12 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
+//
+// kSplit (the instance level 2 launches with split): on a split level it
+// expands the tails TopDownKernel queued on the BigQueue, then runs the
+// bottom-up side (BottomUp with kSplit); on a top-down or bottom-up level
+// it does what the other instances do.
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1221,6 +1268,15 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
       bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
                        cur);
     }
+  } else if (kSplit && SplitLevel(gate)) {
+    if (a.big.lists != nullptr) {
+      __shared__ bfsb::HugeList<uint32_t> cur;
+      bfsb::HugeExpand(a.big, a.bu_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
+                       cur);
+    }
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSplit && kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited,
+                                                       a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
+                                                       a.next, a.low);
   } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
                                                  a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
@@ -1263,6 +1319,37 @@ __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
     const uint32_t b = bu_off[v], e = bu_off[v + 1];
     first[v] = b < e ? bu_adj[b] : 0u;
     if (deg != nullptr) deg[v] = (uint8_t)min(e - b, kDegSaturated);
+  }
+}
+
+// CutKernel fills, with split at dob_create, each row's tail (cut: the
+// first entry of its CSC list, ordered by decreasing neighbour degree,
+// whose degree is below d; a binary search over the list) and low (the
+// rows of degree below d: those the split level finds top-down). A
+// thread a row, rows rounded up to whole words (the rows past the last
+// have no bit).
+__global__ void CutKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
+                          uint32_t d, uint32_t* cut, uint32_t* low) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t padded = (rows + 31) / 32 * 32;
+  for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < padded; v += stride) {
+    bool is_low = false;
+    if (v < rows) {
+      uint32_t lo = bu_off[v], hi = bu_off[v + 1];
+      is_low = hi - lo < d;
+      while (lo < hi) {  // the first entry of degree below d
+        const uint32_t mid = lo + (hi - lo) / 2;
+        const uint32_t u = bu_adj[mid];
+        if (bu_off[u + 1] - bu_off[u] < d) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      cut[v] = lo;
+    }
+    const unsigned bits = __ballot_sync(kFull, is_low);
+    if ((threadIdx.x & 31) == 0) low[v >> 5] = bits;
   }
 }
 
@@ -1612,10 +1699,20 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
 // host loop choose alike: the direction after a level that went `was`,
 // from the rule's inputs for the next one (mode 1: top-down only, 2:
 // bottom-up only).
+// kSplitLevel is the one level a search may run split (dobfs.SplitLevel).
+constexpr int kSplitLevel = 2;
+
+// Rule's split window is dobfs.Rank.splitLevel's: level kSplitLevel after
+// a top-down level, m_u / split_from < m_f <= m_u / split_to (lp.split_from
+// 0: no split).
 __device__ __forceinline__ int Rule(int was, long long nf, long long prev_nf, long long mf, long long mu,
-                                    const dob_loop_params& lp) {
+                                    const dob_loop_params& lp, long long level) {
   if (lp.mode == 1) return 0;
   if (lp.mode == 2) return 1;
+  if (lp.split_from > 0 && level == kSplitLevel && was == 0 && (double)mf > (double)mu / lp.split_from &&
+      (double)mf <= (double)mu / lp.split_to) {
+    return kSplitDir;
+  }
   if (was == 0) return ((double)mf > (double)mu / lp.alpha && nf > prev_nf) ? 1 : 0;
   return ((double)nf < (double)lp.n / lp.beta && nf < prev_nf) ? 0 : 1;
 }
@@ -1643,7 +1740,7 @@ __device__ LoopState EndState(LoopState st, long long found, long long found_mf,
   st.level++;
   st.done = found == 0;
   st.prev_dir = st.dir;
-  if (!st.done) st.dir = Rule(st.dir, st.nf, st.prev_nf, st.mf, st.mu, lp);
+  if (!st.done) st.dir = Rule(st.dir, st.nf, st.prev_nf, st.mf, st.mu, lp, st.level);
   return st;
 }
 
@@ -1667,7 +1764,7 @@ __device__ void StartState(const LoopInit& in, bool start) {
   if (start) {
     st->mf = in.lp.mf;
     st->mu = in.lp.edges - in.lp.mf;
-    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, in.lp);
+    st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, in.lp, 0);
   }
 }
 
@@ -1689,7 +1786,7 @@ __global__ void StartLoopKernel(LoopState* st, const long long* red, dob_loop_pa
   if (threadIdx.x != 0 || blockIdx.x != 0) return;
   st->mf = red[1];
   st->mu = lp.edges - red[1];
-  st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, lp);
+  st->dir = Rule(st->dir, st->nf, st->prev_nf, st->mf, st->mu, lp, 0);
 }
 
 // CountsKernel (2D) packs this rank's share of the level's counts for the
@@ -1738,9 +1835,20 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
 // (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
 // bu_batch it was not built for; with deg, the instance that reads the
-// degree bytes (bu_deg), built with bu_first and bu_skip only.
-ExploreKernel BottomUpFor(const dob_params& p, bool deg = false) {
+// degree bytes (bu_deg), built with bu_first and bu_skip only; with split,
+// the instance that can run a split level (level 2 with split), likewise.
+ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
+  if (split) {
+    if (!first || !skip) return nullptr;
+    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
+      case 2: return BottomUpKernel<false, 1, 1, true, true>;
+      case 3: return BottomUpKernel<true, 1, 1, true, true>;
+      case 4: return BottomUpKernel<false, 1, 2, true, true>;
+      case 5: return BottomUpKernel<true, 1, 2, true, true>;
+    }
+    return nullptr;
+  }
   if (deg) {
     if (!first || !skip) return nullptr;
     switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
@@ -1792,11 +1900,13 @@ struct Handle {
   ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
   ExploreKernel deg_kernel = nullptr; // bu_deg: the instance level bu_deg launches instead (degree bytes)
+  ExploreKernel split_kernel = nullptr; // split: the instance level 2 launches instead (a split level)
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint8_t* deg = nullptr;     // bu_deg: each row's degree byte
+  uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
@@ -1911,7 +2021,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, deg, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, deg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -1970,7 +2080,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, in_q, visited, out_q, pred, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -1989,6 +2099,7 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (p->bu_deg > 0) b += p->local_rows;                         // deg
+  if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -2036,6 +2147,10 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
+  BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
+  BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
+               "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
+  BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
@@ -2156,7 +2271,10 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // faster) at scale 25 on an H200, the searches no faster
   // (results/diropt-1000, deg-after-25).
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
-  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
+  // split: level 2 (its direction decided on the device) runs the instance
+  // that can run it split (dobfs/split.go).
+  const bool split = h->split_kernel != nullptr && gate != nullptr && h->level == kSplitLevel;
+  BFSB_CHECK(LaunchExplore(h, split ? h->split_kernel : deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
   return 0;
 }
 
@@ -2244,10 +2362,13 @@ void BeginSearch(Handle* h) {
 
 // CheckLoopParams checks the rule's parameters that dob_loop_begin and
 // dob_loop_arm take (fn names the call in the error).
-int32_t CheckLoopParams(const char* fn, const dob_loop_params* lp, char* err, int32_t errlen) {
+int32_t CheckLoopParams(const Handle* h, const char* fn, const dob_loop_params* lp, char* err, int32_t errlen) {
   BFSB_REQUIRE(lp->mode >= 0 && lp->mode <= 2 && (lp->dir == 0 || lp->dir == 1) && lp->alpha > 0 && lp->beta > 0,
                "%s: bad parameters (mode %lld, direction %lld, alpha %g, beta %g)", fn, (long long)lp->mode,
                (long long)lp->dir, lp->alpha, lp->beta);
+  BFSB_REQUIRE(lp->split_from == 0 || (h->split_kernel != nullptr && lp->split_from > 0 && lp->split_to > 0),
+               "%s: split_from %g, split_to %g: want both positive, with split at dob_create, or split_from 0", fn,
+               lp->split_from, lp->split_to);
   return 0;
 }
 
@@ -2326,12 +2447,16 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     h->bu_kernel = BottomUpFor(*p);
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
+    // The instances of bu_deg's and split's levels launch on the same
+    // grid: the smaller of their occupancies and bu_kernel's.
     if (p->bu_deg > 0) {
-      // Both launch on one grid, of what both hold at once: as many
-      // blocks an SM with bu_batch 2 (64 registers each, no spills, ptxas
-      // of nvcc 11.8), one fewer for the bytes' with bu_batch 1.
       h->deg_kernel = BottomUpFor(*p, true);
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->deg_kernel, h->tpb, 0));
+      h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
+    }
+    if (p->split > 0) {
+      h->split_kernel = BottomUpFor(*p, false, true);
+      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->split_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
@@ -2359,6 +2484,14 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first,
                                                                     h->deg);
       BFSB_CHECK_LAUNCH("FirstKernel");
+      BFSB_CHECK(cudaStreamSynchronize(h->s));
+    }
+    if (p->split > 0) {
+      BFSB_CHECK(cudaMalloc(&h->cut, 4 * p->local_rows));
+      BFSB_CHECK(cudaMalloc(&h->low, 4 * rw));
+      CutKernel<<<h->ThreadGrid(32 * rw), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows,
+                                                             (uint32_t)p->split, h->cut, h->low);
+      BFSB_CHECK_LAUNCH("CutKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
@@ -2788,11 +2921,12 @@ int32_t dob_loop_begin(void* hv, const dob_loop_params* lp, char* err, int32_t e
   BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_begin: null argument");
   BFSB_REQUIRE(h->p.single || h->p.device_exchange,
                "dob_loop_begin: a 2D grid's device loop needs device_exchange (its exchanges stay on the device)");
-  if (int32_t st = CheckLoopParams("dob_loop_begin", lp, err, errlen)) return st;
+  if (int32_t st = CheckLoopParams(h, "dob_loop_begin", lp, err, errlen)) return st;
   if (h->prequeued > 0) {  // a gated start: dob_loop_arm launched the reset with these parameters
     BFSB_REQUIRE(!h->armed, "dob_loop_begin: call dob_reset first");
     BFSB_REQUIRE(lp->alpha == h->lp.alpha && lp->beta == h->lp.beta && lp->mode == h->lp.mode && lp->n == h->lp.n &&
-                     lp->dir == h->lp.dir && lp->edges == h->lp.edges,
+                     lp->dir == h->lp.dir && lp->edges == h->lp.edges && lp->split_from == h->lp.split_from &&
+                     lp->split_to == h->lp.split_to,
                  "dob_loop_begin: parameters other than those dob_loop_arm queued the start with");
     return 0;
   }
@@ -3007,7 +3141,7 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   BFSB_REQUIRE(h != nullptr && lp != nullptr, "dob_loop_arm: null argument");
   BFSB_REQUIRE(h->p.gated, "dob_loop_arm: the handle was made without gated");
   BFSB_REQUIRE(levels >= 1 && levels <= kLoopSlots, "dob_loop_arm: %d levels, want 1 to %d", levels, kLoopSlots);
-  if (int32_t st = CheckLoopParams("dob_loop_arm", lp, err, errlen)) return st;
+  if (int32_t st = CheckLoopParams(h, "dob_loop_arm", lp, err, errlen)) return st;
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (int32_t st = Disarm(h, err, errlen)) return st;
   if (int32_t st = FlushReset(h, err, errlen)) return st;

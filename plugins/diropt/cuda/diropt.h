@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 24
+#define DOB_ABI_VERSION 25
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -110,6 +110,14 @@ typedef struct dob_params {
                                 bottom-up kernel whose first check reads
                                 it instead of the offsets, which a row
                                 then reads only where it needs them; 0:
+                                none */
+  int64_t split;             /* 1×1 device loop with bu_first, bu_skip and
+                                td_lane (lists by neighbour degree): > 0:
+                                the degree bound D of the split level
+                                (dobfs/split.go): each vertex's tail (its
+                                first CSC entry of degree < D) and the rows
+                                of degree < D are kept, and level 2 launches
+                                the bottom-up kernel that can run it; 0:
                                 none */
 } dob_params;
 
@@ -298,6 +306,9 @@ typedef struct dob_loop_params {
                          degree in this block; 1×1: the root's degree) */
   int64_t edges;      /* the graph's edges over the grid (m_u = edges -
                          m_f before level 0) */
+  double split_from, split_to; /* with split (else 0): level 2 after a
+                                  top-down level 1 runs split where
+                                  m_u / split_from < m_f <= m_u / split_to */
 } dob_loop_params;
 
 /* One level's record (dob_loop_sync): the direction, n_f, m_f and the
@@ -310,7 +321,7 @@ typedef struct dob_loop_params {
  * between. 1×1 (one event a level): explore_ms is all of it, since the
  * previous level's end (level 0: since the search's start), and the other
  * parts are 0. */
-typedef struct dob_level_rec {
+typedef struct dob_level_rec { /* dir: 0 top-down, 1 bottom-up, 2 split */
   int64_t dir, nf, mf, edges;
   double explore_ms, row_ms, column_ms, switch_ms, gap_ms;
 } dob_level_rec;

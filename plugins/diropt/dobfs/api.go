@@ -14,7 +14,7 @@ func NewCPURank(g *comm.Grid, b *Block, opt Options, workers int) (*Rank, error)
 	if err := findLeaves(g, b, opt); err != nil {
 		return nil, err
 	}
-	eng, err := newCPUEngine(b, workers)
+	eng, err := newCPUEngine(b, workers, opt.Split)
 	if err := comm.Agree(g.World, err); err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func NewCUDARank(g *comm.Grid, b *Block, opt Options, co CUDAOptions) (*Rank, st
 	if err := findLeaves(g, b, opt); err != nil {
 		return nil, "", err
 	}
-	eng, err := newCUDAEngine(b, co)
+	eng, err := newCUDAEngine(b, co, opt.Split)
 	if err == nil {
 		d := eng.dev
 		desc = fmt.Sprintf("cuda:%d %s", d.Ordinal, d.Name)

@@ -16,6 +16,7 @@ type cpuEngine struct {
 	b       *Block
 	workers int
 	single  bool
+	split   uint32 // the split level's degree bound D (split.go; 0: none)
 
 	in, out, visited []uint32 // in_queue (local columns), out_queue and visited (local rows)
 	pred             []uint32 // per local row: the predecessor's local column
@@ -27,9 +28,9 @@ type cpuEngine struct {
 	st                         *Staging
 }
 
-func newCPUEngine(b *Block, workers int) (*cpuEngine, error) {
+func newCPUEngine(b *Block, workers int, split int64) (*cpuEngine, error) {
 	l := b.L
-	e := &cpuEngine{b: b, workers: workers, single: l.R*l.C == 1,
+	e := &cpuEngine{b: b, workers: workers, single: l.R*l.C == 1, split: uint32(split),
 		in:      make([]uint32, words(l.LocalCols())),
 		out:     make([]uint32, words(l.LocalRows())),
 		visited: make([]uint32, words(l.LocalRows())),
@@ -85,8 +86,14 @@ func (e *cpuEngine) Reset(r RootPos) (int64, error) {
 }
 
 func (e *cpuEngine) Explore(d Dir) (Explored, error) {
-	if d == BottomUp {
+	switch d {
+	case BottomUp:
 		return e.bottomUp(), nil
+	case Split:
+		if !e.single || e.split == 0 {
+			return Explored{}, fmt.Errorf("a split level without the split on a 1×1 grid")
+		}
+		return e.exploreSplit(e.split), nil
 	}
 	return e.topDown(), nil
 }

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 24
+const dobABIVersion = 25
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -33,11 +33,11 @@ type dobParams struct {
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
-	BUDeg                                      int64
+	BUDeg, Split                               int64
 }
 
-var _ [216 - unsafe.Sizeof(dobParams{})]struct{} // 27 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 216]struct{}
+var _ [224 - unsafe.Sizeof(dobParams{})]struct{} // 28 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 224]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -53,10 +53,11 @@ var _ [unsafe.Sizeof(dobDevBufs{}) - 64]struct{}
 type dobLoopParams struct {
 	Alpha, Beta             float64
 	Mode, N, Dir, MF, Edges int64
+	SplitFrom, SplitTo      float64
 }
 
-var _ [56 - unsafe.Sizeof(dobLoopParams{})]struct{}
-var _ [unsafe.Sizeof(dobLoopParams{}) - 56]struct{}
+var _ [72 - unsafe.Sizeof(dobLoopParams{})]struct{}
+var _ [unsafe.Sizeof(dobLoopParams{}) - 72]struct{}
 
 // dobLevelRec mirrors struct dob_level_rec.
 type dobLevelRec struct {
@@ -235,7 +236,7 @@ func (e *cudaEngine) call(fn string, f func(eb *byte, n int32) int32) error {
 	return e.lib.lib.Call(fn, f)
 }
 
-func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
+func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 	lib, err := loadLib()
 	if err != nil {
 		return nil, err
@@ -254,6 +255,9 @@ func newCUDAEngine(b *Block, co CUDAOptions) (*cudaEngine, error) {
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
 		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip)}
+	if single {
+		p.Split = split
+	}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -313,6 +317,9 @@ func (e *cudaEngine) Reset(r RootPos) (int64, error) {
 }
 
 func (e *cudaEngine) Explore(d Dir) (Explored, error) {
+	if d == Split {
+		return Explored{}, fmt.Errorf("dob: a split level runs in the 1×1 device loop only")
+	}
 	bu := int32(0)
 	if d == BottomUp {
 		bu = 1
@@ -475,13 +482,17 @@ func (e *cudaEngine) DevWritePred(end bool) error {
 
 // The device-resident level loop (loopEngine, device_loop.go).
 
-func loopParams(o Options, n int64, dir Dir, mf, edges int64) dobLoopParams {
+func loopParams(o Options, single bool, n int64, dir Dir, mf, edges int64) dobLoopParams {
 	mode := map[string]int64{ModeHybrid: 0, ModeTopDown: 1, ModeBottomUp: 2}[o.Mode]
-	return dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
+	lp := dobLoopParams{Alpha: o.Alpha, Beta: o.Beta, Mode: mode, N: n, Dir: int64(dir), MF: mf, Edges: edges}
+	if o.Split > 0 && single {
+		lp.SplitFrom, lp.SplitTo = o.SplitFrom, o.SplitTo
+	}
+	return lp
 }
 
 func (e *cudaEngine) LoopBegin(o Options, n int64, dir Dir, mf, edges int64) error {
-	p := loopParams(o, n, dir, mf, edges)
+	p := loopParams(o, e.single, n, dir, mf, edges)
 	return e.call("dob_loop_begin", func(eb *byte, k int32) int32 { return e.lib.loopBegin(e.h, &p, eb, k) })
 }
 
@@ -491,7 +502,7 @@ func (e *cudaEngine) LoopArm(o Options, n int64, dir Dir, edges int64, levels in
 	if !e.gated {
 		return false, nil
 	}
-	p := loopParams(o, n, dir, 0, edges)
+	p := loopParams(o, e.single, n, dir, 0, edges)
 	err := e.call("dob_loop_arm", func(eb *byte, k int32) int32 { return e.lib.loopArm(e.h, &p, int32(levels), eb, k) })
 	return err == nil, err
 }

@@ -15,16 +15,21 @@ package dobfs
 // Dir is the direction of one level's exploration.
 type Dir int
 
-// The two directions of Beamer et al.
+// The two directions of Beamer et al., and the split level (ours: both
+// at once, split.go).
 const (
 	TopDown  Dir = iota // from the vertices of in_queue (CSR, Algorithm 3)
 	BottomUp            // from the unvisited vertices (CSC)
+	Split               // the rows of degree < D top-down, the others bottom-up (split.go)
 )
 
-// String is "td" or "bu", as the per-level phase names use it.
+// String is "td", "bu" or "split", as the per-level phase names use it.
 func (d Dir) String() string {
-	if d == BottomUp {
+	switch d {
+	case BottomUp:
 		return "bu"
+	case Split:
+		return "split"
 	}
 	return "td"
 }

@@ -38,6 +38,7 @@ package dobfs
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/bfsbench/bfsbench/harness/comm"
@@ -59,10 +60,11 @@ const (
 )
 
 // Phase names (results.LevelPhase.Times keys). The exploration's key names
-// the level's direction: explore_td or explore_bu.
+// the level's direction: explore_td, explore_bu or explore_split.
 const (
 	PhaseExploreTD      = "explore_td"
 	PhaseExploreBU      = "explore_bu"
+	PhaseExploreSplit   = "explore_split" // the split level (split.go)
 	PhaseRowExchange    = "row_exchange"
 	PhaseColumnExchange = "column_exchange"
 	PhaseWritePred      = "writepred"
@@ -109,6 +111,11 @@ type Options struct {
 	// Leaves (1×1): leave the vertices of degree 1 out of the levels and
 	// give them their parents after the last one (leaves.go).
 	Leaves bool
+	// Split (1×1, lists by degree): the degree bound D of the split level
+	// (split.go; 0: none), which runs level 2 where m_u / SplitFrom < m_f
+	// ≤ m_u / SplitTo.
+	Split              int64
+	SplitFrom, SplitTo float64
 }
 
 func (o Options) check() error {
@@ -119,6 +126,12 @@ func (o Options) check() error {
 	}
 	if o.Alpha <= 0 || o.Beta <= 0 {
 		return fmt.Errorf("alpha %v and beta %v must be positive", o.Alpha, o.Beta)
+	}
+	if o.Split < 0 || o.Split > math.MaxUint32 {
+		return fmt.Errorf("split %d: want 0 (none) or a degree bound", o.Split)
+	}
+	if o.Split > 0 && (o.SplitFrom <= 0 || o.SplitTo <= 0) {
+		return fmt.Errorf("split_from %v and split_to %v must be positive", o.SplitFrom, o.SplitTo)
 	}
 	switch o.WritePred {
 	case WritePredEnd, WritePredLevel:
@@ -183,16 +196,22 @@ func newRank(g *comm.Grid, b *Block, eng engine, opt Options) (*Rank, error) {
 // entries over the ranks, after deduplication).
 func (rk *Rank) Edges() int64 { return rk.edges }
 
-// decide is the switching rule of [Beamer] (§4): top-down
+// decide is the switching rule of [Beamer] (§4) for level `level`, after
+// a level that went cur: top-down
 // turns bottom-up when the frontier's edges m_f exceed the unexplored edges
 // m_u over alpha while the frontier grows; bottom-up turns top-down when
-// the frontier's vertices n_f fall below n over beta while it shrinks.
-func (rk *Rank) decide(cur Dir, nf, prevNf, mf, mu int64) Dir {
+// the frontier's vertices n_f fall below n over beta while it shrinks. With
+// the split (split.go) its window at level 2 comes first; a split level
+// counts as bottom-up for the next level's rule.
+func (rk *Rank) decide(level int, cur Dir, nf, prevNf, mf, mu int64) Dir {
 	switch rk.opt.Mode {
 	case ModeTopDown:
 		return TopDown
 	case ModeBottomUp:
 		return BottomUp
+	}
+	if rk.splitLevel(level, cur, mf, mu) {
+		return Split
 	}
 	if cur == TopDown {
 		if float64(mf) > float64(mu)/rk.opt.Alpha && nf > prevNf {
@@ -309,7 +328,7 @@ func (rk *Rank) hostLevels(res *Result, dir Dir, mf, mu int64, resetS float64) e
 	for level := 0; ; level++ {
 		ph := results.LevelPhase{Level: level, Frontier: nf, Times: map[string]float64{}, Bytes: map[string]int64{}}
 		t0 := time.Now()
-		dir = rk.decide(dir, nf, prevNf, mf, mu)
+		dir = rk.decide(level, dir, nf, prevNf, mf, mu)
 		t1 := time.Now()
 		ex, err := rk.eng.Explore(dir) // line 7
 		if err != nil {

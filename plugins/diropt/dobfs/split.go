@@ -1,0 +1,123 @@
+package dobfs
+
+// split.go is the split level (ours, not in [Krajecki] or [Beamer]): level
+// 2 of a 1×1 search explored in both directions at once, divided by the
+// degree of the vertex to be found rather than by the level.
+//
+// Level 2's frontier is the few thousand vertices two steps from the root
+// (3-30 K at scale 25), with tens of millions of edges between them (m_f):
+// top-down reads every one of those edges, and bottom-up makes every
+// unvisited row that is not a frontier vertex's neighbour scan its whole
+// list, most of the graph's rows. The rows divide by their degree d at a
+// bound D (the split parameter):
+//
+//   - a row of degree ≥ D scans its list bottom-up, as a bottom-up level
+//     does. Its list is ordered by neighbour degree (order = degree), so it
+//     meets the frontier's hubs first: at scale 25 such rows (1.8 M of 33 M
+//     for D = 64) stop after about 3 entries;
+//   - a row of degree < D is found top-down: each frontier vertex u reads
+//     only the tail of its list, the neighbours of degree < D, which the
+//     same order puts last (from cut_D(u), the first entry of degree < D).
+//     Since a neighbour u of such a row v holds v in its tail, every row of
+//     the level is found, by one side or the other, and by only one.
+//
+// The level finds the frontier the plain level would, with the same m_f;
+// only the entries read differ. scripts/degcut counts them on the CPU: at
+// scale 25, seed [2, 3], root 33338285 (a frontier of 3,470 vertices and
+// m_f 30.9 M, top-down today), the split reads 4.8 M tail entries and 5.8
+// M bottom-up ones for D = 64, where bottom-up reads 70.9 M and top-down
+// 30.9 M; at root 7222815 (11,211 vertices, m_f 75.5 M, bottom-up today)
+// 11.2 M + 2.0 M against 39.3 M. The tail is about 15 % of m_f whatever
+// the frontier, so at a large frontier (m_f of hundreds of millions) the
+// plain bottom-up level reads fewer: the rule (splitLevel) takes the split
+// only for m_f in a window of m_u, and only at level 2 (by its index, as
+// the CUDA engine launches level 2's kernels before the device decides its
+// direction). After it the queues rotate as after a bottom-up level: the
+// top-down side leaves in_queue whole, for the bottom-up side.
+
+import (
+	"math/bits"
+	"sort"
+	"sync/atomic"
+)
+
+// SplitLevel is the one level a search may run split: level 2, the first
+// whose frontier is two steps from the root.
+const SplitLevel = 2
+
+// splitLevel reports whether the rule runs level `level` split, with the
+// rule's m_f and m_u for it: with the split on (1×1), at SplitLevel, after
+// a top-down level, for m_u / SplitFrom < m_f ≤ m_u / SplitTo. The CUDA
+// device loop's Rule (cuda/diropt.cu) is the same arithmetic.
+func (rk *Rank) splitLevel(level int, cur Dir, mf, mu int64) bool {
+	o := rk.opt
+	return o.Split > 0 && rk.single && level == SplitLevel && cur == TopDown &&
+		float64(mf) > float64(mu)/o.SplitFrom && float64(mf) <= float64(mu)/o.SplitTo
+}
+
+// cut is the start of u's tail in the CSC: the first entry of u's list
+// (ordered by decreasing neighbour degree) whose degree is below d.
+func (b *Block) cut(u uint32, d uint32) uint32 {
+	l := b.BU.List(u)
+	k := sort.Search(len(l), func(i int) bool { return b.BU.Deg(l[i]) < d })
+	return b.BU.Off[u] + uint32(k)
+}
+
+// exploreSplit is the split level on the CPU: the tails top-down first (as
+// topDown, claiming with atomics), then the rows of degree ≥ D bottom-up
+// (as bottomUp), ORing their hits into the words the tails wrote.
+func (e *cpuEngine) exploreSplit(d uint32) Explored {
+	clear(e.out)
+	var found, degs, edges atomic.Int64
+	forChunks(int64(len(e.in)), 1, e.workers, func(lo, hi int64) {
+		var f, dg, ed int64
+		for w := lo; w < hi; w++ {
+			for word := e.in[w]; word != 0; word &= word - 1 {
+				u := uint32(w)*32 + uint32(bits.TrailingZeros32(word))
+				tail := e.b.BU.Adj[e.b.cut(u, d):e.b.BU.Off[u+1]]
+				ed += int64(len(tail))
+				for _, v := range tail {
+					if atomicTest(e.visited, v) || !atomicSet(e.visited, v) {
+						continue
+					}
+					atomic.OrUint32(&e.out[v>>5], 1<<(v&31))
+					e.pred[v] = u
+					f++
+					dg += int64(e.b.BU.Deg(v))
+				}
+			}
+		}
+		found.Add(f)
+		degs.Add(dg)
+		edges.Add(ed)
+	})
+	forChunks(int64(len(e.visited)), 1, e.workers, func(lo, hi int64) {
+		var f, dg, ed int64
+		for w := lo; w < hi; w++ {
+			var hit uint32
+			for todo := ^e.visited[w]; todo != 0; todo &= todo - 1 {
+				k := bits.TrailingZeros32(todo)
+				v := uint32(w)*32 + uint32(k)
+				if e.b.BU.Deg(v) < d {
+					continue // the tails' side
+				}
+				for _, u := range e.b.BU.List(v) {
+					ed++
+					if testBit(e.in, u) {
+						e.pred[v] = u
+						hit |= 1 << k
+						f++
+						dg += int64(e.b.BU.Deg(v))
+						break
+					}
+				}
+			}
+			e.out[w] |= hit
+			e.visited[w] |= hit
+		}
+		found.Add(f)
+		degs.Add(dg)
+		edges.Add(ed)
+	})
+	return Explored{Found: found.Load(), Degrees: degs.Load(), Edges: edges.Load()}
+}
