@@ -138,7 +138,7 @@ func (plugin) Info() sdk.Info {
 			{Name: pLeaves, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pSplit, Type: sdk.TypeInt, Default: int64(64), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
-				Help: "1×1 grids with order = degree, td_lane, bu_first and bu_skip (without any, unused, on the CPU backend too, so that both run the same levels): the degree bound D of the split level (dobfs/split.go): level 2, where its m_f lies in the window of split_from and split_to, finds its rows of degree below D top-down, each frontier vertex reading only the tail of its list (its neighbours of degree below D, last in degree order), and the other rows bottom-up, in the same level; both find the vertices and m_f the plain level would (0: no split level). Ignored on 2D grids"},
+				Help: "1×1 grids with order = degree, td_lane, bu_first and bu_skip, bu_deg not 2 (without any, unused, on the CPU backend too, so that both run the same levels): the degree bound D of the split level (dobfs/split.go): level 2, where its m_f lies in the window of split_from and split_to, marks top-down its rows of degree below D that have a frontier neighbour, each frontier vertex reading only the tail of its list (its neighbours of degree below D, last in degree order), then explores bottom-up the marked rows and those of degree D or more, skipping the other rows of degree below D; it finds the vertices and m_f the plain level would (0: no split level). Ignored on 2D grids"},
 			{Name: pSplitFrom, Type: sdk.TypeFloat, Default: 1000.0, Min: sdk.Bound(1),
 				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, its top-down level reads few entries)"},
 			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 10.0, Min: sdk.Bound(1e-3),
@@ -207,7 +207,8 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	// neighbours of low degree only in that order) and, on the GPU, the
 	// kernels it is built into; without them it is unused on either
 	// backend, so that both run the same levels.
-	if o.Order != dobfs.OrderDegree || o.TDLane == 0 || !o.BUFirst || !o.BUSkip {
+	// bu_deg 2 names level 2 too, whose kernel is the split's.
+	if o.Order != dobfs.OrderDegree || o.TDLane == 0 || !o.BUFirst || !o.BUSkip || dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) == dobfs.SplitLevel {
 		o.Split = 0
 	}
 	return o, nil

@@ -307,17 +307,28 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 // at scale 25, kBatch 4 made level 1 (a few lists of up to 1,023 entries,
 // each read by one warp) and a top-down level 2 faster, and the searches
 // 1.6 % (2 was between; results/diropt-1000).
+//
+// With mark (a split level's top-down side, dobfs/split.go) each entry is
+// only marked in out_queue (an atomicOr whose result nobody waits for),
+// for the level's bottom-up side to find, its parent too.
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                        const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                       unsigned long long& degrees) {
+                                       unsigned long long& degrees, bool mark = false) {
   uint32_t v[kBatch], m[kBatch], old[kBatch];
 #pragma unroll
   for (int k = 0; k < kBatch; ++k) {
     const bool in = (uint64_t)e0 + (uint64_t)k * step < e;
     v[k] = in ? __ldg(&td_adj[e0 + k * step]) : 0u;
     m[k] = in ? 1u << (v[k] & 31) : 0u;
+  }
+  if (mark) {
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      if (m[k] != 0) atomicOr(&out_queue[v[k] >> 5], m[k]);
+    }
+    return;
   }
 #pragma unroll
   for (int k = 0; k < kBatch; ++k) old[k] = m[k] != 0 ? __ldcg(&visited[v[k] >> 5]) : 0u;  // line 36
@@ -345,7 +356,7 @@ template <int kBatch>
 __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, int lane, uint32_t beg, uint32_t end,
                                           uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                           const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                          unsigned long long& degrees) {
+                                          unsigned long long& degrees, bool mark = false) {
   for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
        pending = __ballot_sync(kFull, beg < end)) {
     const int leader = __ffs(pending) - 1;
@@ -355,11 +366,16 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
     if (lane == leader) beg = end;
     if constexpr (kBatch == 1) {
       for (uint32_t e = gb + lane; e < ge; e += 32) {
-        Visit(__ldg(&td_adj[e]), gu, visited, out_queue, pred, bu_off, found, degrees);
+        const uint32_t v = __ldg(&td_adj[e]);
+        if (mark) {
+          atomicOr(&out_queue[v >> 5], 1u << (v & 31));
+        } else {
+          Visit(v, gu, visited, out_queue, pred, bu_off, found, degrees);
+        }
       }
     } else {
       for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
-        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees);
+        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees, mark);
       }
     }
   }
@@ -384,6 +400,19 @@ struct BigVisit {
     Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees);
   }
   __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
+};
+
+// MarkVisit is a split level's top-down side (Visits with mark) as
+// bfsb::HugeExpand's visitor, for the tails TopDownKernel queued
+// (SplitMarkKernel): it marks each entry in out_queue and counts nothing
+// (TopDownKernel counted the entries).
+struct MarkVisit {
+  struct Acc {};
+  uint32_t* out_queue;
+  __device__ __forceinline__ void operator()(uint32_t, uint32_t v, Acc&) const {
+    atomicOr(&out_queue[v >> 5], 1u << (v & 31));
+  }
+  __device__ __forceinline__ void Flush(const Acc&) const {}
 };
 
 // kBigThreads is bfsb::HugeKernel's block size.
@@ -453,16 +482,17 @@ constexpr int kTdWords = 4;
 // from lo (a multiple of the span, kTdWords·32) to in_words: the words
 // before lo are clear (level 0 of the 1×1 device loop, TopDownKernel).
 //
-// On a split level (dobfs/split.go) u's list is its tail in the CSC,
-// [td_beg[u], td_end[u + 1]) = [cut[u], bu_off[u + 1]) of bu_adj, and
-// in_queue stays whole (clear false) for the level's bottom-up side.
+// On a split level (split; dobfs/split.go) u's list is its tail in the
+// CSC, [td_beg[u], td_end[u + 1]) = [cut[u], bu_off[u + 1]) of bu_adj,
+// its entries are only marked in out_queue (Visits), and in_queue stays
+// whole, for the level's bottom-up side.
 template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg, const uint32_t* __restrict__ td_end,
                                              const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t lo,
                                              int64_t in_words, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                              BigQueue big, uint32_t lane_max, const uint32_t* __restrict__ has_leaf,
-                                             Counters* ctr, Counters* next, bool clear) {
+                                             Counters* ctr, Counters* next, bool split) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
@@ -478,7 +508,7 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg
     }
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
-      if (clear && words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
+      if (!split && words[j] != 0) in_queue[c0 + j * 32 + lane] = 0;  // in_queue becomes the next out_queue
     }
     uint32_t cur = 0;  // the bits of the lane's word in hand, and its word
     int64_t cw = 0;
@@ -506,12 +536,12 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg
           beg = end;
         } else if (end - beg < lane_max) {  // the lane alone
           for (; beg < end; beg = (uint32_t)min((uint64_t)end, (uint64_t)beg + kBatch)) {
-            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees);
+            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees, split);
           }
         }
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
-      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees);
+      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees, split);
       fl.Add(hl, u);  // hl is 0 where the lane had no vertex
     }
   }
@@ -774,11 +804,8 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
-// and writes them without atomics; with kSplit (a split level, whose vis
-// also marks the rows of degree below D, which the level's top-down side
-// claims in the same words) it ORs its hits in with atomics, and writes
-// nothing else.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false>
+// and writes them without atomics.
+template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -796,7 +823,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
-      if (!kSplit && lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+      if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
       continue;
     }
     ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
@@ -806,12 +833,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       found += 1;
       degrees += end[j] - beg[j];
     }
-    if (kSplit) {
-      if (lane == 0 && hits != 0) {
-        atomicOr(&out_queue[w0 + j], hits);
-        atomicOr(&visited[w0 + j], hits);
-      }
-    } else if (lane == 0) {
+    if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
     }
@@ -930,11 +952,13 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // chunk's state would otherwise take to 76 with bu_batch 2.
 //
 // kSplit (with kSkip; a split level's bottom-up side, dobfs/split.go):
-// the words of visited are loaded ORed with those of low, the rows of
-// degree below D, so that only the others are explored, and no word is
-// overwritten (BottomUpWords; CompactRows ORs its hits in anyway): the
-// level's top-down side writes the same words, and out_queue is clean at
-// its start (the level follows a top-down one).
+// a row is explored where it is unvisited and either of degree at least D
+// or marked in out_queue by the level's top-down side (a neighbour of the
+// frontier of degree below D): the words of visited are loaded ORed with
+// low & ~out_queue (low: the rows of degree below D). Each word's
+// out_queue is then written as on any bottom-up level: its hits (the
+// marked rows among them), or 0. low nullptr: a plain bottom-up level
+// (the instance level 2 launches runs either).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -957,7 +981,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
       uint32_t mine = kFull;
-      if (in) mine = kSplit ? visited[c0 + lane] | __ldcs(&low[c0 + lane]) : visited[c0 + lane];
+      if (in) {
+        mine = visited[c0 + lane];
+        if (kSplit && low != nullptr) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
+      }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
         // bu_compact: a chunk of at most `compact` unvisited rows is
@@ -971,7 +998,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
         const uint32_t total = __shfl_sync(kFull, incl, 31);
         if (total <= compact) {
-          if (in && !kSplit) out_queue[c0 + lane] = 0;
+          if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
           CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
                                                    lane, c0, mine, incl - cnt, total, found, degrees, edges);
@@ -979,15 +1006,14 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
-      if (in && !explored && !kSplit) out_queue[c0 + lane] = 0;
+      if (in && !explored) out_queue[c0 + lane] = 0;
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
-                                                           pred, serial, lane, c0 + g, row_words, vis, found, degrees,
-                                                           edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
+                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
       }
     }
   } else {
@@ -1228,7 +1254,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
     }
     TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
                          a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
-                         a.ctr, a.next, !split);
+                         a.ctr, a.next, split);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
@@ -1248,9 +1274,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // is the level's last launch.
 //
 // kSplit (the instance level 2 launches with split): on a split level it
-// expands the tails TopDownKernel queued on the BigQueue, then runs the
-// bottom-up side (BottomUp with kSplit); on a top-down or bottom-up level
-// it does what the other instances do.
+// runs the bottom-up side (BottomUp with kSplit), after TopDownKernel and
+// SplitMarkKernel marked the tails; on a top-down or bottom-up level it
+// does what the other instances do.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
@@ -1268,20 +1294,27 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
       bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
                        cur);
     }
-  } else if (kSplit && SplitLevel(gate)) {
-    if (a.big.lists != nullptr) {
-      __shared__ bfsb::HugeList<uint32_t> cur;
-      bfsb::HugeExpand(a.big, a.bu_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
-                       cur);
-    }
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSplit && kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited,
-                                                       a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
-                                                       a.next, a.low);
-  } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
-                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
+  } else if (!Skip(gate, 1) || (kSplit && SplitLevel(gate))) {
+    // One call, so one copy of BottomUp: with kSplit, low on a split level
+    // (its bottom-up side) and nullptr on a plain one.
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSplit && kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                  a.visited, a.out_queue, a.pred, a.row_words, a.serial,
+                                                                  a.compact, a.ctr, a.next,
+                                                                  kSplit && SplitLevel(gate) ? a.low : nullptr);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
+}
+
+// SplitMarkKernel (split: launched at level 2 of the 1×1 device loop,
+// between TopDownKernel and BottomUpKernel) marks, on a split level, the
+// tails TopDownKernel queued on the BigQueue (td_big), over the whole
+// grid (bfsb::HugeExpand), before the level's bottom-up side reads the
+// marks; on any other level it returns at once.
+__global__ void SplitMarkKernel(ExploreArgs a, const LoopState* gate) {
+  PdlStart();
+  if (!SplitLevel(gate) || a.big.lists == nullptr) return;
+  __shared__ bfsb::HugeList<uint32_t> cur;
+  bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2381,6 +2414,9 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
   // before ended (level 0: at the search's start).
   if (!h->p.single) BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
   if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
+  if (h->split_kernel != nullptr && h->level == kSplitLevel) {  // a split level's long tails (SplitMarkKernel)
+    BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, h->Args(), h->LoopCur()));
+  }
   if (int32_t st = LaunchBottomUp(h, h->LoopCur(), err, errlen)) return st;
   if (h->p.single) {  // line 24 (the queues' rotation); BottomUpKernel decided (EndLevel)
     uint32_t* in = h->in_q;

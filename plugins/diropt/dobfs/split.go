@@ -15,11 +15,22 @@ package dobfs
 //     does. Its list is ordered by neighbour degree (order = degree), so it
 //     meets the frontier's hubs first: at scale 25 such rows (1.8 M of 33 M
 //     for D = 64) stop after about 3 entries;
-//   - a row of degree < D is found top-down: each frontier vertex u reads
+//   - a row of degree < D is marked top-down: each frontier vertex u reads
 //     only the tail of its list, the neighbours of degree < D, which the
-//     same order puts last (from cut_D(u), the first entry of degree < D).
-//     Since a neighbour u of such a row v holds v in its tail, every row of
-//     the level is found, by one side or the other, and by only one.
+//     same order puts last (from cut_D(u), the first entry of degree < D),
+//     and marks each in out_queue. Since a neighbour u of such a row v
+//     holds v in its tail, the marked rows are exactly those of degree < D
+//     with a frontier neighbour; the bottom-up side then explores them
+//     too (they find a parent, mostly at their first entries), and skips
+//     every other row of degree < D, most of the graph's rows.
+//
+// A first build claimed the marked rows top-down (the visited test, two
+// atomics, the predecessor and the degree a row, as Algorithm 3): level 2
+// read a third to a half of the entries and took longer at every root
+// with a bottom-up level 2 (0.57 -> 0.77 ms at root 8846169, scale 25
+// on an H200; results/diropt-1000, split-25 at 5899e3f): the claims cost
+// what the entries saved. A mark is one atomic nobody waits for, and the
+// bottom-up side writes its rows' words whole, as any bottom-up level.
 //
 // The level finds the frontier the plain level would, with the same m_f;
 // only the entries read differ. scripts/degcut counts them on the CPU: at
@@ -63,43 +74,39 @@ func (b *Block) cut(u uint32, d uint32) uint32 {
 	return b.BU.Off[u] + uint32(k)
 }
 
-// exploreSplit is the split level on the CPU: the tails top-down first (as
-// topDown, claiming with atomics), then the rows of degree ≥ D bottom-up
-// (as bottomUp), ORing their hits into the words the tails wrote.
+// exploreSplit is the split level on the CPU, as the GPU runs it: the
+// top-down side marks every tail entry in out (no visited test, no claim:
+// an atomic OR each, which nobody waits for on the GPU); the bottom-up
+// side then explores the unvisited rows of degree ≥ D and the marked ones
+// (each has a frontier neighbour, usually among its first entries) as a
+// bottom-up level does, writing each word of out and visited whole.
 func (e *cpuEngine) exploreSplit(d uint32) Explored {
 	clear(e.out)
 	var found, degs, edges atomic.Int64
 	forChunks(int64(len(e.in)), 1, e.workers, func(lo, hi int64) {
-		var f, dg, ed int64
+		var ed int64
 		for w := lo; w < hi; w++ {
 			for word := e.in[w]; word != 0; word &= word - 1 {
 				u := uint32(w)*32 + uint32(bits.TrailingZeros32(word))
 				tail := e.b.BU.Adj[e.b.cut(u, d):e.b.BU.Off[u+1]]
 				ed += int64(len(tail))
 				for _, v := range tail {
-					if atomicTest(e.visited, v) || !atomicSet(e.visited, v) {
-						continue
-					}
 					atomic.OrUint32(&e.out[v>>5], 1<<(v&31))
-					e.pred[v] = u
-					f++
-					dg += int64(e.b.BU.Deg(v))
 				}
 			}
 		}
-		found.Add(f)
-		degs.Add(dg)
 		edges.Add(ed)
 	})
 	forChunks(int64(len(e.visited)), 1, e.workers, func(lo, hi int64) {
 		var f, dg, ed int64
 		for w := lo; w < hi; w++ {
+			vis, marked := e.visited[w], e.out[w]
 			var hit uint32
-			for todo := ^e.visited[w]; todo != 0; todo &= todo - 1 {
+			for todo := ^vis; todo != 0; todo &= todo - 1 {
 				k := bits.TrailingZeros32(todo)
 				v := uint32(w)*32 + uint32(k)
-				if e.b.BU.Deg(v) < d {
-					continue // the tails' side
+				if e.b.BU.Deg(v) < d && marked&(1<<k) == 0 {
+					continue // of degree below D, and no frontier vertex's tail holds it
 				}
 				for _, u := range e.b.BU.List(v) {
 					ed++
@@ -112,8 +119,8 @@ func (e *cpuEngine) exploreSplit(d uint32) Explored {
 					}
 				}
 			}
-			e.out[w] |= hit
-			e.visited[w] |= hit
+			e.out[w] = hit
+			e.visited[w] = vis | hit
 		}
 		found.Add(f)
 		degs.Add(dg)
