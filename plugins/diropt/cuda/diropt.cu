@@ -804,8 +804,10 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
-// and writes them without atomics.
-template <bool kWarpAssist, int kFirst, int kBatch>
+// and writes them without atomics. With kSplit, vis also holds the rows
+// a split level skips (BottomUp), which stay unvisited: visited gets the
+// hits alone (an atomicOr nobody waits for).
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -835,7 +837,11 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
-      visited[w0 + j] = vis[j] | hits;
+      if (!kSplit) {
+        visited[w0 + j] = vis[j] | hits;
+      } else if (hits != 0) {
+        atomicOr(&visited[w0 + j], hits);
+      }
     }
   }
 }
@@ -1012,8 +1018,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
-                                                   lane, c0 + g, row_words, vis, found, degrees, edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
+                                                           pred, serial, lane, c0 + g, row_words, vis, found, degrees,
+                                                           edges);
       }
     }
   } else {
