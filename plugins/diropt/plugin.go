@@ -70,7 +70,11 @@ const (
 // reset and first levels queued behind a gate that its start opens
 // (gated); on 1×1 the bitmaps an L2 window of persisting lines
 // (l2_window); on 1×1 the top-down lists in id order apart from the
-// degree-ordered bottom-up ones (td_ids); alpha 24, chosen with all of those among 14..40 on the
+// degree-ordered bottom-up ones (td_ids); on 1×1 level 2 split by the
+// degree D = 64 of the rows it finds, where its m_f lies between m_u / 60
+// and m_u / 9 (split: the rows of lower degree marked top-down from the
+// tails of the frontier's lists, the marked and the other rows explored
+// bottom-up; dobfs/split.go); alpha 24, chosen with all of those but the split among 14..40 on the
 // roots that its value changes at scales 25 and 26. With
 // those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
 // faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
@@ -139,10 +143,10 @@ func (plugin) Info() sdk.Info {
 				Help: "1×1 grids: the vertices of degree 1 (leaves) are marked visited with the isolated ones at the reset, so that no level tests, claims or scans them; their predecessor, their one neighbour, is set once, and one pass after the last level, inside the timed search, unmarks those whose neighbour the search did not reach (dobfs/leaves.go). Ignored on 2D grids"},
 			{Name: pSplit, Type: sdk.TypeInt, Default: int64(64), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
 				Help: "1×1 grids with order = degree, td_lane, bu_first and bu_skip, bu_deg not 2 (without any, unused, on the CPU backend too, so that both run the same levels): the degree bound D of the split level (dobfs/split.go): level 2, where its m_f lies in the window of split_from and split_to, marks top-down its rows of degree below D that have a frontier neighbour, each frontier vertex reading only the tail of its list (its neighbours of degree below D, last in degree order), then explores bottom-up the marked rows and those of degree D or more, skipping the other rows of degree below D; it finds the vertices and m_f the plain level would (0: no split level). Ignored on 2D grids"},
-			{Name: pSplitFrom, Type: sdk.TypeFloat, Default: 1000.0, Min: sdk.Bound(1),
-				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, its top-down level reads few entries)"},
-			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 10.0, Min: sdk.Bound(1e-3),
-				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads)"},
+			{Name: pSplitFrom, Type: sdk.TypeFloat, Default: 60.0, Min: sdk.Bound(1),
+				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, the plain top-down level reads fewer entries than the split's bottom-up side; tuned: 60, about 17 M frontier edges at scale 25, chosen with split_to on an H200 at scale 25 from the roots of results/diropt-1000's split-25, where every level 2 of 20.8 to 101.7 M frontier edges was faster split and those of 14.4 M and 112.5 M slower)"},
+			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 9.0, Min: sdk.Bound(1e-3),
+				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads; tuned: 9, about 104 M frontier edges at scale 25)"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,

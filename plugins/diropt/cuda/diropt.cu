@@ -17,6 +17,9 @@
 //   deg              with bu_deg: each row's degree in a byte, 255 for
 //                    255 or more (read by the first check of level bu_deg
 //                    instead of the offsets; see BottomUp)
+//   cut, low         with split (1×1): each vertex's tail, its first CSC
+//                    entry of degree below D, and a bitmap of the rows of
+//                    degree below D (the split level, dobfs/split.go)
 //   in_queue         bitmap over local columns: the frontier
 //   out_queue        bitmap over local rows: the next frontier
 //   visited          bitmap over local rows, reset to `isolated` (rows
@@ -71,14 +74,19 @@
 //                      work).
 //   GateKernel         gated (1×1): the next search's start waits for its
 //                      root (below).
+//   SplitMarkKernel    split (1×1, level 2 only): a split level's long
+//                      tails, marked over the whole GPU (bfsb::HugeExpand).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
-//   FirstKernel (fills `first` once, at dob_create).
+//   FirstKernel and CutKernel (fill `first`, `cut` and `low` once, at
+//   dob_create).
 //
 // Launches per level on a 1×1 grid (the device loop: dob_loop_*,
 // dobfs/device_loop.go): TopDownKernel and BottomUpKernel, each returning
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
-// with td_big, bfsb::HugeKernel's work); BottomUpKernel's last block to
+// with td_big, bfsb::HugeKernel's work; with split, level 2 launches
+// SplitMarkKernel between them and runs a split level's two sides in
+// TopDownKernel and BottomUpKernel); BottomUpKernel's last block to
 // finish then decides the next level (EndLevel: the switching rule,
 // DecideKernel's work on 2D grids), so a level is two launches and one
 // CUDA event (its end; a level's time runs from the one before's end).
@@ -559,13 +567,20 @@ __device__ __forceinline__ bool InQueue(const uint32_t* __restrict__ in_queue, u
 // word at a time would wait for each.
 constexpr int kBuWords = 4;
 
+// kFirst, the bottom-up kernels' first check: each row's CSC range from
+// its offsets and its first entry from the list (kFirstList, the paper's),
+// the first entry from the dense array first (kFirstDense, bu_first), or
+// that with the row's degree byte instead of its offsets (kFirstDegree,
+// bu_deg's level).
+constexpr int kFirstList = 0, kFirstDense = 1, kFirstDegree = 2;
+
 // FirstEntries is the first step of a bottom-up level, shared by
 // BottomUpWords, CompactRows and FloorKernel: each of a lane's kBuWords
 // rows v that is open (unvisited and not isolated; the others get an
 // empty range) loads its CSC range [beg, end) and first entry u, from the
 // dense first array with kFirst (its loads issued with the offsets',
 // streamed past L1 and L2: read once a level), else from the list once
-// the offsets are in. With kFirst 2 (bu_deg) the range is [0, the row's
+// the offsets are in. With kFirstDegree (bu_deg) the range is [0, the row's
 // degree byte) instead, the offsets left to LazyOffsets.
 template <int kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
@@ -580,7 +595,7 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
     u[j] = 0;
     if (open[j]) {
       if (kFirst) u[j] = __ldcs(&first[v[j]]);
-      if (kFirst == 2) {
+      if (kFirst == kFirstDegree) {
         end[j] = __ldcs(&deg[v[j]]);
       } else if (kFirst) {
         beg[j] = __ldcs(&bu_off[v[j]]);
@@ -735,7 +750,7 @@ __device__ __forceinline__ void WarpAssist(const uint32_t* __restrict__ bu_adj,
 constexpr uint32_t kDegSaturated = 255;
 
 // LazyOffsets (bu_deg; ours) loads, after the first check of rows whose
-// range is [0, degree byte) (FirstEntries with kFirst 2), the CSC offsets
+// range is [0, degree byte) (FirstEntries with kFirstDegree), the CSC offsets
 // of the rows that need them: a row that missed and has more entries to
 // scan, and a row that hit with a saturated byte (its degree, for m_f).
 // The others keep [0, degree), so that end - beg is the degree and a scan
@@ -754,7 +769,7 @@ __device__ __forceinline__ void LazyOffsets(const uint32_t* __restrict__ bu_off,
 
 // FirstCheck is step 1 of a bottom-up level for a lane's kBuWords rows v
 // (CSC ranges [beg, end), first entries in parent): hit where the first
-// entry is in in_queue, with kFirst 2 the offsets where needed
+// entry is in in_queue, with kFirstDegree the offsets where needed
 // (LazyOffsets), bs where each list's scan goes on (end once it hit),
 // then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
 // BottomUpWords and CompactRows.
@@ -769,7 +784,7 @@ __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, 
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
   }
-  if (kFirst == 2) LazyOffsets(bu_off, v, hit, beg, end);
+  if (kFirst == kFirstDegree) LazyOffsets(bu_off, v, hit, beg, end);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
   if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
@@ -910,7 +925,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // for `serial` entries and then, with kWarpAssist, the whole warp kBatch·32
 // entries a step (WarpAssist), stopping at the first hit.
 //
-// kFirst (bu_first; ours, not in [1]): step 1 reads the first entry from
+// kFirstDense (bu_first; ours, not in [1]): step 1 reads the first entry from
 // the dense array `first` instead of the list. Lanes of a warp hold 32
 // consecutive rows, so their first entries are one 128-byte load where
 // the lists' first entries are 32 separate 32-byte sectors (the lists of
@@ -922,7 +937,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // read once a level, with the streaming hint, so that they pass through
 // L2 without evicting in_queue, which every check reads.
 //
-// kFirst 2 (bu_deg; ours): the check reads each row's degree byte (deg)
+// kFirstDegree (bu_deg; ours): the check reads each row's degree byte (deg)
 // instead of its offsets, 5 bytes a row instead of 8, and LazyOffsets
 // reads the offsets only for a row that missed with more entries to scan
 // or hit with a saturated byte. Only level bu_deg runs it (3 in the tuned
@@ -1700,12 +1715,14 @@ __global__ void BuildParentsKernel(const uint32_t* __restrict__ pred_recv, int64
 // with no search, no atomics and no writes but one per warp. A search does
 // this work at least once over its levels, so the pass bounds a search's
 // time from below; with leaves, LeafKernel follows it (LeafPass, which
-// every search runs once). kFirst (bu_first): the entry comes from the
+// every search runs once). kFirstDense (bu_first): the entry comes from the
 // dense first array, as the search's first check reads it, so the floor
-// follows the layout the search uses; with kFirst 2 (bu_deg) the row's
+// follows the layout the search uses; with kFirstDegree (bu_deg) the row's
 // degree byte instead of its offsets, as a row that hits at the first
 // check of the level bu_deg names reads (its degree, for m_f), so that
-// the least work is 5 bytes a row and the bit.
+// the least work is 5 bytes a row and the bit. A search with a split level
+// (split) reads no first check for the rows of degree below D it skips
+// there; the pass stays the one-pass model (results/diropt-1000).
 template <int kFirst>
 __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -1882,40 +1899,40 @@ ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = fa
   if (split) {
     if (!first || !skip) return nullptr;
     switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
-      case 2: return BottomUpKernel<false, 1, 1, true, true>;
-      case 3: return BottomUpKernel<true, 1, 1, true, true>;
-      case 4: return BottomUpKernel<false, 1, 2, true, true>;
-      case 5: return BottomUpKernel<true, 1, 2, true, true>;
+      case 2: return BottomUpKernel<false, kFirstDense, 1, true, true>;
+      case 3: return BottomUpKernel<true, kFirstDense, 1, true, true>;
+      case 4: return BottomUpKernel<false, kFirstDense, 2, true, true>;
+      case 5: return BottomUpKernel<true, kFirstDense, 2, true, true>;
     }
     return nullptr;
   }
   if (deg) {
     if (!first || !skip) return nullptr;
     switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
-      case 2: return BottomUpKernel<false, 2, 1, true>;
-      case 3: return BottomUpKernel<true, 2, 1, true>;
-      case 4: return BottomUpKernel<false, 2, 2, true>;
-      case 5: return BottomUpKernel<true, 2, 2, true>;
+      case 2: return BottomUpKernel<false, kFirstDegree, 1, true>;
+      case 3: return BottomUpKernel<true, kFirstDegree, 1, true>;
+      case 4: return BottomUpKernel<false, kFirstDegree, 2, true>;
+      case 5: return BottomUpKernel<true, kFirstDegree, 2, true>;
     }
     return nullptr;
   }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
-    case 4: return BottomUpKernel<false, 0, 1, false>;
-    case 5: return BottomUpKernel<false, 1, 1, false>;
-    case 6: return BottomUpKernel<true, 0, 1, false>;
-    case 7: return BottomUpKernel<true, 1, 1, false>;
-    case 8: return BottomUpKernel<false, 0, 2, false>;
-    case 9: return BottomUpKernel<false, 1, 2, false>;
-    case 10: return BottomUpKernel<true, 0, 2, false>;
-    case 11: return BottomUpKernel<true, 1, 2, false>;
-    case 20: return BottomUpKernel<false, 0, 1, true>;
-    case 21: return BottomUpKernel<false, 1, 1, true>;
-    case 22: return BottomUpKernel<true, 0, 1, true>;
-    case 23: return BottomUpKernel<true, 1, 1, true>;
-    case 24: return BottomUpKernel<false, 0, 2, true>;
-    case 25: return BottomUpKernel<false, 1, 2, true>;
-    case 26: return BottomUpKernel<true, 0, 2, true>;
-    case 27: return BottomUpKernel<true, 1, 2, true>;
+    case 4: return BottomUpKernel<false, kFirstList, 1, false>;
+    case 5: return BottomUpKernel<false, kFirstDense, 1, false>;
+    case 6: return BottomUpKernel<true, kFirstList, 1, false>;
+    case 7: return BottomUpKernel<true, kFirstDense, 1, false>;
+    case 8: return BottomUpKernel<false, kFirstList, 2, false>;
+    case 9: return BottomUpKernel<false, kFirstDense, 2, false>;
+    case 10: return BottomUpKernel<true, kFirstList, 2, false>;
+    case 11: return BottomUpKernel<true, kFirstDense, 2, false>;
+    case 20: return BottomUpKernel<false, kFirstList, 1, true>;
+    case 21: return BottomUpKernel<false, kFirstDense, 1, true>;
+    case 22: return BottomUpKernel<true, kFirstList, 1, true>;
+    case 23: return BottomUpKernel<true, kFirstDense, 1, true>;
+    case 24: return BottomUpKernel<false, kFirstList, 2, true>;
+    case 25: return BottomUpKernel<false, kFirstDense, 2, true>;
+    case 26: return BottomUpKernel<true, kFirstList, 2, true>;
+    case 27: return BottomUpKernel<true, kFirstDense, 2, true>;
   }
   return nullptr;
 }
@@ -2484,7 +2501,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
     BFSB_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, 0, 1, false>, h->tpb, 0));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BottomUpKernel<true, kFirstList, 1, false>, h->tpb, 0));
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
@@ -2854,11 +2871,11 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
     if (h->deg != nullptr) {
-      FloorKernel<2><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
+      FloorKernel<kFirstDegree><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
     } else if (h->p.bu_first) {
-      FloorKernel<1><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
+      FloorKernel<kFirstDense><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
     } else {
-      FloorKernel<0><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
+      FloorKernel<kFirstList><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
     }
     if (h->leaves.n > 0) {
       if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;  // FloorKernel's launch
