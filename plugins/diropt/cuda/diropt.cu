@@ -275,6 +275,11 @@ __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
   return gate != nullptr && (gate->done || gate->dir != dir);
 }
 
+// kSplit, the bottom-up kernels' split level: none (kSplitNone), the
+// split's bottom-up side (kSplitMarks: marked rows scan their lists), or
+// that with candidate parents (kSplitCand, split_cand: CandidateParents).
+constexpr int kSplitNone = 0, kSplitMarks = 1, kSplitCand = 2;
+
 // kSplitDir is LoopState::dir for a split level (dobfs/split.go; ours):
 // top-down over the frontier's tails and bottom-up over the rows of
 // degree at least D, in the same level.
@@ -318,7 +323,9 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 //
 // With mark (a split level's top-down side, dobfs/split.go) each entry is
 // only marked in out_queue (an atomicOr whose result nobody waits for),
-// for the level's bottom-up side to find, its parent too.
+// for the level's bottom-up side to find, its parent too; with split_cand
+// pred is then the candidate parents (cand), where u is stored for the
+// bottom-up side to take (racing stores: every one a valid parent).
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
@@ -334,7 +341,10 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
   if (mark) {
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      if (m[k] != 0) atomicOr(&out_queue[v[k] >> 5], m[k]);
+      if (m[k] != 0) {
+        atomicOr(&out_queue[v[k] >> 5], m[k]);
+        if (pred != nullptr) pred[v[k]] = u;
+      }
     }
     return;
   }
@@ -377,6 +387,7 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
         const uint32_t v = __ldg(&td_adj[e]);
         if (mark) {
           atomicOr(&out_queue[v >> 5], 1u << (v & 31));
+          if (pred != nullptr) pred[v] = gu;  // split_cand: the candidate parents (Visits)
         } else {
           Visit(v, gu, visited, out_queue, pred, bu_off, found, degrees);
         }
@@ -417,8 +428,10 @@ struct BigVisit {
 struct MarkVisit {
   struct Acc {};
   uint32_t* out_queue;
-  __device__ __forceinline__ void operator()(uint32_t, uint32_t v, Acc&) const {
+  uint32_t* cand;  // split_cand: u stored as v's candidate parent (Visits), else nullptr
+  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc&) const {
     atomicOr(&out_queue[v >> 5], 1u << (v & 31));
+    if (cand != nullptr) cand[v] = u;
   }
   __device__ __forceinline__ void Flush(const Acc&) const {}
 };
@@ -816,13 +829,31 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
   if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
+// CandidateParents (split_cand, a split level's bottom-up side; ours)
+// gives each open row that the level's top-down side marked (low and
+// marked in out_queue: of degree below D, with a frontier neighbour) its
+// candidate parent (cand, stored with the mark) as the entry its first
+// check tests, which hits: the row scans nothing. Before the words'
+// out_queue is written (BottomUpWords) or cleared (CompactRows' caller
+// passes the marks read before instead: see CompactRows).
+__device__ __forceinline__ void CandidateParents(const uint32_t* __restrict__ low, const uint32_t* out_queue,
+                                                 const uint32_t* __restrict__ cand, int lane, int64_t w0,
+                                                 int64_t row_words, const uint32_t (&v)[kBuWords],
+                                                 const bool (&open)[kBuWords], uint32_t (&parent)[kBuWords]) {
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    const uint32_t marked = w0 + j < row_words ? __ldcs(&low[w0 + j]) & out_queue[w0 + j] : 0u;
+    if (open[j] && ((marked >> lane) & 1u)) parent[j] = cand[v[j]];
+  }
+}
+
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
 // and writes them without atomics. With kSplit, vis also holds the rows
 // a split level skips (BottomUp), which stay unvisited: visited gets the
 // hits alone (an atomicOr nobody waits for).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false>
+template <bool kWarpAssist, int kFirst, int kBatch, int kSplit = kSplitNone>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -831,11 +862,13 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
-                                              unsigned long long& edges) {
+                                              unsigned long long& edges, const uint32_t* __restrict__ low = nullptr,
+                                              const uint32_t* __restrict__ cand = nullptr) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
   bool hit[kBuWords], open[kBuWords];
   WordRows(w0, lane, vis, rows, open);
   FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
+  if (kSplit == kSplitCand && cand != nullptr) CandidateParents(low, out_queue, cand, lane, w0, row_words, rows, open, parent);
   FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
@@ -852,7 +885,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
-      if (!kSplit) {
+      if (kSplit == kSplitNone) {
         visited[w0 + j] = vis[j] | hits;
       } else if (hits != 0) {
         atomicOr(&visited[w0 + j], hits);
@@ -875,7 +908,11 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, int kFirst, int kBatch>
+//
+// With kSplit and cand (split_cand) a row marked in `marked` (the lane's
+// word's marked rows, read before the chunk's out_queue was cleared) tests
+// its candidate parent first (CandidateParents).
+template <bool kWarpAssist, int kFirst, int kBatch, int kSplit = kSplitNone>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -883,10 +920,11 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
                                             unsigned long long& found, unsigned long long& degrees,
-                                            unsigned long long& edges) {
+                                            unsigned long long& edges, uint32_t marked = 0,
+                                            const uint32_t* __restrict__ cand = nullptr) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
-    bool hit[kBuWords], open[kBuWords];
+    bool hit[kBuWords], open[kBuWords], mk[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t r = r0 + j * 32 + lane;
@@ -898,8 +936,15 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       open[j] = r < total;
+      mk[j] = kSplit == kSplitCand && ((__shfl_sync(kFull, marked, w) >> (v[j] & 31)) & 1u);
     }
     FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent);
+    if (kSplit == kSplitCand && cand != nullptr) {
+#pragma unroll
+      for (int j = 0; j < kBuWords; ++j) {
+        if (open[j] && mk[j]) parent[j] = cand[v[j]];
+      }
+    }
     FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -980,14 +1025,15 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0. low nullptr: a plain bottom-up level
 // (the instance level 2 launches runs either).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, int kSplit = kSplitNone>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next,
-                                         const uint32_t* __restrict__ low = nullptr) {
-  static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
+                                         const uint32_t* __restrict__ low = nullptr,
+                                         const uint32_t* __restrict__ cand = nullptr) {
+  static_assert(kSplit == kSplitNone || kSkip, "the split level's bottom-up side is bu_skip's");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1004,7 +1050,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       uint32_t mine = kFull;
       if (in) {
         mine = visited[c0 + lane];
-        if (kSplit && low != nullptr) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
+        if (kSplit != kSplitNone && low != nullptr) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
@@ -1019,10 +1065,15 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
         const uint32_t total = __shfl_sync(kFull, incl, 31);
         if (total <= compact) {
+          // split_cand: the chunk's marked rows (CandidateParents), read
+          // before the chunk's out_queue is cleared.
+          const uint32_t marked =
+              kSplit == kSplitCand && cand != nullptr && in ? __ldcs(&low[c0 + lane]) & out_queue[c0 + lane] : 0u;
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
-                                                   lane, c0, mine, incl - cnt, total, found, degrees, edges);
+          CompactRows<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
+                                                           pred, serial, lane, c0, mine, incl - cnt, total, found,
+                                                           degrees, edges, marked, cand);
           continue;
         }
       }
@@ -1035,7 +1086,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
                                                            pred, serial, lane, c0 + g, row_words, vis, found, degrees,
-                                                           edges);
+                                                           edges, low, cand);
       }
     }
   } else {
@@ -1085,6 +1136,7 @@ struct ExploreArgs {
   // split: each vertex's tail in the CSC (its first entry of degree below
   // D) and the rows of degree below D (a bitmap), else nullptr
   const uint32_t *cut, *low;
+  uint32_t* cand;  // split_cand: each row's candidate parent (a split level's marks), else nullptr
   uint32_t *in_queue, *visited, *out_queue, *pred;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
@@ -1275,8 +1327,8 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
       hi = min(hi, lo + span);
     }
     TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
-                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
-                         a.ctr, a.next, split);
+                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, split ? a.cand : a.pred, a.big,
+                         a.td_lane, a.has_leaf, a.ctr, a.next, split);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
@@ -1299,7 +1351,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // runs the bottom-up side (BottomUp with kSplit), after TopDownKernel and
 // SplitMarkKernel marked the tails; on a top-down or bottom-up level it
 // does what the other instances do.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, int kSplit = kSplitNone>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1316,13 +1368,14 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
       bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
                        cur);
     }
-  } else if (!Skip(gate, 1) || (kSplit && SplitLevel(gate))) {
+  } else if (!Skip(gate, 1) || (kSplit != kSplitNone && SplitLevel(gate))) {
     // One call, so one copy of BottomUp: with kSplit, low on a split level
     // (its bottom-up side) and nullptr on a plain one.
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSplit && kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSkip ? kSplit : kSplitNone>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                   a.visited, a.out_queue, a.pred, a.row_words, a.serial,
                                                                   a.compact, a.ctr, a.next,
-                                                                  kSplit && SplitLevel(gate) ? a.low : nullptr);
+                                                                  kSplit != kSplitNone && SplitLevel(gate) ? a.low : nullptr,
+                                                                  kSplit != kSplitNone && SplitLevel(gate) ? a.cand : nullptr);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1336,7 +1389,7 @@ __global__ void SplitMarkKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate) || a.big.lists == nullptr) return;
   __shared__ bfsb::HugeList<uint32_t> cur;
-  bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
+  bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue, a.cand}, (int)blockDim.x, cur);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -1898,11 +1951,15 @@ ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = fa
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (split) {
     if (!first || !skip) return nullptr;
-    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
-      case 2: return BottomUpKernel<false, kFirstDense, 1, true, true>;
-      case 3: return BottomUpKernel<true, kFirstDense, 1, true, true>;
-      case 4: return BottomUpKernel<false, kFirstDense, 2, true, true>;
-      case 5: return BottomUpKernel<true, kFirstDense, 2, true, true>;
+    switch (p.bu_batch * 4 + (p.split_cand ? 2 : 0) + (assist ? 1 : 0)) {
+      case 4: return BottomUpKernel<false, kFirstDense, 1, true, kSplitMarks>;
+      case 5: return BottomUpKernel<true, kFirstDense, 1, true, kSplitMarks>;
+      case 6: return BottomUpKernel<false, kFirstDense, 1, true, kSplitCand>;
+      case 7: return BottomUpKernel<true, kFirstDense, 1, true, kSplitCand>;
+      case 8: return BottomUpKernel<false, kFirstDense, 2, true, kSplitMarks>;
+      case 9: return BottomUpKernel<true, kFirstDense, 2, true, kSplitMarks>;
+      case 10: return BottomUpKernel<false, kFirstDense, 2, true, kSplitCand>;
+      case 11: return BottomUpKernel<true, kFirstDense, 2, true, kSplitCand>;
     }
     return nullptr;
   }
@@ -1964,6 +2021,7 @@ struct Handle {
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint8_t* deg = nullptr;     // bu_deg: each row's degree byte
   uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
+  uint32_t* cand = nullptr;                  // split_cand: each row's candidate parent
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
@@ -2078,7 +2136,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, deg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, deg, cut, low, cand, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -2137,7 +2195,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, cand, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -2157,6 +2215,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (p->bu_deg > 0) b += p->local_rows;                         // deg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
+  if (p->split > 0 && p->split_cand) b += 4 * p->local_rows;     // cand
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -2208,6 +2267,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
+  BFSB_REQUIRE(p->split_cand == 0 || (p->split_cand == 1 && p->split > 0), "dob: split_cand %lld: want 0, or 1 with split",
+               (long long)p->split_cand);
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
@@ -2553,6 +2614,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
                                                              (uint32_t)p->split, h->cut, h->low);
       BFSB_CHECK_LAUNCH("CutKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
+      if (p->split_cand) BFSB_CHECK(cudaMalloc(&h->cand, 4 * p->local_rows));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));

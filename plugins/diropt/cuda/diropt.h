@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 25
+#define DOB_ABI_VERSION 26
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -119,6 +119,11 @@ typedef struct dob_params {
                                 of degree < D are kept, and level 2 launches
                                 the bottom-up kernel that can run it; 0:
                                 none */
+  int64_t split_cand;        /* with split: 1: a split level's marks store
+                                their frontier vertex as the row's
+                                candidate parent, which the row's first
+                                check tests (no scan); 0: the marked rows
+                                scan their lists (a trial) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
