@@ -88,7 +88,7 @@ func (e *cpuEngine) Reset(r RootPos) (int64, error) {
 func (e *cpuEngine) Explore(d Dir) (Explored, error) {
 	switch d {
 	case BottomUp:
-		return e.bottomUp(), nil
+		return e.bottomUp(nil), nil
 	case Split:
 		if !e.single || e.split == 0 {
 			return Explored{}, fmt.Errorf("a split level without the split on a 1×1 grid")
@@ -139,15 +139,21 @@ func (e *cpuEngine) topDown() Explored {
 // neighbours for one in in_queue and stops at the first, which becomes its
 // predecessor. A chunk owns whole words of visited and out_queue (32
 // vertices each, a warp's share on the GPU), so they are written without
-// atomics.
-func (e *cpuEngine) bottomUp() Explored {
+// atomics. skip, where not nil, gives the rows of word w that the level
+// leaves alone though unvisited (the split level's, split.go), before the
+// word is written.
+func (e *cpuEngine) bottomUp(skip func(w int64) uint32) Explored {
 	var found, degs, edges atomic.Int64
 	forChunks(int64(len(e.visited)), 1, e.workers, func(lo, hi int64) {
 		var f, dg, ed int64
 		for w := lo; w < hi; w++ {
 			vis := e.visited[w]
+			open := ^vis
+			if skip != nil {
+				open &^= skip(w)
+			}
 			var hit uint32
-			for todo := ^vis; todo != 0; todo &= todo - 1 {
+			for todo := open; todo != 0; todo &= todo - 1 {
 				k := bits.TrailingZeros32(todo)
 				v := uint32(w)*32 + uint32(k)
 				for _, u := range e.b.BU.List(v) {

@@ -85,7 +85,7 @@ func (b *Block) cut(u uint32, d uint32) uint32 {
 // bottom-up level does, writing each word of out and visited whole.
 func (e *cpuEngine) exploreSplit(d uint32) Explored {
 	clear(e.out)
-	var found, degs, edges atomic.Int64
+	var edges atomic.Int64
 	forChunks(int64(len(e.in)), 1, e.workers, func(lo, hi int64) {
 		var ed int64
 		for w := lo; w < hi; w++ {
@@ -100,34 +100,17 @@ func (e *cpuEngine) exploreSplit(d uint32) Explored {
 		}
 		edges.Add(ed)
 	})
-	forChunks(int64(len(e.visited)), 1, e.workers, func(lo, hi int64) {
-		var f, dg, ed int64
-		for w := lo; w < hi; w++ {
-			vis, marked := e.visited[w], e.out[w]
-			var hit uint32
-			for todo := ^vis; todo != 0; todo &= todo - 1 {
-				k := bits.TrailingZeros32(todo)
-				v := uint32(w)*32 + uint32(k)
-				if e.b.BU.Deg(v) < d && marked&(1<<k) == 0 {
-					continue // of degree below D, and no frontier vertex's tail holds it
-				}
-				for _, u := range e.b.BU.List(v) {
-					ed++
-					if testBit(e.in, u) {
-						e.pred[v] = u
-						hit |= 1 << k
-						f++
-						dg += int64(e.b.BU.Deg(v))
-						break
-					}
-				}
+	// The rows of degree below D that no tail marked have no frontier
+	// neighbour: the bottom-up side leaves them.
+	ex := e.bottomUp(func(w int64) uint32 {
+		var low uint32
+		for k := range 32 {
+			if v := uint32(w)*32 + uint32(k); int(v) < len(e.b.BU.Off)-1 && e.b.BU.Deg(v) < d {
+				low |= 1 << k
 			}
-			e.out[w] = hit
-			e.visited[w] = vis | hit
 		}
-		found.Add(f)
-		degs.Add(dg)
-		edges.Add(ed)
+		return low &^ e.out[w]
 	})
-	return Explored{Found: found.Load(), Degrees: degs.Load(), Edges: edges.Load()}
+	ex.Edges += edges.Load()
+	return ex
 }
