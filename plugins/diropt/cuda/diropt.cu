@@ -868,7 +868,9 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   bool hit[kBuWords], open[kBuWords];
   WordRows(w0, lane, vis, rows, open);
   FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
-  if (kSplit == kSplitCand && cand != nullptr) CandidateParents(low, out_queue, cand, lane, w0, row_words, rows, open, parent);
+  if (kSplit == kSplitCand && cand != nullptr) {
+    CandidateParents(low, out_queue, cand, lane, w0, row_words, rows, open, parent);
+  }
   FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
@@ -885,7 +887,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
-      if (kSplit == kSplitNone) {
+      if (kSplit == kSplitNone || low == nullptr) {  // a plain level (low: the split's, see BottomUp)
         visited[w0 + j] = vis[j] | hits;
       } else if (hits != 0) {
         atomicOr(&visited[w0 + j], hits);
@@ -1244,7 +1246,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const bool leaf = (gate->done && gate->leaf_pending) || last_td;
   if (leaf) {
     LeafPass<true>(f.leaves, gate->root, a.visited, a.ctr);
-    if (!last_td && gate->prev_dir != 0) {  // the last level's frontier (bottom-up: in_queue kept whole) is now the spare
+    if (!last_td && gate->prev_dir != 0) {  // the last level's frontier (in_queue kept whole) is now the spare
       const int64_t stride = (int64_t)gridDim.x * blockDim.x;
       uint32_t any = 0;
       for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) {
@@ -1371,11 +1373,10 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   } else if (!Skip(gate, 1) || (kSplit != kSplitNone && SplitLevel(gate))) {
     // One call, so one copy of BottomUp: with kSplit, low on a split level
     // (its bottom-up side) and nullptr on a plain one.
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSkip ? kSplit : kSplitNone>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
-                                                                  a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-                                                                  a.compact, a.ctr, a.next,
-                                                                  kSplit != kSplitNone && SplitLevel(gate) ? a.low : nullptr,
-                                                                  kSplit != kSplitNone && SplitLevel(gate) ? a.cand : nullptr);
+    const bool split = kSplit != kSplitNone && SplitLevel(gate);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSkip ? kSplit : kSplitNone>(
+        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
+        a.compact, a.ctr, a.next, split ? a.low : nullptr, split ? a.cand : nullptr);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -2267,8 +2268,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
-  BFSB_REQUIRE(p->split_cand == 0 || (p->split_cand == 1 && p->split > 0), "dob: split_cand %lld: want 0, or 1 with split",
-               (long long)p->split_cand);
+  BFSB_REQUIRE(p->split_cand == 0 || (p->split_cand == 1 && p->split > 0),
+               "dob: split_cand %lld: want 0, or 1 with split", (long long)p->split_cand);
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
