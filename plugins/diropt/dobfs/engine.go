@@ -20,7 +20,7 @@ type Dir int
 const (
 	TopDown  Dir = iota // from the vertices of in_queue (CSR, Algorithm 3)
 	BottomUp            // from the unvisited vertices (CSC)
-	Split               // the rows of degree < D top-down, the others bottom-up (split.go)
+	Split               // level 2: rows of degree < D marked top-down from the list tails, then bottom-up (split.go)
 )
 
 // String is "td", "bu" or "split", as the per-level phase names use it.
