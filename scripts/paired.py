@@ -39,6 +39,15 @@ keys are a prefix of a longer run's).
     python3 ../../scripts/paired.py headline-26.json.gz alpha-26.json.gz 0 2  # 20 -> 40, 44 roots
     python3 ../../scripts/paired.py headline-25-d712fc0.json.gz@0 cut-25.json.gz@1 2  # A@i B@j [LEVEL]
 
+With LO and HI after the level (FILE i j LEVEL LO HI), it then takes the
+roots whose level-L m_f lies in (LO, HI] (a window such as the split
+level's) and prints, over them, the searches' and level L's paired A/B,
+each case's mean time per level (0 to 4, then the rest of the search),
+and the harmonic GTEPS of b's searches for those roots with a's for the
+others:
+
+    python3 ../../scripts/paired.py split-25.json.gz 0 1 2 17e6 104.5e6  # the split's window
+
 A@i B@j compares case i of file A with case j of file B (two runs whose
 cases differ in order). With a level, a level's cut bound (the degree
 cut's `cut_bound` count, 0f97b42 only) is printed after the root's times,
@@ -163,8 +172,7 @@ def main():
             pb = next((p for p in y["phases"] if p["level"] == level), None)
             if pa is None or pb is None:
                 continue
-            ta = sum(v for k, v in pa["times"].items() if k.startswith("explore_")) * 1e3
-            tb = sum(v for k, v in pb["times"].items() if k.startswith("explore_")) * 1e3
+            ta, tb = explore_ms(x, level), explore_ms(y, level)
             d = dir_of(pa)
             ea, eb = pa["bytes"]["edges_examined"], pb["bytes"]["edges_examined"]
             mf = pa["bytes"]["frontier_edges"]
@@ -183,6 +191,8 @@ def main():
             if ratios[d]:
                 paired(ratios[d], f"level {level} {name} in both (b / a)")
         switched(a, b, level)
+        if len(rest) >= 3:
+            window(a, b, level, float(rest[1]), float(rest[2]))
 
 
 def dir_of(p):
@@ -194,6 +204,36 @@ def direction(s, level):
     """The search's direction at level ("bu", "split", "td"), and that level's phase (None: no such level)."""
     p = next((p for p in s["phases"] if p["level"] == level), None)
     return (None, None) if p is None else (dir_of(p), p)
+
+
+def explore_ms(s, level):
+    """The search's exploration time at level in ms (0 where it has no such level)."""
+    p = next((p for p in s["phases"] if p["level"] == level), None)
+    return 0.0 if p is None else sum(v for k, v in p["times"].items() if k.startswith("explore_")) * 1e3
+
+
+def window(a, b, level, lo, hi):
+    """The A/B over the roots whose level-`level` m_f lies in (lo, hi], and
+    the harmonic GTEPS of b's searches for them with a's for the rest."""
+    inside = []
+    for k, x in enumerate(a["bfs"]):
+        _, p = direction(x, level)
+        if p is not None and lo < p["bytes"]["frontier_edges"] <= hi:
+            inside.append(k)
+    print(f"level {level} m_f in ({lo:g}, {hi:g}]: {len(inside)} roots")
+    if not inside:
+        return
+    xs, ys = [a["bfs"][k] for k in inside], [b["bfs"][k] for k in inside]
+    paired([y["time_s"] / x["time_s"] for x, y in zip(xs, ys)], "  search")
+    paired([explore_ms(y, level) / explore_ms(x, level) for x, y in zip(xs, ys)], f"  level {level}")
+    for name, ss in (("a", xs), ("b", ys)):
+        per = [statistics.mean(explore_ms(s, lv) for s in ss) for lv in range(5)]
+        rest = statistics.mean(s["time_s"] * 1e3 - sum(explore_ms(s, lv) for lv in range(5)) for s in ss)
+        print(f"  {name}: mean ms levels 0-4 " + " ".join(f"{t:.3f}" for t in per) +
+              f", the rest with the end {rest:.3f}, search {statistics.mean(s['time_s'] for s in ss) * 1e3:.3f}")
+    pick = [b["bfs"][k] if k in set(inside) else x for k, x in enumerate(a["bfs"])]
+    print(f"  harmonic GTEPS: a {harmonic_gteps(a['bfs']):.1f}, b's searches in the window with a's "
+          f"elsewhere {harmonic_gteps(pick):.1f}")
 
 
 def harmonic_gteps(searches):

@@ -2192,6 +2192,9 @@ struct Handle {
   static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
   // The loop state the level being enqueued (loop_level) reads, and the
   // one its decision writes.
+  // SplitLaunch: with split, the level being enqueued is the one that may
+  // run split (kSplitLevel; its direction is decided on the device later).
+  bool SplitLaunch() const { return split_kernel != nullptr && level == kSplitLevel; }
   LoopState* LoopCur() const { return loop + (loop_level & 1); }
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
@@ -2392,7 +2395,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   // split: level 2 (its direction decided on the device) runs the instance
   // that can run it split (dobfs/split.go).
-  const bool split = h->split_kernel != nullptr && gate != nullptr && h->level == kSplitLevel;
+  const bool split = gate != nullptr && h->SplitLaunch();
   BFSB_CHECK(LaunchExplore(h, split ? h->split_kernel : deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
   return 0;
 }
@@ -2500,7 +2503,7 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
   // before ended (level 0: at the search's start).
   if (!h->p.single) BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
   if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
-  if (h->split_kernel != nullptr && h->level == kSplitLevel) {  // a split level's long tails (SplitMarkKernel)
+  if (h->SplitLaunch()) {  // a split level's long tails (SplitMarkKernel)
     BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, h->Args(), h->LoopCur()));
   }
   if (int32_t st = LaunchBottomUp(h, h->LoopCur(), err, errlen)) return st;

@@ -93,7 +93,7 @@ func (e *cpuEngine) Explore(d Dir) (Explored, error) {
 		if !e.single || e.split == 0 {
 			return Explored{}, fmt.Errorf("a split level without the split on a 1×1 grid")
 		}
-		return e.exploreSplit(e.split), nil
+		return e.exploreSplit(), nil
 	}
 	return e.topDown(), nil
 }

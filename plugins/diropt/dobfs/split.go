@@ -83,7 +83,8 @@ func (b *Block) cut(u uint32, d uint32) uint32 {
 // side then explores the unvisited rows of degree ≥ D and the marked ones
 // (each has a frontier neighbour, usually among its first entries) as a
 // bottom-up level does, writing each word of out and visited whole.
-func (e *cpuEngine) exploreSplit(d uint32) Explored {
+func (e *cpuEngine) exploreSplit() Explored {
+	d := e.split
 	clear(e.out)
 	var edges atomic.Int64
 	forChunks(int64(len(e.in)), 1, e.workers, func(lo, hi int64) {
