@@ -104,9 +104,8 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pSplit: int64(1 << 20), pSplitFrom: 1e12, pSplitTo: 1e-3, pTDBig: int64(32)},
 			{pSplit: int64(4), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUBatch: int64(1), pBUSerial: int64(0)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUSerial: int64(0), pTDBig: int64(32), pGated: false},
-			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitCand: true},
-			{pSplit: int64(1 << 20), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitCand: true, pTDBig: int64(32)},
-			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitCand: true, pBUCompact: int64(1024), pBUBatch: int64(1), pBUSerial: int64(0)},
+			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUBatch: int64(1)},
+			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUCompact: int64(1024), pBUBatch: int64(1), pBUSerial: int64(0)},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -44,7 +44,6 @@ const (
 	pSplit     = "split"
 	pSplitFrom = "split_from"
 	pSplitTo   = "split_to"
-	pSplitCand = "split_cand"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -148,8 +147,6 @@ func (plugin) Info() sdk.Info {
 				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, the plain top-down level reads fewer entries than the split's bottom-up side; tuned: 60, about 17 M frontier edges at scale 25, chosen with split_to on an H200 at scale 25 from the roots of results/diropt-1000's split-25, where every level 2 of 20.8 to 101.7 M frontier edges was faster split and those of 14.4 M and 112.5 M slower)"},
 			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 9.0, Min: sdk.Bound(1e-3),
 				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads; tuned: 9, about 104 M frontier edges at scale 25)"},
-			{Name: pSplitCand, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA with split (a trial, not yet measured): each mark of a split level's top-down side also stores its frontier vertex as the row's candidate parent, which the row's first check then tests (a hit), so that the marked rows scan nothing (false: they scan their lists from the first entry). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -190,7 +187,6 @@ type options struct {
 	Gated     bool
 	L2Window  bool
 	TDIDs     bool
-	SplitCand bool
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -203,7 +199,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitCand: cfg.Bool(pSplitCand), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -278,7 +274,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, SplitCand: v.opt.SplitCand, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, Exchange: xch})
 		if err != nil {
 			return err
 		}

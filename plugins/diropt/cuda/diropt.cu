@@ -76,6 +76,9 @@
 //                      root (below).
 //   SplitMarkKernel    split (1×1, level 2 only): a split level's long
 //                      tails, marked over the whole GPU (bfsb::HugeExpand).
+//   SplitBottomUpKernel  split (1×1, level 2 only): a split level's
+//                      bottom-up side (BottomUp over the rows of degree D
+//                      or more and the marked ones).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
 //   FirstKernel and CutKernel (fill `first`, `cut` and `low` once, at
 //   dob_create).
@@ -85,8 +88,9 @@
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
 // with td_big, bfsb::HugeKernel's work; with split, level 2 launches
-// SplitMarkKernel between them and runs a split level's two sides in
-// TopDownKernel and BottomUpKernel); BottomUpKernel's last block to
+// SplitMarkKernel and SplitBottomUpKernel between them, and a split
+// level's top-down side runs in TopDownKernel, its bottom-up side in
+// SplitBottomUpKernel); BottomUpKernel's last block to
 // finish then decides the next level (EndLevel: the switching rule,
 // DecideKernel's work on 2D grids), so a level is two launches and one
 // CUDA event (its end; a level's time runs from the one before's end).
@@ -275,11 +279,6 @@ __device__ __forceinline__ bool Skip(const LoopState* gate, int dir) {
   return gate != nullptr && (gate->done || gate->dir != dir);
 }
 
-// kSplit, the bottom-up kernels' split level: none (kSplitNone), the
-// split's bottom-up side (kSplitMarks: marked rows scan their lists), or
-// that with candidate parents (kSplitCand, split_cand: CandidateParents).
-constexpr int kSplitNone = 0, kSplitMarks = 1, kSplitCand = 2;
-
 // kSplitDir is LoopState::dir for a split level (dobfs/split.go; ours):
 // top-down over the frontier's tails and bottom-up over the rows of
 // degree at least D, in the same level.
@@ -323,9 +322,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 //
 // With mark (a split level's top-down side, dobfs/split.go) each entry is
 // only marked in out_queue (an atomicOr whose result nobody waits for),
-// for the level's bottom-up side to find, its parent too; with split_cand
-// pred is then the candidate parents (cand), where u is stored for the
-// bottom-up side to take (racing stores: every one a valid parent).
+// for the level's bottom-up side to find, its parent too.
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
@@ -341,10 +338,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
   if (mark) {
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      if (m[k] != 0) {
-        atomicOr(&out_queue[v[k] >> 5], m[k]);
-        if (pred != nullptr) pred[v[k]] = u;
-      }
+      if (m[k] != 0) atomicOr(&out_queue[v[k] >> 5], m[k]);
     }
     return;
   }
@@ -387,7 +381,6 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
         const uint32_t v = __ldg(&td_adj[e]);
         if (mark) {
           atomicOr(&out_queue[v >> 5], 1u << (v & 31));
-          if (pred != nullptr) pred[v] = gu;  // split_cand: the candidate parents (Visits)
         } else {
           Visit(v, gu, visited, out_queue, pred, bu_off, found, degrees);
         }
@@ -428,10 +421,8 @@ struct BigVisit {
 struct MarkVisit {
   struct Acc {};
   uint32_t* out_queue;
-  uint32_t* cand;  // split_cand: u stored as v's candidate parent (Visits), else nullptr
-  __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc&) const {
+  __device__ __forceinline__ void operator()(uint32_t, uint32_t v, Acc&) const {
     atomicOr(&out_queue[v >> 5], 1u << (v & 31));
-    if (cand != nullptr) cand[v] = u;
   }
   __device__ __forceinline__ void Flush(const Acc&) const {}
 };
@@ -829,31 +820,13 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
   if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
-// CandidateParents (split_cand, a split level's bottom-up side; ours)
-// gives each open row that the level's top-down side marked (low and
-// marked in out_queue: of degree below D, with a frontier neighbour) its
-// candidate parent (cand, stored with the mark) as the entry its first
-// check tests, which hits: the row scans nothing. Before the words'
-// out_queue is written (BottomUpWords) or cleared (CompactRows' caller
-// passes the marks read before instead: see CompactRows).
-__device__ __forceinline__ void CandidateParents(const uint32_t* __restrict__ low, const uint32_t* out_queue,
-                                                 const uint32_t* __restrict__ cand, int lane, int64_t w0,
-                                                 int64_t row_words, const uint32_t (&v)[kBuWords],
-                                                 const bool (&open)[kBuWords], uint32_t (&parent)[kBuWords]) {
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) {
-    const uint32_t marked = w0 + j < row_words ? __ldcs(&low[w0 + j]) & out_queue[w0 + j] : 0u;
-    if (open[j] && ((marked >> lane) & 1u)) parent[j] = cand[v[j]];
-  }
-}
-
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
 // and writes them without atomics. With kSplit, vis also holds the rows
 // a split level skips (BottomUp), which stay unvisited: visited gets the
 // hits alone (an atomicOr nobody waits for).
-template <bool kWarpAssist, int kFirst, int kBatch, int kSplit = kSplitNone>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -862,15 +835,11 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
-                                              unsigned long long& edges, const uint32_t* __restrict__ low = nullptr,
-                                              const uint32_t* __restrict__ cand = nullptr) {
+                                              unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
   bool hit[kBuWords], open[kBuWords];
   WordRows(w0, lane, vis, rows, open);
   FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
-  if (kSplit == kSplitCand && cand != nullptr) {
-    CandidateParents(low, out_queue, cand, lane, w0, row_words, rows, open, parent);
-  }
   FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
@@ -887,7 +856,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
-      if (kSplit == kSplitNone || low == nullptr) {  // a plain level (low: the split's, see BottomUp)
+      if (!kSplit) {
         visited[w0 + j] = vis[j] | hits;
       } else if (hits != 0) {
         atomicOr(&visited[w0 + j], hits);
@@ -910,11 +879,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-//
-// With kSplit and cand (split_cand) a row marked in `marked` (the lane's
-// word's marked rows, read before the chunk's out_queue was cleared) tests
-// its candidate parent first (CandidateParents).
-template <bool kWarpAssist, int kFirst, int kBatch, int kSplit = kSplitNone>
+template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -922,11 +887,10 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
                                             unsigned long long& found, unsigned long long& degrees,
-                                            unsigned long long& edges, uint32_t marked = 0,
-                                            const uint32_t* __restrict__ cand = nullptr) {
+                                            unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
-    bool hit[kBuWords], open[kBuWords], mk[kBuWords];
+    bool hit[kBuWords], open[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t r = r0 + j * 32 + lane;
@@ -938,15 +902,8 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       open[j] = r < total;
-      mk[j] = kSplit == kSplitCand && ((__shfl_sync(kFull, marked, w) >> (v[j] & 31)) & 1u);
     }
     FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent);
-    if (kSplit == kSplitCand && cand != nullptr) {
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) {
-        if (open[j] && mk[j]) parent[j] = cand[v[j]];
-      }
-    }
     FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
@@ -1025,17 +982,15 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // frontier of degree below D): the words of visited are loaded ORed with
 // low & ~out_queue (low: the rows of degree below D). Each word's
 // out_queue is then written as on any bottom-up level: its hits (the
-// marked rows among them), or 0. low nullptr: a plain bottom-up level
-// (the instance level 2 launches runs either).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, int kSplit = kSplitNone>
+// marked rows among them), or 0 (SplitBottomUpKernel).
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next,
-                                         const uint32_t* __restrict__ low = nullptr,
-                                         const uint32_t* __restrict__ cand = nullptr) {
-  static_assert(kSplit == kSplitNone || kSkip, "the split level's bottom-up side is bu_skip's");
+                                         const uint32_t* __restrict__ low = nullptr) {
+  static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1052,7 +1007,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       uint32_t mine = kFull;
       if (in) {
         mine = visited[c0 + lane];
-        if (kSplit != kSplitNone && low != nullptr) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
+        if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
@@ -1067,15 +1022,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
         const uint32_t total = __shfl_sync(kFull, incl, 31);
         if (total <= compact) {
-          // split_cand: the chunk's marked rows (CandidateParents), read
-          // before the chunk's out_queue is cleared.
-          const uint32_t marked =
-              kSplit == kSplitCand && cand != nullptr && in ? __ldcs(&low[c0 + lane]) & out_queue[c0 + lane] : 0u;
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
-                                                           pred, serial, lane, c0, mine, incl - cnt, total, found,
-                                                           degrees, edges, marked, cand);
+          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred,
+                                                   serial, lane, c0, mine, incl - cnt, total, found, degrees, edges);
           continue;
         }
       }
@@ -1088,7 +1038,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
                                                            pred, serial, lane, c0 + g, row_words, vis, found, degrees,
-                                                           edges, low, cand);
+                                                           edges);
       }
     }
   } else {
@@ -1138,7 +1088,6 @@ struct ExploreArgs {
   // split: each vertex's tail in the CSC (its first entry of degree below
   // D) and the rows of degree below D (a bitmap), else nullptr
   const uint32_t *cut, *low;
-  uint32_t* cand;  // split_cand: each row's candidate parent (a split level's marks), else nullptr
   uint32_t *in_queue, *visited, *out_queue, *pred;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
@@ -1329,8 +1278,8 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
       hi = min(hi, lo + span);
     }
     TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
-                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, split ? a.cand : a.pred, a.big,
-                         a.td_lane, a.has_leaf, a.ctr, a.next, split);
+                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
+                         a.ctr, a.next, split);
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
@@ -1347,13 +1296,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // bfsb::HugeKernel after TopDownKernel instead.
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
-// is the level's last launch.
-//
-// kSplit (the instance level 2 launches with split): on a split level it
-// runs the bottom-up side (BottomUp with kSplit), after TopDownKernel and
-// SplitMarkKernel marked the tails; on a top-down or bottom-up level it
-// does what the other instances do.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, int kSplit = kSplitNone>
+// is the level's last launch; a split level's too, whose work
+// SplitBottomUpKernel did before it.
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1370,19 +1315,36 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
       bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
                        cur);
     }
-  } else if (!Skip(gate, 1) || (kSplit != kSplitNone && SplitLevel(gate))) {
-    // One call, so one copy of BottomUp: with kSplit, low on a split level
-    // (its bottom-up side) and nullptr on a plain one.
-    const bool split = kSplit != kSplitNone && SplitLevel(gate);
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, kSkip ? kSplit : kSplitNone>(
-        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-        a.compact, a.ctr, a.next, split ? a.low : nullptr, split ? a.cand : nullptr);
+  } else if (!Skip(gate, 1)) {
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
+                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
 
+// SplitBottomUpKernel (split: launched at level 2 of the 1×1 device loop,
+// after SplitMarkKernel and before BottomUpKernel) runs a split level's
+// bottom-up side (BottomUp with kSplit, bu_first's first entries and
+// bu_skip's chunks), once TopDownKernel and SplitMarkKernel have marked
+// the tails; on any other level it returns at once, and BottomUpKernel,
+// launched after it, explores the level and ends it, as it ends a split
+// level. A kernel of its own, so that a level 2 that is not split runs
+// the plain bottom-up instance's code: when one instance ran both (a
+// branch on `low` on the plain path; f963f43), the bottom-up level 2s
+// outside the split's window were 4.5 % slower on an H200 (0 of 38
+// faster at scale 25; results/diropt-1000, Headline). This costs a
+// launch at level 2 in every search (PDL: its blocks wait on the GPU).
+template <bool kWarpAssist, int kBatch>
+__global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
+  PdlStart();
+  if (!SplitLevel(gate)) return;
+  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited,
+                                                         a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
+                                                         a.next, a.low);
+}
+
 // SplitMarkKernel (split: launched at level 2 of the 1×1 device loop,
-// between TopDownKernel and BottomUpKernel) marks, on a split level, the
+// between TopDownKernel and SplitBottomUpKernel) marks, on a split level, the
 // tails TopDownKernel queued on the BigQueue (td_big), over the whole
 // grid (bfsb::HugeExpand), before the level's bottom-up side reads the
 // marks; on any other level it returns at once.
@@ -1390,7 +1352,7 @@ __global__ void SplitMarkKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate) || a.big.lists == nullptr) return;
   __shared__ bfsb::HugeList<uint32_t> cur;
-  bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue, a.cand}, (int)blockDim.x, cur);
+  bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -1939,28 +1901,25 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const long l
   for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < out_words; w += stride) out[w] = 0;
 }
 
-// ExploreKernel is the type of TopDownKernel and the BottomUpKernel
-// instances.
+// ExploreKernel is the type of TopDownKernel and the BottomUpKernel and
+// SplitBottomUpKernel instances.
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
 // (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
 // bu_batch it was not built for; with deg, the instance that reads the
 // degree bytes (bu_deg), built with bu_first and bu_skip only; with split,
-// the instance that can run a split level (level 2 with split), likewise.
+// the SplitBottomUpKernel instance (a split level's bottom-up side),
+// likewise.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (split) {
     if (!first || !skip) return nullptr;
-    switch (p.bu_batch * 4 + (p.split_cand ? 2 : 0) + (assist ? 1 : 0)) {
-      case 4: return BottomUpKernel<false, kFirstDense, 1, true, kSplitMarks>;
-      case 5: return BottomUpKernel<true, kFirstDense, 1, true, kSplitMarks>;
-      case 6: return BottomUpKernel<false, kFirstDense, 1, true, kSplitCand>;
-      case 7: return BottomUpKernel<true, kFirstDense, 1, true, kSplitCand>;
-      case 8: return BottomUpKernel<false, kFirstDense, 2, true, kSplitMarks>;
-      case 9: return BottomUpKernel<true, kFirstDense, 2, true, kSplitMarks>;
-      case 10: return BottomUpKernel<false, kFirstDense, 2, true, kSplitCand>;
-      case 11: return BottomUpKernel<true, kFirstDense, 2, true, kSplitCand>;
+    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
+      case 2: return SplitBottomUpKernel<false, 1>;
+      case 3: return SplitBottomUpKernel<true, 1>;
+      case 4: return SplitBottomUpKernel<false, 2>;
+      case 5: return SplitBottomUpKernel<true, 2>;
     }
     return nullptr;
   }
@@ -2015,14 +1974,13 @@ struct Handle {
   ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
   ExploreKernel deg_kernel = nullptr; // bu_deg: the instance level bu_deg launches instead (degree bytes)
-  ExploreKernel split_kernel = nullptr; // split: the instance level 2 launches instead (a split level)
+  ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint8_t* deg = nullptr;     // bu_deg: each row's degree byte
   uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
-  uint32_t* cand = nullptr;                  // split_cand: each row's candidate parent
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
@@ -2137,7 +2095,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, deg, cut, low, cand, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, deg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -2199,7 +2157,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, cand, in_q, visited, out_q, pred, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -2219,7 +2177,6 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (p->bu_deg > 0) b += p->local_rows;                         // deg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
-  if (p->split > 0 && p->split_cand) b += 4 * p->local_rows;     // cand
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -2271,8 +2228,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
-  BFSB_REQUIRE(p->split_cand == 0 || (p->split_cand == 1 && p->split > 0),
-               "dob: split_cand %lld: want 0, or 1 with split", (long long)p->split_cand);
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
@@ -2379,9 +2334,15 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
 // LaunchBottomUp enqueues a bottom-up exploration (gate: see
 // TopDownKernel), which in the 1×1 device loop also ends the level
 // (EndLevel).
-int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
+// BottomUpGrid is the grid of the bottom-up kernels: a warp per span of
+// words of visited (BottomUp), at most what fits on the GPU at once.
+int BottomUpGrid(const Handle* h) {
   const int64_t span = h->p.bu_skip ? 32 : kBuWords;  // words a warp takes at once (BottomUp)
-  const int grid = std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
+  return std::min(h->WarpGrid((h->row_words() + span - 1) / span), h->bu_resident);
+}
+
+int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
+  const int grid = BottomUpGrid(h);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
     a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
@@ -2393,10 +2354,17 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // faster) at scale 25 on an H200, the searches no faster
   // (results/diropt-1000, deg-after-25).
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
-  // split: level 2 (its direction decided on the device) runs the instance
-  // that can run it split (dobfs/split.go).
-  const bool split = gate != nullptr && h->SplitLaunch();
-  BFSB_CHECK(LaunchExplore(h, split ? h->split_kernel : deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
+  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
+  return 0;
+}
+
+// LaunchSplit enqueues level 2's split launches (SplitLaunch; its
+// direction is decided on the device later), between TopDownKernel and
+// BottomUpKernel: SplitMarkKernel, then SplitBottomUpKernel (dobfs/split.go);
+// on a level that is not split both return at once.
+int32_t LaunchSplit(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
+  BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, h->Args(), gate));
+  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), h->Args(), gate));
   return 0;
 }
 
@@ -2503,8 +2471,8 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
   // before ended (level 0: at the search's start).
   if (!h->p.single) BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
   if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
-  if (h->SplitLaunch()) {  // a split level's long tails (SplitMarkKernel)
-    BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, h->Args(), h->LoopCur()));
+  if (h->SplitLaunch()) {
+    if (int32_t st = LaunchSplit(h, h->LoopCur(), err, errlen)) return st;
   }
   if (int32_t st = LaunchBottomUp(h, h->LoopCur(), err, errlen)) return st;
   if (h->p.single) {  // line 24 (the queues' rotation); BottomUpKernel decided (EndLevel)
@@ -2618,7 +2586,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
                                                              (uint32_t)p->split, h->cut, h->low);
       BFSB_CHECK_LAUNCH("CutKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
-      if (p->split_cand) BFSB_CHECK(cudaMalloc(&h->cand, 4 * p->local_rows));
     }
     BFSB_CHECK(cudaMalloc(&h->isolated, 4 * rw));
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));

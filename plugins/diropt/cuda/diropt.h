@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 26
+#define DOB_ABI_VERSION 27
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -117,13 +117,8 @@ typedef struct dob_params {
                                 (dobfs/split.go): each vertex's tail (its
                                 first CSC entry of degree < D) and the rows
                                 of degree < D are kept, and level 2 launches
-                                the bottom-up kernel that can run it; 0:
-                                none */
-  int64_t split_cand;        /* with split: 1: a split level's marks store
-                                their frontier vertex as the row's
-                                candidate parent, which the row's first
-                                check tests (no scan); 0: the marked rows
-                                scan their lists (a trial) */
+                                the kernels that run its marks and its
+                                bottom-up side; 0: none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
