@@ -2363,8 +2363,9 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
 // BottomUpKernel: SplitMarkKernel, then SplitBottomUpKernel (dobfs/split.go);
 // on a level that is not split both return at once.
 int32_t LaunchSplit(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, h->Args(), gate));
-  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), h->Args(), gate));
+  const ExploreArgs a = h->Args();
+  BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, a, gate));
+  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), a, gate));
   return 0;
 }
 
