@@ -17,7 +17,22 @@
 // from these counts): for each bound D, the tails top-down (the frontier's
 // entries of degree 2 to D-1; leaves, last in every list, stop the count)
 // and the rows of degree at least D bottom-up, with how many such rows
-// are unvisited, in millions.
+// are unvisited, in millions; then the marked rows' scans, which the
+// split's bottom-up side makes too (the rows of degree below D with a
+// frontier neighbour, each to its first frontier neighbour), with how many
+// rows are marked. The tails, the rows of degree D or more and the marked
+// rows' scans are what the CUDA split level counts as entries examined.
+//
+// And the rows that miss (unvisited rows with no frontier neighbour, which
+// a plain bottom-up level 2 scans to their lists' end) by degree: rows and
+// entries, in millions, against the rows found and their entries.
+//
+// Last, the entries the CUDA kernel loads and tests (its edges_examined),
+// which exceed the scans above: a row's first check reads entry 0, the
+// lane's own scan entries 1 to bu_serial-1 in batches of bu_batch, and the
+// warp's help the rest in steps of 32·bu_batch, each step testing all its
+// entries before it knows which hit (loads). For the tuned kernel (serial
+// 4, batch 2: steps of 64) and for steps of 32, plain and split (D = 64).
 //
 // For random roots (or those of -root) of the Graph500 graph (seed [2, 3], edge factor
 // 16; self-loops and duplicates removed; leaves, rows of degree 1, left
@@ -154,6 +169,17 @@ func main() {
 		splitTD := make([]int64, len(ds))
 		splitBU := make([]int64, len(ds))
 		splitRows := make([]int64, len(ds))
+		markedBU := make([]int64, len(ds))
+		markedRows := make([]int64, len(ds))
+		degClass := []int64{4, 8, 16, 64, 1 << 62} // rows of degree 2-3, 4-7, 8-15, 16-63, 64+
+		missRows := make([]int64, len(degClass))
+		missBU := make([]int64, len(degClass))
+		var hitRows, hitBU int64
+		helpSteps := []int{64, 32}
+		const splitD = 64 // the tuned split's D, ds[splitDi]
+		splitDi := slices.Index(ds, splitD)
+		loadsBU := make([]int64, len(helpSteps))
+		loadsSplit := make([]int64, len(helpSteps))
 		cutTD := make([]int64, len(ks))
 		cutBU := make([]int64, len(ks))
 		clear(claimed)
@@ -185,18 +211,40 @@ func main() {
 			}
 			l := g.list(v)
 			mu += int64(len(l))
-			scan := int64(len(l))
+			scan, hit := int64(len(l)), false
 			for i, u := range l {
 				if level[u] == 2 {
-					scan = int64(i + 1)
+					scan, hit = int64(i+1), true
 					break
 				}
 			}
 			bu += scan
+			for i, st := range helpSteps {
+				c := loads(int64(len(l)), scan, hit, st)
+				loadsBU[i] += c
+				if g.deg(v) >= splitD || hit {
+					loadsSplit[i] += c
+				}
+			}
+			if hit {
+				hitRows++
+				hitBU += scan
+			} else {
+				c := 0
+				for int64(len(l)) >= degClass[c] {
+					c++
+				}
+				missRows[c]++
+				missBU[c] += scan
+			}
 			for i, d := range ds {
-				if g.deg(v) >= d {
+				switch {
+				case g.deg(v) >= d:
 					splitBU[i] += scan
 					splitRows[i]++
+				case hit:
+					markedBU[i] += scan
+					markedRows[i]++
 				}
 			}
 			for i, k := range ks {
@@ -224,5 +272,43 @@ func main() {
 			fmt.Printf(" %d %.1f+%.1f (%.1f)", d, m(splitTD[i]), m(splitBU[i]), m(splitRows[i]))
 		}
 		fmt.Println()
+		fmt.Printf("  split's marked rows' scans by D (rows):")
+		for i, d := range ds {
+			fmt.Printf(" %d %.1f (%.2f)", d, m(markedBU[i]), m(markedRows[i]))
+		}
+		fmt.Println()
+		fmt.Printf("  bottom-up rows found %.2f (entries %.1f); rows that miss by degree, rows (entries):", m(hitRows), m(hitBU))
+		for c, name := range []string{"2-3", "4-7", "8-15", "16-63", "64+"} {
+			fmt.Printf(" %s %.2f (%.1f)", name, m(missRows[c]), m(missBU[c]))
+		}
+		fmt.Println()
+		fmt.Printf("  the kernel's loads, plain bottom-up / split 64 (tails included), by help step:")
+		for i, st := range helpSteps {
+			fmt.Printf(" %d: %.1f / %.1f", st, m(loadsBU[i]), m(loadsSplit[i]+splitTD[splitDi]))
+		}
+		fmt.Println()
 	}
+}
+
+// loads is the entries the CUDA bottom-up kernel loads and tests for a row
+// of n entries whose scan ends after scan entries (at its first frontier
+// neighbour if hit, else at its end): the first check (entry 0), the
+// lane's own scan of entries 1-3 in batches of 2 (bu_serial 4, bu_batch
+// 2), then the warp's help in steps of step entries, each loaded whole.
+func loads(n, scan int64, hit bool, step int) int64 {
+	const serial, batch = 4, 2
+	c := int64(1)
+	for b := int64(1); b < min(n, serial) && b < scan; b += batch {
+		c += min(batch, min(n, serial)-b)
+	}
+	if !hit && n <= serial || scan <= serial {
+		return c
+	}
+	for b := int64(serial); b < n; b += int64(step) {
+		c += min(int64(step), n-b)
+		if b+int64(step) >= scan && hit {
+			break
+		}
+	}
+	return c
 }
