@@ -289,6 +289,11 @@ __device__ __forceinline__ bool SplitLevel(const LoopState* gate) {
   return gate != nullptr && !gate->done && gate->dir == kSplitDir;
 }
 
+// Mark is a split level's top-down side for an entry v of a frontier
+// vertex's tail (dobfs/split.go): v's bit in out_queue, an atomicOr whose
+// result nobody waits for, for the level's bottom-up side to find.
+__device__ __forceinline__ void Mark(uint32_t* out_queue, uint32_t v) { atomicOr(&out_queue[v >> 5], 1u << (v & 31)); }
+
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
@@ -338,7 +343,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
   if (mark) {
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-      if (m[k] != 0) atomicOr(&out_queue[v[k] >> 5], m[k]);
+      if (m[k] != 0) atomicOr(&out_queue[v[k] >> 5], m[k]);  // Mark, with the bit in hand
     }
     return;
   }
@@ -380,7 +385,7 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
       for (uint32_t e = gb + lane; e < ge; e += 32) {
         const uint32_t v = __ldg(&td_adj[e]);
         if (mark) {
-          atomicOr(&out_queue[v >> 5], 1u << (v & 31));
+          Mark(out_queue, v);
         } else {
           Visit(v, gu, visited, out_queue, pred, bu_off, found, degrees);
         }
@@ -421,9 +426,7 @@ struct BigVisit {
 struct MarkVisit {
   struct Acc {};
   uint32_t* out_queue;
-  __device__ __forceinline__ void operator()(uint32_t, uint32_t v, Acc&) const {
-    atomicOr(&out_queue[v >> 5], 1u << (v & 31));
-  }
+  __device__ __forceinline__ void operator()(uint32_t, uint32_t v, Acc&) const { Mark(out_queue, v); }
   __device__ __forceinline__ void Flush(const Acc&) const {}
 };
 
@@ -1263,7 +1266,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
 // search, its caches warm, level 0 took the same time either way
 // (results/diropt-1000).
 //
-// On a split level (gate->dir 2, 1×1 with td_lane only: dob_create) it
+// On a split level (gate->dir kSplitDir, 1×1 with td_lane only: dob_create) it
 // runs the level's top-down side: the frontier's tails (TopDownLanes).
 template <bool kLane, int kBatch>
 __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
@@ -1332,8 +1335,10 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
 // the plain bottom-up instance's code: when one instance ran both (a
 // branch on `low` on the plain path; f963f43), the bottom-up level 2s
 // outside the split's window were 4.5 % slower on an H200 (0 of 38
-// faster at scale 25; results/diropt-1000, Headline). This costs a
-// launch at level 2 in every search (PDL: its blocks wait on the GPU).
+// faster at scale 25; results/diropt-1000, Headline). It costs a launch
+// at level 2 in every search (PDL: its blocks wait on the GPU), which
+// measured nothing: against f963f43 the bottom-up level 2s were 34 of 36
+// faster and the split ones the same (launch-ab-25).
 template <bool kWarpAssist, int kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
@@ -1913,25 +1918,23 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (split) {
+  // The deg and split instances exist with bu_first and bu_skip only, one
+  // per bu_batch (1, 2) and warp's help (without, with).
+  const auto pick = [&](ExploreKernel b1, ExploreKernel b1a, ExploreKernel b2, ExploreKernel b2a) -> ExploreKernel {
     if (!first || !skip) return nullptr;
-    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
-      case 2: return SplitBottomUpKernel<false, 1>;
-      case 3: return SplitBottomUpKernel<true, 1>;
-      case 4: return SplitBottomUpKernel<false, 2>;
-      case 5: return SplitBottomUpKernel<true, 2>;
+    switch (p.bu_batch) {
+      case 1: return assist ? b1a : b1;
+      case 2: return assist ? b2a : b2;
     }
     return nullptr;
+  };
+  if (split) {
+    return pick(SplitBottomUpKernel<false, 1>, SplitBottomUpKernel<true, 1>, SplitBottomUpKernel<false, 2>,
+                SplitBottomUpKernel<true, 2>);
   }
   if (deg) {
-    if (!first || !skip) return nullptr;
-    switch (p.bu_batch * 2 + (assist ? 1 : 0)) {
-      case 2: return BottomUpKernel<false, kFirstDegree, 1, true>;
-      case 3: return BottomUpKernel<true, kFirstDegree, 1, true>;
-      case 4: return BottomUpKernel<false, kFirstDegree, 2, true>;
-      case 5: return BottomUpKernel<true, kFirstDegree, 2, true>;
-    }
-    return nullptr;
+    return pick(BottomUpKernel<false, kFirstDegree, 1, true>, BottomUpKernel<true, kFirstDegree, 1, true>,
+                BottomUpKernel<false, kFirstDegree, 2, true>, BottomUpKernel<true, kFirstDegree, 2, true>);
   }
   switch ((skip ? 16 : 0) + p.bu_batch * 4 + (assist ? 2 : 0) + (first ? 1 : 0)) {
     case 4: return BottomUpKernel<false, kFirstList, 1, false>;
@@ -2148,11 +2151,11 @@ struct Handle {
   int LoopEvent(int k) const { return SlotEvent(loop_slot, k); }
   // SlotEvent is event k of loop slot `slot`.
   static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
-  // The loop state the level being enqueued (loop_level) reads, and the
-  // one its decision writes.
   // SplitLaunch: with split, the level being enqueued is the one that may
   // run split (kSplitLevel; its direction is decided on the device later).
   bool SplitLaunch() const { return split_kernel != nullptr && level == kSplitLevel; }
+  // The loop state the level being enqueued (loop_level) reads, and the
+  // one its decision writes.
   LoopState* LoopCur() const { return loop + (loop_level & 1); }
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
