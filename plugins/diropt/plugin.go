@@ -44,6 +44,7 @@ const (
 	pSplit     = "split"
 	pSplitFrom = "split_from"
 	pSplitTo   = "split_to"
+	pSplitHelp = "split_help"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -147,6 +148,8 @@ func (plugin) Info() sdk.Info {
 				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, the plain top-down level reads fewer entries than the split's bottom-up side; tuned: 60, about 17 M frontier edges at scale 25, chosen with split_to on an H200 at scale 25 from the roots of results/diropt-1000's split-25, where every level 2 of 20.8 to 101.7 M frontier edges was faster split and those of 14.4 M and 112.5 M slower)"},
 			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 9.0, Min: sdk.Bound(1e-3),
 				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads; tuned: 9, about 104 M frontier edges at scale 25)"},
+			{Name: pSplitHelp, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(32),
+				Help: "CUDA with split: entries the warp's help loads a step on the split level: 0, as on every bottom-up level (32·bu_batch), or 32 (with bu_batch 2 and bu_serial > 0: the lanes' own scan still loads 2 entries at once); a candidate not yet measured on a GPU (results/diropt-1000, Next). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -187,6 +190,7 @@ type options struct {
 	Gated     bool
 	L2Window  bool
 	TDIDs     bool
+	SplitHelp int64
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -199,13 +203,16 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
 	}
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
+	}
+	if o.SplitHelp != 0 && (o.SplitHelp != 32 || o.BUBatch != 2 || o.BUSerial == 0) {
+		return options{}, fmt.Errorf("%s = %d: want 0, or 32 with %s = 2 and %s > 0", pSplitHelp, o.SplitHelp, pBUBatch, pBUSerial)
 	}
 	// The split level needs the lists by degree (a list's tail is its
 	// neighbours of low degree only in that order) and, on the GPU, the
@@ -274,7 +281,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -802,8 +802,9 @@ __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, 
 // `serial` entries with the warp's help, else to the end; kBatch > 1:
 // BatchScan did it), then with kWarpAssist the warp's help (WarpAssist).
 // Every lane of the warp calls it (WarpAssist's ballots). Shared by
-// BottomUpWords and CompactRows.
-template <bool kWarpAssist, int kBatch>
+// BottomUpWords and CompactRows. kAssist: the help's entries a step over
+// 32 (kBatch but on a split level with split_help 32: SplitBottomUpKernel).
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ in_queue, int lane, uint32_t serial,
                                          uint32_t beg, uint32_t b, uint32_t e, bool& hit, uint32_t& parent,
@@ -820,7 +821,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
       break;
     }
   }
-  if (kWarpAssist) WarpAssist<kBatch>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
+  if (kWarpAssist) WarpAssist<kAssist>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
@@ -829,7 +830,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // and writes them without atomics. With kSplit, vis also holds the rows
 // a split level skips (BottomUp), which stay unvisited: visited gets the
 // hits alone (an atomicOr nobody waits for).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -850,7 +851,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
       continue;
     }
-    ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
+    ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
+                                           edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
       pred[rows[j]] = parent[j];
@@ -882,7 +884,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, int kFirst, int kBatch>
+template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -910,8 +912,8 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
     FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
-      ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
-                                    edges);
+      ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
+                                             edges);
       if (hit[j]) {
         pred[v[j]] = parent[j];
         found += 1;
@@ -986,7 +988,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // low & ~out_queue (low: the rows of degree below D). Each word's
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1027,8 +1029,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred,
-                                                   serial, lane, c0, mine, incl - cnt, total, found, degrees, edges);
+          CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
+                                                            pred, serial, lane, c0, mine, incl - cnt, total, found,
+                                                            degrees, edges);
           continue;
         }
       }
@@ -1039,9 +1042,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
-                                                           pred, serial, lane, c0 + g, row_words, vis, found, degrees,
-                                                           edges);
+        BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                    out_queue, pred, serial, lane, c0 + g, row_words,
+                                                                    vis, found, degrees, edges);
       }
     }
   } else {
@@ -1338,14 +1341,20 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
 // faster at scale 25; results/diropt-1000, Headline). It costs a launch
 // at level 2 in every search (PDL: its blocks wait on the GPU), which
 // measured nothing: against f963f43 the bottom-up level 2s were 34 of 36
-// faster and the split ones the same (launch-ab-25).
-template <bool kWarpAssist, int kBatch>
+// faster and the split ones the same (launch-ab-25). kAssist (split_help;
+// ours): the warp's help, kAssist·32 entries a step, where the lanes' own
+// scan loads kBatch entries at once: 1 with bu_batch 2 (split_help 32), a
+// candidate not yet measured on a GPU: at the small frontiers, where this
+// side is request-bound, the 64-entry steps load twice the entries the
+// scans need, and steps of 32 about 15 % fewer (results/diropt-1000,
+// "Where the split level and the big bottom-up level 2 wait").
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
-  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited,
-                                                         a.out_queue, a.pred, a.row_words, a.serial, a.compact, a.ctr,
-                                                         a.next, a.low);
+  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                  a.visited, a.out_queue, a.pred, a.row_words,
+                                                                  a.serial, a.compact, a.ctr, a.next, a.low);
 }
 
 // SplitMarkKernel (split: launched at level 2 of the 1×1 device loop,
@@ -1915,7 +1924,8 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // bu_batch it was not built for; with deg, the instance that reads the
 // degree bytes (bu_deg), built with bu_first and bu_skip only; with split,
 // the SplitBottomUpKernel instance (a split level's bottom-up side),
-// likewise.
+// likewise, with split_help 32 and bu_batch 2 its instance whose help
+// steps are 32 entries.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   // The deg and split instances exist with bu_first and bu_skip only, one
@@ -1928,6 +1938,9 @@ ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = fa
     }
     return nullptr;
   };
+  if (split && p.split_help == 32) {
+    return first && skip && assist && p.bu_batch == 2 ? SplitBottomUpKernel<true, 2, 1> : nullptr;
+  }
   if (split) {
     return pick(SplitBottomUpKernel<false, 1>, SplitBottomUpKernel<true, 1>, SplitBottomUpKernel<false, 2>,
                 SplitBottomUpKernel<true, 2>);
@@ -2230,6 +2243,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
+  BFSB_REQUIRE(p->split_help == 0 || (p->split_help == 32 && (p->split == 0 || BottomUpFor(*p, false, true) != nullptr)),
+               "dob: split_help %lld: want 0, or 32 with bu_batch 2 and bu_serial > 0", (long long)p->split_help);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);

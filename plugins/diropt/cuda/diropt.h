@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 27
+#define DOB_ABI_VERSION 28
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -119,6 +119,10 @@ typedef struct dob_params {
                                 of degree < D are kept, and level 2 launches
                                 the kernels that run its marks and its
                                 bottom-up side; 0: none */
+  int64_t split_help;        /* with split: 0: the split level's warp help
+                                loads 32·bu_batch entries a step, as the
+                                other bottom-up levels; 32 (bu_batch 2,
+                                bu_serial > 0): 32 entries a step */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

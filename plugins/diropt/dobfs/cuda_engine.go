@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 27
+const dobABIVersion = 28
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -33,11 +33,11 @@ type dobParams struct {
 	GridR, GridC, GridJ, Block, DeviceExchange int64
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
-	BUDeg, Split                               int64
+	BUDeg, Split, SplitHelp                    int64
 }
 
-var _ [224 - unsafe.Sizeof(dobParams{})]struct{} // 28 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 224]struct{}
+var _ [232 - unsafe.Sizeof(dobParams{})]struct{} // 29 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 232]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -188,6 +188,7 @@ type CUDAOptions struct {
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
 	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
+	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -256,7 +257,7 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
 		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip)}
 	if single && split > 0 {
-		p.Split = split
+		p.Split, p.SplitHelp = split, co.SplitHelp
 	}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
