@@ -26,7 +26,9 @@ BIN=${BIN:-bin}
 CONFIGS=${CONFIGS:-configs/gpu-check.toml}
 TESTS=${TESTS:-0}
 TESTBIN=${TESTBIN:-.carry/tests}
-WORK=${WORK:-$(mktemp -d)}
+# The run folders: inside the checkout by default, in .session/ (which git
+# ignores), so that each result's command line reads a relative --out.
+WORK=${WORK:-$(mkdir -p .session && mktemp -d -p .session)}
 mkdir -p "$out"
 exec > >(tee -a "$out/log.txt") 2>&1
 status=0

@@ -13,7 +13,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-$(mktemp -d)}}
 BIN=${BIN:-bin}
-WORK=${WORK:-$(mktemp -d)}
+# The run folders: inside the checkout by default, in .session/ (which git
+# ignores), so that each result's command line reads a relative --out.
+WORK=${WORK:-$(mkdir -p .session && mktemp -d -p .session)}
 mkdir -p "$out"
 exec > >(tee -a "$out/log.txt") 2>&1
 status=0

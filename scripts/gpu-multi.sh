@@ -47,7 +47,9 @@ done
 jsons=()
 for c in $CONFIGS; do
   name=$(basename "$c" .toml)
-  rdir=$(mktemp -d)/run
+  # Inside the checkout, in .session/ (which git ignores), so that the
+  # result's command line reads a relative --out.
+  rdir=$(mkdir -p .session && mktemp -d -p .session)/run
   echo "== bfsbench run $c"
   bin/bfsbench run "$c" --out "$rdir" >"$out/$name.txt" 2>&1 || status=1
   [ -f "$rdir/results.json" ] && cp "$rdir/results.json" "$out/$name.json" && jsons+=("$out/$name.json")

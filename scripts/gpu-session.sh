@@ -32,7 +32,11 @@ CONFIGS=${CONFIGS:-}
 AB_CONFIGS=${AB_CONFIGS:-}
 AB_FLAGS=${AB_FLAGS:-}
 COMMANDS=${COMMANDS:-}
-WORK=$(mktemp -d)
+# The run folders lie inside the checkout, in .session/ (which git
+# ignores), so that the command line each result records reads a relative
+# --out (.session/tmp.X/NAME), not a path of this machine.
+mkdir -p .session
+WORK=$(mktemp -d -p .session)
 start=$(date +%s)
 export NCCL_NVLS_ENABLE=0 # never NVLink multicast
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

@@ -55,7 +55,10 @@ real="bin/$plugin.under-ncu"
 # A run killed before its trap left the launcher in bin/PLUGIN and the
 # plugin here: moving the launcher over it would lose the plugin.
 [ ! -e "$real" ] || { echo "ncu-plugin: $real exists (an interrupted run?): move it back to bin/$plugin first" >&2; exit 1; }
-run=$(mktemp -d)
+# The run folder lies inside the checkout, in .session/ (which git ignores),
+# so that run.txt and the run's command line read a relative --out.
+mkdir -p .session
+run=$(mktemp -d -p .session)
 mv "bin/$plugin" "$real"
 trap 'mv -f "$real" "bin/$plugin"; rm -rf "$run"' EXIT
 cat >"bin/$plugin" <<EOF

@@ -38,7 +38,7 @@ type Run struct {
 	Format      int    `json:"format_version"`
 	Config      string `json:"config"`       // the config file's text
 	ConfigPath  string `json:"config_path"`  // as given on the command line
-	CommandLine string `json:"command_line"` // os.Args joined
+	CommandLine string `json:"command_line"` // os.Args joined, paths under the working directory relative to it
 	GitCommit   string `json:"git_commit,omitempty"`
 	Started     string `json:"started"` // RFC 3339
 	Finished    string `json:"finished,omitempty"`

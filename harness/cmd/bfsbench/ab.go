@@ -170,7 +170,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts := report.CompareOptions{Threshold: threshold, Alpha: *alpha, MinSearches: *minSearches}
 	res, err := ab.Run(ctx, ab.Options{
 		Config: cfg, Base: sides[0], New: sides[1], Rounds: *rounds,
-		OutDir: *out, CommandLine: strings.Join(os.Args, " "), Log: stderr,
+		OutDir: *out, CommandLine: commandLine(), Log: stderr,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -71,7 +71,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	opts := runner.Options{
 		Config: cfg, OutDir: *out, AutoOutDir: auto, PluginDirs: pdirs, NoPreflight: *noPreflight,
-		CommandLine: strings.Join(os.Args, " "),
+		CommandLine: commandLine(),
 		Log:         stderr, Progress: isTerminal(stderr),
 	}
 	opts.Reports = func(run *results.Run) error {
