@@ -37,7 +37,7 @@ type Run struct {
 	// recorded, which read as version 1.
 	Format      int    `json:"format_version"`
 	Config      string `json:"config"`       // the config file's text
-	ConfigPath  string `json:"config_path"`  // as given on the command line
+	ConfigPath  string `json:"config_path"`  // as given on the command line, relative to the working directory where it lies under it
 	CommandLine string `json:"command_line"` // os.Args joined, paths under the working directory relative to it
 	GitCommit   string `json:"git_commit,omitempty"`
 	Started     string `json:"started"` // RFC 3339

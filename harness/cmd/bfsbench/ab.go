@@ -103,6 +103,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return &exitError{2, err}
 	}
+	cfg.Path = recordedPath(cfg.Path) // the results' config_path
 	for _, w := range cfg.Workloads {
 		if n := w.NBFS * *rounds; n < *minSearches {
 			return usageErr("ab: %s gives %d searches a side per case (nbfs %d × %d rounds), fewer than --min-searches %d: raise --rounds or nbfs",

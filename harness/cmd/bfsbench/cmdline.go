@@ -15,6 +15,15 @@ func commandLine() string {
 	return joinArgs(os.Args, wd)
 }
 
+// recordedPath is a file's path as a result records it (config_path): as
+// relArg writes an argument, so that a config named by an absolute path
+// under the working directory is recorded relative to it. The path stays
+// one the process can open: it is relative to the same directory.
+func recordedPath(p string) string {
+	wd, _ := os.Getwd()
+	return relArg(p, wd)
+}
+
 // joinArgs joins args with spaces, each absolute argument that lies under
 // the working directory wd, and the value of a -flag=/abs/path or
 // --flag=/abs/path that does, written relative to wd. Any other argument

@@ -49,6 +49,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return &exitError{2, err}
 	}
+	cfg.Path = recordedPath(cfg.Path) // the results' config_path
 	// A figure's reference CSV is checked before anything runs.
 	for _, f := range cfg.Figures {
 		if f.Reference != "" {
