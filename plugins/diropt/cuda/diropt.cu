@@ -2241,10 +2241,10 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
-  BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
-               "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split_help == 0 || (p->split_help == 32 && (p->split == 0 || BottomUpFor(*p, false, true) != nullptr)),
                "dob: split_help %lld: want 0, or 32 with bu_batch 2 and bu_serial > 0", (long long)p->split_help);
+  BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
+               "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
