@@ -37,6 +37,7 @@ COMMANDS=${COMMANDS:-}
 # --out (.session/tmp.X/NAME), not a path of this machine.
 mkdir -p .session
 WORK=$(mktemp -d -p .session)
+trap 'rm -rf "$WORK"' EXIT # its outputs are in $OUT/session.tar by then (keep)
 start=$(date +%s)
 export NCCL_NVLS_ENABLE=0 # never NVLink multicast
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
