@@ -148,8 +148,8 @@ func (plugin) Info() sdk.Info {
 				Help: "with split: level 2 runs split where its m_f exceeds m_u / split_from (below, the plain top-down level reads fewer entries than the split's bottom-up side; tuned: 60, about 17 M frontier edges at scale 25, chosen with split_to on an H200 at scale 25 from the roots of results/diropt-1000's split-25, where every level 2 of 20.8 to 101.7 M frontier edges was faster split and those of 14.4 M and 112.5 M slower)"},
 			{Name: pSplitTo, Type: sdk.TypeFloat, Default: 9.0, Min: sdk.Bound(1e-3),
 				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads; tuned: 9, about 104 M frontier edges at scale 25)"},
-			{Name: pSplitHelp, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0), Max: sdk.Bound(32),
-				Help: "CUDA with split: entries the warp's help loads a step on the split level: 0, as on every bottom-up level (32·bu_batch), or 32 (with bu_batch 2 and bu_serial > 0: the lanes' own scan still loads 2 entries at once); a candidate not yet measured on a GPU (results/diropt-1000, Next). The CPU backend ignores it"},
+			{Name: pSplitHelp, Type: sdk.TypeInt, Default: int64(32), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(32),
+				Help: "CUDA with split, bu_batch 2 and bu_serial > 0 (otherwise unused: with bu_batch 1 every level's help steps are 32 entries already, and bu_serial 0 has no help): entries the warp's help loads a step on the split level, 32 (the lanes' own scan still 2 entries at once) or 0, as on every bottom-up level (32·bu_batch). tuned: 32, faster on the split level 2s of its window at scale 25 on an H200 (results/diropt-1000, help-25). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -211,8 +211,14 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
 	}
-	if o.SplitHelp != 0 && (o.SplitHelp != 32 || o.BUBatch != 2 || o.BUSerial == 0) {
-		return options{}, fmt.Errorf("%s = %d: want 0, or 32 with %s = 2 and %s > 0", pSplitHelp, o.SplitHelp, pBUBatch, pBUSerial)
+	if o.SplitHelp != 0 && o.SplitHelp != 32 {
+		return options{}, fmt.Errorf("%s = %d: want 0 or 32", pSplitHelp, o.SplitHelp)
+	}
+	// split_help 32 is a kernel instance of bu_batch 2 with the warp's
+	// help; with bu_batch 1 the help's steps are 32 entries on every
+	// level, and bu_serial 0 has no help, so it is unused there.
+	if o.BUBatch != 2 || o.BUSerial == 0 {
+		o.SplitHelp = 0
 	}
 	// The split level needs the lists by degree (a list's tail is its
 	// neighbours of low degree only in that order) and, on the GPU, the

@@ -1343,11 +1343,11 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
 // measured nothing: against f963f43 the bottom-up level 2s were 34 of 36
 // faster and the split ones the same (launch-ab-25). kAssist (split_help;
 // ours): the warp's help, kAssist·32 entries a step, where the lanes' own
-// scan loads kBatch entries at once: 1 with bu_batch 2 (split_help 32), a
-// candidate not yet measured on a GPU: at the small frontiers, where this
-// side is request-bound, the 64-entry steps load twice the entries the
-// scans need, and steps of 32 about 15 % fewer (results/diropt-1000,
-// "Where the split level and the big bottom-up level 2 wait").
+// scan loads kBatch entries at once: 1 with bu_batch 2 (split_help 32,
+// tuned): at the small frontiers, where this side is request-bound, the
+// 64-entry steps load twice the entries the scans need, and steps of 32
+// 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
+// window were faster, 16 of 18 (results/diropt-1000, help-25).
 template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
