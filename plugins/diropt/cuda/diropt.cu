@@ -74,11 +74,11 @@
 //                      work).
 //   GateKernel         gated (1×1): the next search's start waits for its
 //                      root (below).
-//   SplitMarkKernel    split (1×1, level 2 only): a split level's long
-//                      tails, marked over the whole GPU (bfsb::HugeExpand).
-//   SplitBottomUpKernel  split (1×1, level 2 only): a split level's
-//                      bottom-up side (BottomUp over the rows of degree D
-//                      or more and the marked ones).
+//   SplitBottomUpKernel  split (1×1, level 2 only): a split level's long
+//                      tails, marked over the whole GPU (bfsb::HugeExpand),
+//                      then, behind a grid barrier, its bottom-up side
+//                      (BottomUp over the rows of degree D or more and the
+//                      marked ones).
 //   ResetRootKernel, ScatterParentsKernel, ParentsKernel, FloorKernel,
 //   FirstKernel and CutKernel (fill `first`, `cut` and `low` once, at
 //   dob_create).
@@ -88,8 +88,8 @@
 // at once unless the device chose its direction (except that on a
 // top-down level BottomUpKernel expands the lists TopDownKernel queued
 // with td_big, bfsb::HugeKernel's work; with split, level 2 launches
-// SplitMarkKernel and SplitBottomUpKernel between them, and a split
-// level's top-down side runs in TopDownKernel, its bottom-up side in
+// SplitBottomUpKernel between them, and a split level's top-down side
+// runs in TopDownKernel, its long tails' marks and its bottom-up side in
 // SplitBottomUpKernel); BottomUpKernel's last block to
 // finish then decides the next level (EndLevel: the switching rule,
 // DecideKernel's work on 2D grids), so a level is two launches and one
@@ -421,7 +421,7 @@ struct BigVisit {
 
 // MarkVisit is a split level's top-down side (Visits with mark) as
 // bfsb::HugeExpand's visitor, for the tails TopDownKernel queued
-// (SplitMarkKernel): it marks each entry in out_queue and counts nothing
+// (SplitBottomUpKernel): it marks each entry in out_queue and counts nothing
 // (TopDownKernel counted the entries).
 struct MarkVisit {
   struct Acc {};
@@ -1103,6 +1103,9 @@ struct ExploreArgs {
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
+  // split (1×1): SplitBottomUpKernel's grid barrier (GridSync: the blocks
+  // arrived, the generation), else nullptr
+  unsigned* bar;
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
@@ -1328,13 +1331,46 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
 
+// GridSync is a grid barrier for a kernel whose grid is resident at once
+// (SplitBottomUpKernel: LaunchSplit's grid, capped at what the GPU holds
+// of it): every block's writes before it are visible to every block after
+// it. bar[0] counts the blocks arrived, bar[1] is the generation, which
+// the last to arrive moves on after zeroing the count; the others wait
+// for it. Under PDL a kernel's dependent launches are scheduled only once
+// every block of it has started, so no block of the next launch takes a
+// place a block of this grid waits for.
+__device__ __forceinline__ void GridSync(unsigned* bar) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    volatile unsigned* vb = bar;
+    const unsigned gen = vb[1];  // read before arriving: the last block moves it on only after
+    __threadfence();             // the block's writes (the barrier above), cumulative
+    if (atomicAdd(&bar[0], 1u) == gridDim.x - 1) {
+      vb[0] = 0;
+      __threadfence();
+      vb[1] = gen + 1;
+    } else {
+      while (vb[1] == gen) {
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
 // SplitBottomUpKernel (split: launched at level 2 of the 1×1 device loop,
-// after SplitMarkKernel and before BottomUpKernel) runs a split level's
-// bottom-up side (BottomUp with kSplit, bu_first's first entries and
-// bu_skip's chunks), once TopDownKernel and SplitMarkKernel have marked
-// the tails; on any other level it returns at once, and BottomUpKernel,
+// between TopDownKernel and BottomUpKernel) runs a split level after its
+// top-down side (TopDownKernel, which marks the tails it reads and queues
+// the long ones on the BigQueue, td_big): the queued tails' marks over
+// the whole grid (bfsb::HugeExpand with MarkVisit), then, behind a grid
+// barrier (GridSync, only where a tail was queued), the level's bottom-up
+// side (BottomUp with kSplit, bu_first's first entries and bu_skip's
+// chunks). On any other level it returns at once, and BottomUpKernel,
 // launched after it, explores the level and ends it, as it ends a split
-// level. A kernel of its own, so that a level 2 that is not split runs
+// level. The marks were a kernel of their own before (SplitMarkKernel),
+// a third launch at level 2 of every search, split or not. (ours)
+//
+// A kernel of its own, so that a level 2 that is not split runs
 // the plain bottom-up instance's code: when one instance ran both (a
 // branch on `low` on the plain path; f963f43), the bottom-up level 2s
 // outside the split's window were 4.5 % slower on an H200 (0 of 38
@@ -1352,21 +1388,16 @@ template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
+  // TopDownKernel's queue is complete (PdlStart), and every block reads
+  // the same count: the barrier is the whole grid's or none's.
+  if (a.big.lists != nullptr && (*a.big.ctl & ((1ull << bfsb::kHugeChunkBits) - 1)) != 0) {
+    __shared__ bfsb::HugeList<uint32_t> cur;
+    bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
+    GridSync(a.bar);
+  }
   BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                   a.visited, a.out_queue, a.pred, a.row_words,
                                                                   a.serial, a.compact, a.ctr, a.next, a.low);
-}
-
-// SplitMarkKernel (split: launched at level 2 of the 1×1 device loop,
-// between TopDownKernel and SplitBottomUpKernel) marks, on a split level, the
-// tails TopDownKernel queued on the BigQueue (td_big), over the whole
-// grid (bfsb::HugeExpand), before the level's bottom-up side reads the
-// marks; on any other level it returns at once.
-__global__ void SplitMarkKernel(ExploreArgs a, const LoopState* gate) {
-  PdlStart();
-  if (!SplitLevel(gate) || a.big.lists == nullptr) return;
-  __shared__ bfsb::HugeList<uint32_t> cur;
-  bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2012,7 +2043,7 @@ struct Handle {
   uint32_t* bits = nullptr;
   bool has_window = false;
   cudaAccessPolicyWindow window{};
-  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel)
+  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel), then ExploreArgs::bar
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
@@ -2175,7 +2206,7 @@ struct Handle {
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}};
+                       Next(), Fold{}, p.split > 0 && p.single ? fold_done + 1 : nullptr};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2188,7 +2219,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->shared != 1) b += 4 * p->bu_nnz;                        // CSC entries
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
-  if (p->single) b += std::max(rw, cw) + 4;                      // the spare queue, EndLevel's count
+  if (p->single) b += std::max(rw, cw) + 12;                     // the spare queue, EndLevel's count, the split's barrier
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
   if (p->bu_deg > 0) b += p->local_rows;                         // deg
@@ -2376,14 +2407,13 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   return 0;
 }
 
-// LaunchSplit enqueues level 2's split launches (SplitLaunch; its
-// direction is decided on the device later), between TopDownKernel and
-// BottomUpKernel: SplitMarkKernel, then SplitBottomUpKernel (dobfs/split.go);
-// on a level that is not split both return at once.
+// LaunchSplit enqueues level 2's split launch (SplitLaunch; its direction
+// is decided on the device later), between TopDownKernel and
+// BottomUpKernel: SplitBottomUpKernel (dobfs/split.go), on the bottom-up
+// grid, which GridSync needs resident at once (bu_resident holds its
+// occupancy); on a level that is not split it returns at once.
 int32_t LaunchSplit(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  const ExploreArgs a = h->Args();
-  BFSB_CHECK(LaunchExplore(h, SplitMarkKernel, h->bu_resident, a, gate));
-  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), a, gate));
+  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), h->Args(), gate));
   return 0;
 }
 
@@ -2616,8 +2646,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       h->in_q = h->bits + 2 * rw;
       h->spare_q = h->bits + 3 * rw;
       if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
-      BFSB_CHECK(cudaMalloc(&h->fold_done, 4));
-      BFSB_CHECK(cudaMemset(h->fold_done, 0, 4));
+      BFSB_CHECK(cudaMalloc(&h->fold_done, 3 * 4));  // EndLevel's count, then the split's barrier (ExploreArgs)
+      BFSB_CHECK(cudaMemset(h->fold_done, 0, 3 * 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
       *h->hend = 0;
