@@ -1073,7 +1073,10 @@ struct LeafGroups {
 // the level in, the count of blocks finished, the spare queue (row_words
 // words: a 1×1 block is square), the host's end flag (mapped pinned
 // memory, set when the search ends: see dob_loop_sync) and the loop's
-// parameters (the rule's, as DecideKernel takes them).
+// parameters (the rule's, as DecideKernel takes them). SplitBottomUpKernel
+// gets done alone (LaunchSplit): its grid barrier's two words (GridSync),
+// after EndLevel's count, so that ExploreArgs stays the size every
+// exploration kernel is given.
 struct Fold {
   LoopState* next;
   LevelRec* ring;
@@ -1103,9 +1106,6 @@ struct ExploreArgs {
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
-  // split (1×1): SplitBottomUpKernel's grid barrier (GridSync: the blocks
-  // arrived, the generation), else nullptr
-  unsigned* bar;
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
@@ -1393,7 +1393,7 @@ __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, co
   if (a.big.lists != nullptr && (*a.big.ctl & ((1ull << bfsb::kHugeChunkBits) - 1)) != 0) {
     __shared__ bfsb::HugeList<uint32_t> cur;
     bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
-    GridSync(a.bar);
+    GridSync(a.fold.done);
   }
   BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                   a.visited, a.out_queue, a.pred, a.row_words,
@@ -2043,7 +2043,7 @@ struct Handle {
   uint32_t* bits = nullptr;
   bool has_window = false;
   cudaAccessPolicyWindow window{};
-  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel), then ExploreArgs::bar
+  unsigned* fold_done = nullptr;   // 1×1: BottomUpKernel's blocks finished (EndLevel), then the split's barrier (Fold)
   uint32_t *level_assigned = nullptr, *all_assigned = nullptr, *prefix = nullptr, *uni = nullptr;
   bfsb::HugeList<uint32_t>* big = nullptr;  // td_big: the BigQueue's slots
   uint32_t* big_err = nullptr;               // its overflow flag (cannot be set: see big_cap)
@@ -2206,7 +2206,7 @@ struct Handle {
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}, p.split > 0 && p.single ? fold_done + 1 : nullptr};
+                       Next(), Fold{}};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2413,7 +2413,9 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
 // grid, which GridSync needs resident at once (bu_resident holds its
 // occupancy); on a level that is not split it returns at once.
 int32_t LaunchSplit(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
-  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), h->Args(), gate));
+  ExploreArgs a = h->Args();
+  a.fold.done = h->fold_done + 1;  // GridSync's words (Fold)
+  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), a, gate));
   return 0;
 }
 
@@ -2646,7 +2648,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       h->in_q = h->bits + 2 * rw;
       h->spare_q = h->bits + 3 * rw;
       if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
-      BFSB_CHECK(cudaMalloc(&h->fold_done, 3 * 4));  // EndLevel's count, then the split's barrier (ExploreArgs)
+      BFSB_CHECK(cudaMalloc(&h->fold_done, 3 * 4));  // EndLevel's count, then the split's barrier (Fold)
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 3 * 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dend, h->hend, 0));
