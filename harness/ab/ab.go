@@ -16,6 +16,16 @@
 // report.ComparePairs: the Mann-Whitney U test over per-search TEPS and a
 // bootstrap confidence interval of the ratio of medians that resamples
 // whole rounds.
+//
+// Sequential (bfsbench ab --sequential) runs each round's sides one after
+// the other instead: one side's plugin alone constructs, warms up and
+// searches every key, is closed, then the other side's does the same
+// (the round's first side alternating between rounds). Neither plugin is
+// told that it shares the device, so each runs as bfsbench run runs it: a
+// plugin that keeps its device between searches (diropt's gated start)
+// measures the way its headline does. The cost is the interleaving's
+// protection: a drift of the machine within a round falls on one side, so
+// give it more rounds.
 package ab
 
 import (
@@ -48,6 +58,13 @@ const (
 	InfoSide     = "ab_side"     // BaseLabel or NewLabel
 	InfoRevision = "ab_revision" // the side's revision, as Build.Describe says
 	InfoRounds   = "ab_rounds"   // how many runs of the case were merged
+	InfoOrder    = "ab_order"    // OrderInterleaved or OrderSequential
+)
+
+// The two orders of a round's searches (InfoOrder).
+const (
+	OrderInterleaved = "interleaved" // search by search, ABBA (Order)
+	OrderSequential  = "sequential"  // one side's every search, then the other's (Options.Sequential)
 )
 
 // Options configure an A/B measurement.
@@ -58,6 +75,10 @@ type Options struct {
 	// with fresh plugin processes and a fresh construction; the searches
 	// of a round are interleaved.
 	Rounds int
+	// Sequential runs a round's two sides one after the other, each
+	// plugin alone on the machine, instead of interleaved (see the package
+	// comment).
+	Sequential bool
 	// OutDir must not exist yet; it receives results.json (both sides),
 	// the reports, ab.log (the harness's log) and runs/ (the plugins'
 	// logs, one folder per case, round and side).
@@ -153,15 +174,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}}
 	resultsPath := filepath.Join(o.OutDir, "results.json")
 	save := func() error {
-		res.Run.Cases, res.Pairs = merged(units, sides, o.Rounds)
+		res.Run.Cases, res.Pairs = merged(units, sides, o.Rounds, o.Sequential)
 		if err := res.Run.Save(resultsPath); err != nil {
 			return fmt.Errorf("saving %s: %w", resultsPath, err)
 		}
 		return nil
 	}
-	// Both sides' plugins live at once and alternate searches on the same
-	// devices: neither may hold a device between its searches.
-	ropts := runner.Options{Log: logFile, Machine: &machine, SharedDevices: true}
+	// Interleaved, both sides' plugins live at once and alternate searches
+	// on the same devices: neither may hold a device between its searches.
+	// Sequential, each runs alone.
+	ropts := runner.Options{Log: logFile, Machine: &machine, SharedDevices: !o.Sequential}
 	total, done := len(units)*o.Rounds, 0
 	for wi, w := range cfg.Workloads {
 		if ctx.Err() != nil {
@@ -176,7 +198,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			for r := 0; r < o.Rounds && u.w == wi && ctx.Err() == nil; r++ {
 				done++
 				fmt.Fprintf(logFile, "== [%d/%d] %s, round %d\n", done, total, u.name, r+1)
-				cs := runRound(ctx, ropts, u, ui, r, wl, filepath.Join(o.OutDir, "runs", fmt.Sprintf("case%d-round%d", ui+1, r+1)))
+				dir := filepath.Join(o.OutDir, "runs", fmt.Sprintf("case%d-round%d", ui+1, r+1))
+				var cs [2]*results.Case
+				if o.Sequential {
+					cs = runRoundSequential(ctx, ropts, u, ui, r, wl, dir)
+				} else {
+					cs = runRound(ctx, ropts, u, ui, r, wl, dir)
+				}
 				for si := range sides {
 					u.runs[si] = append(u.runs[si], cs[si])
 				}
@@ -228,6 +256,24 @@ func runRound(ctx context.Context, ro runner.Options, u *unit, ui, r int, wl *ru
 		}
 	}
 	return [2]*results.Case{sess[0].Finish(), sess[1].Finish()}
+}
+
+// runRoundSequential runs round r of case u one side after the other
+// (Options.Sequential), the side Order puts first for the round's first
+// key first: each side's plugin starts, constructs, warms up, searches
+// every key and is closed before the other's starts.
+func runRoundSequential(ctx context.Context, ro runner.Options, u *unit, ui, r int, wl *runner.Prepared, dir string) [2]*results.Case {
+	var cs [2]*results.Case
+	for _, si := range Order(ui, r, 0) {
+		s, _ := runner.StartCase(ctx, ro, u.cases[si], wl, filepath.Join(dir, []string{BaseLabel, NewLabel}[si]))
+		s.WarmUp() // a failure is the case's: recorded in it
+		for i := range wl.Keys() {
+			s.Search(i) // likewise; a failed session returns at once
+		}
+		cs[si] = s.Finish()
+		s.Close()
+	}
+	return cs
 }
 
 // Order gives the sides' order for search key i in round r of case u (0
@@ -293,7 +339,11 @@ func caseName(variant string, params map[string]any, named []string) string {
 
 // merged returns the run's cases (each unit's base then new, variants
 // named with their side) and the pairs to compare, from the runs so far.
-func merged(units []*unit, sides [2]*Build, rounds int) ([]*results.Case, []report.Pair) {
+func merged(units []*unit, sides [2]*Build, rounds int, sequential bool) ([]*results.Case, []report.Pair) {
+	order := OrderInterleaved
+	if sequential {
+		order = OrderSequential
+	}
 	var cases []*results.Case
 	var pairs []report.Pair
 	for _, u := range units {
@@ -312,6 +362,7 @@ func merged(units []*unit, sides [2]*Build, rounds int) ([]*results.Case, []repo
 			named.Info[InfoSide] = s.Label
 			named.Info[InfoRevision] = s.Describe()
 			named.Info[InfoRounds] = len(u.runs[si])
+			named.Info[InfoOrder] = order
 			cases = append(cases, &named)
 		}
 		if m[0] == nil || m[1] == nil || len(u.runs[0]) < rounds || len(u.runs[1]) < rounds {

@@ -95,10 +95,17 @@ func TestMerge(t *testing.T) {
 }
 
 // probePlugin is a plugin for the end-to-end test: a serial BFS, done
-// `work` times per search.
+// `work` times per search. Where ABPROBE_DIR names a folder, a probe
+// holds a file there from its construction to its close, and its case
+// info counts the other probes' files it found on constructing: the
+// probes alive at once.
 const probePlugin = `package main
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
+
 	"github.com/bfsbench/bfsbench/harness/graph500"
 	"github.com/bfsbench/bfsbench/harness/sdk"
 )
@@ -119,11 +126,22 @@ type variant struct {
 	w       *sdk.Workload
 	parents []int64
 	shared  bool
+	others  int
+	mark    string
 }
 
-func (v *variant) CaseInfo() map[string]any { return map[string]any{"shared": v.shared} }
+func (v *variant) CaseInfo() map[string]any { return map[string]any{"shared": v.shared, "others": v.others} }
 
-func (v *variant) Construct(w *sdk.Workload) error { v.w = w; return nil }
+func (v *variant) Construct(w *sdk.Workload) error {
+	v.w = w
+	if d := os.Getenv("ABPROBE_DIR"); d != "" {
+		others, _ := filepath.Glob(filepath.Join(d, "*"))
+		v.others = len(others)
+		v.mark = filepath.Join(d, strconv.Itoa(os.Getpid()))
+		return os.WriteFile(v.mark, nil, 0o644)
+	}
+	return nil
+}
 
 func (v *variant) BFS(root int64) (sdk.Search, error) {
 	for i := 0; i < work; i++ {
@@ -134,13 +152,14 @@ func (v *variant) BFS(root int64) (sdk.Search, error) {
 
 func (v *variant) Parents(dst []int64) error { copy(dst, v.parents); return nil }
 
-func (v *variant) Close() error { return nil }
+func (v *variant) Close() error {
+	if v.mark != "" {
+		return os.Remove(v.mark)
+	}
+	return nil
+}
 `
 
-// TestEndToEnd clones this repository, commits a probe plugin, slows it
-// down fourfold in the working tree, and measures the commit against the
-// working tree: the slow-down must fail the comparison, results.json must
-// hold both sides with every search validated, and no worktree may be
 // buildingTest skips t, saying why, where a test that builds revisions
 // cannot run (-short, no git or go, not in a git checkout), and returns
 // the checkout's top folder.
@@ -161,7 +180,11 @@ func buildingTest(t *testing.T, what string) string {
 	return top
 }
 
-// left behind.
+// TestEndToEnd clones this repository, commits a probe plugin, slows it
+// down fourfold in the working tree, and measures the commit against the
+// working tree, interleaved and sequential: the slow-down must fail the
+// comparison, results.json must hold both sides with every search
+// validated, and no worktree may be left behind.
 func TestEndToEnd(t *testing.T) {
 	ctx := context.Background()
 	top := buildingTest(t, "builds two revisions")
@@ -230,6 +253,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("ABPROBE_DIR", t.TempDir()) // the plugins inherit it
 	out := filepath.Join(dir, "out")
 	res, err := Run(ctx, Options{Config: cfg, Base: base, New: cur, Rounds: 2, OutDir: out, Log: &log})
 	if err != nil {
@@ -250,8 +274,13 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for i, side := range []string{BaseLabel, NewLabel} {
 		c := saved.Cases[i]
-		if c.Info["shared"] != true { // the plugins were told that they alternate on the machine
+		if c.Info["shared"] != true || c.Info[InfoOrder] != OrderInterleaved { // the plugins were told that they alternate on the machine
 			t.Errorf("case %d: info %v, want shared true", i, c.Info)
+		}
+		// The merged case's info is its first round's: base constructed
+		// first there, then new, with base alive.
+		if got := fmt.Sprint(c.Info["others"]); got != fmt.Sprint(i) {
+			t.Errorf("case %d: %s other probes alive at construction, want %d", i, got, i)
 		}
 		if c.Variant != "probe@"+side || c.Info[InfoSide] != side || c.Status != results.StatusOK ||
 			len(c.BFS) != 16 || c.Validated != 16 || c.Stats.N != 16 {
@@ -267,6 +296,35 @@ func TestEndToEnd(t *testing.T) {
 			}
 		}
 	}
+	// Sequential: each side alone, told that it does not share the
+	// machine; the same verdict and searches.
+	out = filepath.Join(dir, "out-sequential")
+	res, err = Run(ctx, Options{Config: cfg, Base: base, New: cur, Rounds: 2, Sequential: true, OutDir: out, Log: &log})
+	if err != nil {
+		t.Fatalf("sequential: %v\n%s", err, log.String())
+	}
+	table.Reset()
+	cr, err = report.ComparePairs(&table, res.Pairs, report.CompareOptions{Threshold: 0.2, MinSearches: 16})
+	if err != nil || cr.Regressed != 1 {
+		t.Errorf("sequential compare: %+v %v\n%s", cr, err, table.String())
+	}
+	for i, side := range []string{BaseLabel, NewLabel} {
+		c := res.Run.Cases[i]
+		if c.Info["shared"] != false || c.Info[InfoOrder] != OrderSequential || c.Info[InfoSide] != side ||
+			fmt.Sprint(c.Info["others"]) != "0" || // each alone
+			c.Status != results.StatusOK || len(c.BFS) != 16 || c.Validated != 16 {
+			t.Errorf("sequential case %d: %s %v %s, %d searches, %d validated", i, c.Variant, c.Info, c.Status, len(c.BFS), c.Validated)
+		}
+	}
+	for r := 1; r <= 2; r++ {
+		for _, side := range []string{BaseLabel, NewLabel} {
+			logs, _ := filepath.Glob(filepath.Join(out, "runs", fmt.Sprintf("case1-round%d", r), side, "logs", "probe_*.log"))
+			if len(logs) != 1 {
+				t.Errorf("sequential round %d, %s: plugin logs %v", r, side, logs)
+			}
+		}
+	}
+
 	if wt, _ := git(ctx, repo, "worktree", "list"); strings.Count(wt, "\n") != 0 {
 		t.Errorf("worktrees left:\n%s", wt)
 	}

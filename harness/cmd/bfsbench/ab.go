@@ -39,6 +39,13 @@ DIR builds both sides here into DIR/base and DIR/new (the plugins, the
 CUDA libraries with this machine's nvcc, and build.json naming the
 revision) and stops; carry DIR there and measure with --builds DIR.
 
+With --sequential each round runs one side's plugin alone through every
+search key, then the other's (the round's first side alternating),
+instead of interleaving them: neither plugin is told that it shares the
+device, so one that keeps its device between searches (diropt's gated
+start) measures as in bfsbench run. A drift of the machine within a
+round then falls on one side: give it more rounds.
+
 Exit status: 0 no significant slow-down beyond the threshold; 1 a
 significant slow-down beyond it, or a case of NEW_REV that failed or was
 invalid; 2 a setup error (bad usage, a revision that does not build, no
@@ -57,6 +64,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	alpha := fs.Float64("alpha", report.DefaultAlpha, "significance level of the U test (the interval's level is 1 - alpha)")
 	minSearches := fs.Int("min-searches", 16, "fewest valid searches each side of a case needs for a verdict")
 	rounds := fs.Int("rounds", 8, "runs of each case, each with fresh plugin processes on both sides, the first side alternating")
+	sequential := fs.Bool("sequential", false, "run a round's sides one after the other, each plugin alone on the machine, instead of interleaved search by search")
 	out := fs.String("out", "", "results folder (must not exist; default results/ab-<config>-<time>)")
 	repo := fs.String("repo", ".", "a directory in the git repository holding the revisions")
 	keep := fs.Bool("keep-builds", false, "keep the built plugins (their folder is printed)")
@@ -170,7 +178,7 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	opts := report.CompareOptions{Threshold: threshold, Alpha: *alpha, MinSearches: *minSearches}
 	res, err := ab.Run(ctx, ab.Options{
-		Config: cfg, Base: sides[0], New: sides[1], Rounds: *rounds,
+		Config: cfg, Base: sides[0], New: sides[1], Rounds: *rounds, Sequential: *sequential,
 		OutDir: *out, CommandLine: commandLine(), Log: stderr,
 	})
 	if err != nil {
@@ -183,8 +191,12 @@ func cmdAB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	w := io.MultiWriter(stdout, &text)
 	fmt.Fprintf(w, "A/B of %s on %s\n", cfgPath, res.Run.Env.Describe())
 	fmt.Fprintf(w, "base: %s\nnew:  %s\n", sides[0].Describe(), sides[1].Describe())
-	fmt.Fprintf(w, "%d case(s), interleaved search by search (ABBA): %d rounds, %s searches a side per case, every search validated\n",
-		len(res.Pairs), *rounds, searchCounts(cfg, *rounds))
+	order := "interleaved search by search (ABBA)"
+	if *sequential {
+		order = "sequential (one side's searches, then the other's)"
+	}
+	fmt.Fprintf(w, "%d case(s), %s: %d rounds, %s searches a side per case, every search validated\n",
+		len(res.Pairs), order, *rounds, searchCounts(cfg, *rounds))
 	fmt.Fprintf(w, "results: %s\n", filepath.Join(*out, "results.json"))
 	cres, cerr := report.ComparePairs(w, res.Pairs, opts)
 	if err := os.WriteFile(filepath.Join(*out, "compare.txt"), text.Bytes(), 0o644); err != nil && cerr == nil {

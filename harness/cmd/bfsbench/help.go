@@ -66,11 +66,11 @@ var commands = map[string]command{
 		run:      func(_ context.Context, a []string, o, _ io.Writer) error { return cmdCompare(a, o) },
 	},
 	"ab": {
-		synopsis: "ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]\n" +
+		synopsis: "ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--sequential] [--out DIR]\n" +
 			"ab BASE_REV [NEW_REV] CONFIG.toml --build-only DIR\n" +
 			"ab --builds DIR CONFIG.toml [flags]",
 		summary: "Builds two git revisions' plugins and measures them on the same graphs and keys, searches " +
-			"interleaved, every search validated, then compares them as compare does.",
+			"interleaved (or with --sequential one side's, then the other's), every search validated, then compares them as compare does.",
 		example: "bfsbench ab HEAD~1 configs/bench-ci.toml   # the last commit against the working tree",
 		run:     cmdAB,
 	},
