@@ -169,18 +169,21 @@ func TestHybridSwitches(t *testing.T) {
 
 func TestRejectsBadConfigs(t *testing.T) {
 	for name, cfg := range map[string]sdk.Config{
-		"grid mismatch":   {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}},
-		"bad backend":     {Backend: "opencl", Ranks: 1},
-		"bad mode":        {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
-		"bad td_big":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
-		"td_batch 2":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(2)}},
-		"bu_compact 2048": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCompact: int64(2048)}},
-		"bad threads":     {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
-		"bad preset":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
-		"bu_batch 0":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
-		"bu_batch 4":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
-		"split_help 16":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(16)}},
-		"split_help 64":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(64)}},
+		"grid mismatch":         {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}},
+		"bad backend":           {Backend: "opencl", Ranks: 1},
+		"bad mode":              {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
+		"bad td_big":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
+		"td_batch 2":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(2)}},
+		"bu_compact 2048":       {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCompact: int64(2048)}},
+		"bad threads":           {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
+		"bad preset":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
+		"bu_batch 0":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
+		"bu_batch 4":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
+		"split_help 16":         {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(16)}},
+		"split_help 64":         {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(64)}},
+		"bu_queue, bu_batch 1":  {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: true, pBUBatch: int64(1)}},
+		"bu_queue, bu_serial 0": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: true, pBUSerial: int64(0)}},
+		"bu_queue, paper":       {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: true, pPreset: presetPaper}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()

@@ -35,7 +35,7 @@ Usage:
   bfsbench plugins [--plugins DIRS]
   bfsbench plot RESULTS.json [MORE.json...] [--out DIR]
   bfsbench compare BASE.json NEW.json [--threshold 5%] [--strict] [--min-searches N]
-  bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--out DIR]
+  bfsbench ab BASE_REV [NEW_REV] CONFIG.toml [--threshold 5%] [--alpha 0.05] [--min-searches 16] [--rounds 8] [--sequential] [--out DIR]
   bfsbench levels RESULTS.json [MORE.json...] [--all]
   bfsbench table RESULTS.json [MORE.json...]
   bfsbench history [REV] [--notes REF] [--max N] [--unit TEPS] [--min-change 5%] [--score 2] [--out DIR]

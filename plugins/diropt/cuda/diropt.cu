@@ -925,6 +925,139 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
   }
 }
 
+// bu_queue (ours, not in [1]; a candidate, not yet measured on a GPU): a
+// bottom-up warp checks the first entries of each group's rows
+// (QueueWords) and queues the rows that missed with more entries to scan
+// in shared memory, a queue a warp, instead of scanning them before the
+// next group (FirstCheck's BatchScan, then ScanRest); once the queue holds
+// 32·kBuWords rows it scans them all, a lane a row, kBuWords rows a lane
+// at once (QueueScan, CompactRows's scans). The profile of a bottom-up
+// level 2 after a large frontier (results/diropt-1000, "Where the split
+// level and the big bottom-up level 2 wait") found half of its stall
+// samples in the lanes' own scans, each a chain of two dependent round
+// trips a batch, with 0-4 of a warp's 32 lanes active: the few rows a
+// group leaves (about 12 % there) held the warp for every group. Queued,
+// a warp waits for those chains once per 32·kBuWords missed rows, every
+// lane busy. The rows found from the queue are ORed into visited and
+// out_queue with atomics (their words' plain stores came before, from the
+// same warp). bu_defer, an earlier queue, read the queued lists gathered
+// (every lane an entry, a warp scan of their lengths) and was slower at
+// levels 2-4 (results/diropt-1000); this one keeps the lanes' own scan and
+// the warp's help, so it reads the entries the plain kernel reads.
+//
+// kQueueCap is a warp's queue (rows): a group adds at most 32·kBuWords
+// and the warp scans the queue once it holds 32·kBuWords or more, so it
+// never holds more than twice that less one. kQueueBytes is a warp's
+// share of the block's dynamic shared memory: a row and its CSC range.
+constexpr int kQueueCap = 2 * 32 * kBuWords;
+constexpr int kQueueBytes = 3 * 4 * kQueueCap;
+
+// RowQueue is a warp's queue of missed rows (bu_queue): row v[i] with
+// CSC range [beg[i], end[i]), its first entry checked; n rows.
+struct RowQueue {
+  uint32_t *v, *beg, *end;
+  uint32_t n;
+};
+
+// WarpQueue is the calling warp's RowQueue, empty, in the block's dynamic
+// shared memory (kQueueBytes a warp: LaunchBottomUp gives it).
+__device__ __forceinline__ RowQueue WarpQueue() {
+  extern __shared__ uint32_t bu_queue_mem[];
+  uint32_t* q = bu_queue_mem + (threadIdx.x >> 5) * 3 * kQueueCap;
+  return RowQueue{q, q + kQueueCap, q + 2 * kQueueCap, 0};
+}
+
+// QueueWords is BottomUpWords with bu_queue: the first check of the
+// kBuWords words of rows from w0 (vis: their visited words), the words'
+// out_queue and visited written with the rows it found, and the rows that
+// missed with more entries queued on q, in row order.
+template <int kFirst>
+__device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                           uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
+                                           int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
+                                           unsigned long long& found, unsigned long long& degrees,
+                                           unsigned long long& edges) {
+  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
+  bool hit[kBuWords], open[kBuWords];
+  WordRows(w0, lane, vis, rows, open);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+    edges += beg[j] < end[j];
+  }
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) {
+    if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
+      if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+      continue;
+    }
+    const unsigned hits = __ballot_sync(kFull, hit[j]);
+    if (hit[j]) {
+      pred[rows[j]] = parent[j];
+      found += 1;
+      degrees += end[j] - beg[j];
+    }
+    if (lane == 0) {
+      out_queue[w0 + j] = hits;
+      visited[w0 + j] = vis[j] | hits;
+    }
+    const bool more = !hit[j] && end[j] - beg[j] > 1;
+    const unsigned m = __ballot_sync(kFull, more);
+    if (more) {
+      const uint32_t at = q.n + (uint32_t)__popc(m & ((1u << lane) - 1u));
+      q.v[at] = rows[j];
+      q.beg[at] = beg[j];
+      q.end[at] = end[j];
+    }
+    q.n += (uint32_t)__popc(m);
+  }
+}
+
+// QueueScan scans the rows queued on q (bu_queue), kBuWords rows a lane at
+// once (BatchScan with the lanes' `serial` entries, then ScanRest: the
+// warp's help), each from its second entry, and ORs the rows it finds
+// into visited and out_queue; it leaves q empty.
+template <bool kWarpAssist, int kBatch>
+__device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
+                                          uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t serial,
+                                          int lane, RowQueue& q, unsigned long long& found,
+                                          unsigned long long& degrees, unsigned long long& edges) {
+  __syncwarp();  // the queue's rows and the words' plain stores, before they are read and ORed
+  for (uint32_t r0 = 0; r0 < q.n; r0 += 32 * kBuWords) {
+    uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
+    bool hit[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      const uint32_t r = r0 + j * 32 + lane;
+      const bool in = r < q.n;
+      v[j] = in ? q.v[r] : 0u;
+      beg[j] = in ? q.beg[r] : 0u;
+      end[j] = in ? q.end[r] : 0u;
+      bs[j] = beg[j] + (beg[j] < end[j]);  // the first entry was checked
+      hit[j] = false;
+      parent[j] = 0;
+    }
+    if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
+      if (hit[j]) {
+        pred[v[j]] = parent[j];
+        found += 1;
+        degrees += end[j] - beg[j];
+        atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
+        atomicOr(&out_queue[v[j] >> 5], 1u << (v[j] & 31));
+      }
+    }
+  }
+  __syncwarp();  // every lane has read the queue before it is refilled
+  q.n = 0;
+}
+
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
 // lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
 // for the kBuWords words together: each unvisited vertex reads its CSC
@@ -988,7 +1121,8 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // low & ~out_queue (low: the rows of degree below D). Each word's
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
+          bool kQueue = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -996,11 +1130,14 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          uint32_t compact, Counters* ctr, Counters* next,
                                          const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
+  static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned long long found = 0, degrees = 0, edges = 0;
   uint32_t vis[kBuWords];
+  RowQueue q{};
+  if (kQueue) q = WarpQueue();
   if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
@@ -1042,10 +1179,23 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
-                                                                    out_queue, pred, serial, lane, c0 + g, row_words,
-                                                                    vis, found, degrees, edges);
+        if constexpr (kQueue) {
+          QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
+                             vis, q, found, degrees, edges);
+          if (q.n >= 32 * kBuWords) {
+            QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
+                                           degrees, edges);
+          }
+        } else {
+          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                      out_queue, pred, serial, lane, c0 + g,
+                                                                      row_words, vis, found, degrees, edges);
+        }
       }
+    }
+    if (kQueue) {
+      QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
+                                     edges);
     }
   } else {
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
@@ -1307,7 +1457,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1325,8 +1475,9 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue,
-                                                 a.pred, a.row_words, a.serial, a.compact, a.ctr, a.next);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                        a.visited, a.out_queue, a.pred, a.row_words,
+                                                                        a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1956,9 +2107,14 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // degree bytes (bu_deg), built with bu_first and bu_skip only; with split,
 // the SplitBottomUpKernel instance (a split level's bottom-up side),
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
-// steps are 32 entries.
+// steps are 32 entries; with bu_queue (the plain instance only) the
+// instance that queues the missed rows, built for bu_first, bu_skip,
+// bu_batch 2 and the warp's help alone.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
+  if (p.bu_queue != 0 && !deg && !split) {
+    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
+  }
   // The deg and split instances exist with bu_first and bu_skip only, one
   // per bu_batch (1, 2) and warp's help (without, with).
   const auto pick = [&](ExploreKernel b1, ExploreKernel b1a, ExploreKernel b2, ExploreKernel b2a) -> ExploreKernel {
@@ -2023,6 +2179,7 @@ struct Handle {
   ExploreKernel deg_kernel = nullptr; // bu_deg: the instance level bu_deg launches instead (degree bytes)
   ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
+  size_t bu_smem = 0;                 // bu_kernel's dynamic shared memory (bu_queue: kQueueBytes a warp)
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
@@ -2267,6 +2424,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
+  BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p) != nullptr,
+               "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
@@ -2335,10 +2494,11 @@ cudaError_t SetL2Window(Handle* h, int64_t bytes) {
 // blocks are scheduled while the kernel before it runs; PdlStart waits
 // for that kernel's end).
 template <typename... Params, typename... Args>
-cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args... args) {
+cudaError_t LaunchSmem(Handle* h, int64_t grid, size_t smem, bool pdl, void (*k)(Params...), Args... args) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3((unsigned)grid);
   cfg.blockDim = dim3((unsigned)h->tpb);
+  cfg.dynamicSmemBytes = smem;
   cfg.stream = h->s;
   cudaLaunchAttribute attr[2];
   cfg.attrs = attr;
@@ -2353,6 +2513,12 @@ cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args
   return cudaLaunchKernelEx(&cfg, k, args...);
 }
 
+// Launch is LaunchSmem without dynamic shared memory.
+template <typename... Params, typename... Args>
+cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args... args) {
+  return LaunchSmem(h, grid, 0, pdl, k, args...);
+}
+
 // LaunchExplore launches an exploration kernel (TopDownKernel or
 // BottomUpKernel), in the 1×1 device loop with pdl as a programmatic
 // dependent launch (PdlStart): its blocks are scheduled while the kernel
@@ -2361,8 +2527,10 @@ cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args
 // without level 0 (results/diropt-1000): about one launch's wait a level,
 // perhaps a level's second launch only, its first following the level's
 // CUDA event.
-cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArgs& a, const LoopState* gate) {
-  return Launch(h, grid, h->p.pdl && h->p.single && gate != nullptr, k, a, gate);
+// smem: the kernel's dynamic shared memory (bu_queue's queues).
+cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArgs& a, const LoopState* gate,
+                          size_t smem = 0) {
+  return LaunchSmem(h, grid, smem, h->p.pdl && h->p.single && gate != nullptr, k, a, gate);
 }
 
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
@@ -2403,7 +2571,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // faster) at scale 25 on an H200, the searches no faster
   // (results/diropt-1000, deg-after-25).
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
-  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate));
+  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate, deg ? 0 : h->bu_smem));
   return 0;
 }
 
@@ -2589,7 +2757,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
+    if (p->bu_queue != 0) {  // a queue a warp (WarpQueue)
+      h->bu_smem = (size_t)(h->tpb / 32) * kQueueBytes;
+      BFSB_CHECK(
+          cudaFuncSetAttribute(h->bu_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)h->bu_smem));
+    }
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, h->bu_smem));
     h->bu_resident = std::max(1, per_sm) * h->sms;
     // The instances of bu_deg's and split's levels launch on the same
     // grid: the smaller of their occupancies and bu_kernel's.

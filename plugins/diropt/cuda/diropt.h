@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 28
+#define DOB_ABI_VERSION 29
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -123,6 +123,13 @@ typedef struct dob_params {
                                 loads 32·bu_batch entries a step, as the
                                 other bottom-up levels; 32 (bu_batch 2,
                                 bu_serial > 0): 32 entries a step */
+  int64_t bu_queue;          /* bottom-up with bu_first, bu_skip, bu_batch 2
+                                and bu_serial > 0: 1: the rows that miss
+                                their first check are queued in shared
+                                memory, a queue a warp, and scanned 128 at
+                                a time (the levels of bu_kernel; not
+                                bu_deg's or the split's); 0: each group's
+                                rows scanned before the next group */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
