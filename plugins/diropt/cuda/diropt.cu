@@ -970,7 +970,11 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // QueueWords is BottomUpWords with bu_queue: the first check of the
 // kBuWords words of rows from w0 (vis: their visited words), the words'
 // out_queue and visited written with the rows it found, and the rows that
-// missed with more entries queued on q, in row order.
+// missed with more entries queued on q, in row order. Its writes repeat
+// BottomUpWords's: a kQueue branch in BottomUpWords itself changed the
+// register allocation and instruction order of every bottom-up instance
+// (cuobjdump -sass), whose measured headline this candidate must leave as
+// it is until its A/B decides; keep one of the two then.
 template <int kFirst>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
