@@ -34,6 +34,11 @@
 // entries before it knows which hit (loads). For the tuned kernel (serial
 // 4, batch 2: steps of 64) and for steps of 32, plain and split (D = 64).
 //
+// And the dependent round trips of the bottom-up kernel's warps (chains,
+// below), plain and with bu_queue: the waits a warp makes in turn, which
+// bound a level whose warps wait on memory rather than on L2's request
+// rate (a big-frontier level 2: results/diropt-1000's profile).
+//
 // For random roots (or those of -root) of the Graph500 graph (seed [2, 3], edge factor
 // 16; self-loops and duplicates removed; leaves, rows of degree 1, left
 // out as diropt's `leaves` does), it prints for level 2 (its frontier the
@@ -287,6 +292,13 @@ func main() {
 			fmt.Printf(" %d: %.1f / %.1f", st, m(loadsBU[i]), m(loadsSplit[i]+splitTD[splitDi]))
 		}
 		fmt.Println()
+		c := chains(g, level)
+		k := func(x int64) float64 { return float64(x) / 1e3 }
+		fmt.Printf("  round trips a warp waits for in turn, summed over the %d warps (K), plain / bu_queue: %.1f / %.1f"+
+			" (first checks %.1f, the lanes' scans %.1f / %.1f, the warp's help %.1f; %.3f M rows queued);"+
+			" the most of one warp %d / %d\n",
+			chainWarps, k(c.plain), k(c.queue), k(c.first), k(c.scanPlain), k(c.scanQueue), k(c.help), m(c.queued),
+			c.maxPlain, c.maxQueue)
 	}
 }
 
@@ -309,6 +321,155 @@ func loads(n, scan int64, hit bool, step int) int64 {
 		if b+int64(step) >= scan && hit {
 			break
 		}
+	}
+	return c
+}
+
+// chainWarps is the tuned kernel's resident warps on an H200 (132 SMs, 4
+// blocks of 256 threads an SM at 64 registers): the grid-stride loop's
+// warps, each with its own queue under bu_queue.
+const chainWarps = 132 * 4 * 8
+
+// chainCount is what chains counts, in round trips (one wait for memory:
+// a load whose value the next step needs).
+type chainCount struct {
+	plain, queue         int64 // every wait, plain and with bu_queue
+	first                int64 // the first checks' (both): the offsets and first entry, then the bit
+	scanPlain, scanQueue int64 // the lanes' own scans: two a batch round
+	help                 int64 // the warp's help (both): two a step of 64, one list at a time
+	queued               int64 // rows bu_queue queues
+	maxPlain, maxQueue   int64 // the most of one warp, plain and with bu_queue
+}
+
+// rowScan is one row's part of a bottom-up level after its first check
+// (bu_serial 4, bu_batch 2, help steps of 64): the batch rounds of its
+// lane's own scan of entries 1-3, and the warp's help steps after them.
+// queue says whether bu_queue queues it (it missed, with more entries).
+func rowScan(n, scan int64, hit bool) (rounds, steps int64, queue bool) {
+	const serial, batch, step = 4, 2, 64
+	if n <= 1 || (hit && scan == 1) {
+		return 0, 0, false
+	}
+	own := min(n, serial) - 1 // entries 1 .. min(n, serial)-1
+	if hit && scan-1 <= own {
+		own = scan - 1 // it stops at its hit
+	}
+	rounds = (own + batch - 1) / batch
+	if (hit && scan <= serial) || n <= serial {
+		return rounds, 0, true
+	}
+	rest := n - serial
+	if hit {
+		rest = scan - serial
+	}
+	return rounds, (rest + step - 1) / step, true
+}
+
+// chains counts, for the bottom-up level after the frontier (level[u] ==
+// 2) of the plain tuned kernel and of bu_queue, the round trips each warp
+// waits for in turn, summed over the warps. A warp takes chunks of 32
+// words (1,024 rows) in a grid-stride loop over chainWarps warps. A chunk
+// of at most 256 open rows (unvisited, degree 2 or more: leaves and
+// isolated rows are visited at the reset) runs CompactRows, 128 rows a
+// round, alike in both. Otherwise each group of 4 words with an open row
+// waits twice for its first check; plain, then for its lanes' own scans
+// (two a batch round, as many rounds as its slowest row) and the warp's
+// help on each pending list in turn (two a step); with bu_queue the rows
+// that missed are queued, and once 128 or more wait the warp scans them
+// 128 at a time, the same waits a round.
+func chains(g *graph, level []int8) chainCount {
+	var c chainCount
+	n := int64(g.vertices())
+	type pend struct{ rounds, steps int64 }
+	round := func(rows []pend) (int64, int64) { // a round of 128 rows: scan waits, help waits
+		var r, h int64
+		for _, p := range rows {
+			r = max(r, p.rounds)
+			h += 2 * p.steps
+		}
+		return 2 * r, h
+	}
+	flush := func(q []pend) {
+		for i := 0; i < len(q); i += 128 {
+			r, h := round(q[i:min(i+128, len(q))])
+			c.scanQueue += r
+			c.queue += r + h
+		}
+	}
+	rowOf := func(v int64) (open bool, p pend, queue bool) {
+		if level[v] >= 0 || g.deg(int32(v)) <= 1 {
+			return false, pend{}, false
+		}
+		l := g.list(int32(v))
+		scan, hit := int64(len(l)), false
+		for i, u := range l {
+			if level[u] == 2 {
+				scan, hit = int64(i+1), true
+				break
+			}
+		}
+		r, s, q := rowScan(int64(len(l)), scan, hit)
+		return true, pend{r, s}, q
+	}
+	chunks := (n + 1023) / 1024
+	for w := int64(0); w < chainWarps; w++ {
+		plain0, queue0 := c.plain, c.queue
+		var q []pend
+		for ch := w; ch < chunks; ch += chainWarps {
+			base := ch * 1024
+			var open []pend // the chunk's open rows in order, and which of them scan on
+			var scans []bool
+			for v := base; v < min(base+1024, n); v++ {
+				if o, p, s := rowOf(v); o {
+					open = append(open, p)
+					scans = append(scans, s)
+				}
+			}
+			if len(open) == 0 {
+				continue
+			}
+			if len(open) <= 256 { // CompactRows, alike in both
+				for i := 0; i < len(open); i += 128 {
+					r, h := round(open[i:min(i+128, len(open))])
+					c.first += 2
+					c.scanPlain += r
+					c.scanQueue += r
+					c.help += h
+					c.plain += 2 + r + h
+					c.queue += 2 + r + h
+				}
+				continue
+			}
+			for g0 := base; g0 < min(base+1024, n); g0 += 128 {
+				var rows []pend
+				any := false
+				for v := g0; v < min(g0+128, n); v++ {
+					o, p, s := rowOf(v)
+					any = any || o
+					if s {
+						rows = append(rows, p)
+					}
+				}
+				if !any {
+					continue
+				}
+				r, h := round(rows)
+				c.first += 2
+				c.scanPlain += r
+				c.help += h
+				c.plain += 2 + r + h
+				c.queue += 2 // its scans wait when the queue is scanned (flush)
+				c.queued += int64(len(rows))
+				q = append(q, rows...)
+				if len(q) >= 128 {
+					flush(q)
+					q = q[:0]
+				}
+			}
+		}
+		flush(q)
+		c.maxPlain = max(c.maxPlain, c.plain-plain0)
+		c.maxQueue = max(c.maxQueue, c.queue-queue0)
 	}
 	return c
 }
