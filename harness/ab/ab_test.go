@@ -288,14 +288,18 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 	// Each round started both plugins: each side has its plugin log.
-	for r := 1; r <= 2; r++ {
-		for _, side := range []string{BaseLabel, NewLabel} {
-			logs, _ := filepath.Glob(filepath.Join(out, "runs", fmt.Sprintf("case1-round%d", r), side, "logs", "probe_*.log"))
-			if len(logs) != 1 {
-				t.Errorf("round %d, %s: plugin logs %v", r, side, logs)
+	checkLogs := func(out, order string) {
+		t.Helper()
+		for r := 1; r <= 2; r++ {
+			for _, side := range []string{BaseLabel, NewLabel} {
+				logs, _ := filepath.Glob(filepath.Join(out, "runs", fmt.Sprintf("case1-round%d", r), side, "logs", "probe_*.log"))
+				if len(logs) != 1 {
+					t.Errorf("%s round %d, %s: plugin logs %v", order, r, side, logs)
+				}
 			}
 		}
 	}
+	checkLogs(out, OrderInterleaved)
 	// Sequential: each side alone, told that it does not share the
 	// machine; the same verdict and searches.
 	out = filepath.Join(dir, "out-sequential")
@@ -316,14 +320,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("sequential case %d: %s %v %s, %d searches, %d validated", i, c.Variant, c.Info, c.Status, len(c.BFS), c.Validated)
 		}
 	}
-	for r := 1; r <= 2; r++ {
-		for _, side := range []string{BaseLabel, NewLabel} {
-			logs, _ := filepath.Glob(filepath.Join(out, "runs", fmt.Sprintf("case1-round%d", r), side, "logs", "probe_*.log"))
-			if len(logs) != 1 {
-				t.Errorf("sequential round %d, %s: plugin logs %v", r, side, logs)
-			}
-		}
-	}
+	checkLogs(out, OrderSequential)
 
 	if wt, _ := git(ctx, repo, "worktree", "list"); strings.Count(wt, "\n") != 0 {
 		t.Errorf("worktrees left:\n%s", wt)
