@@ -2111,12 +2111,12 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // degree bytes (bu_deg), built with bu_first and bu_skip only; with split,
 // the SplitBottomUpKernel instance (a split level's bottom-up side),
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
-// steps are 32 entries; with bu_queue (the plain instance only) the
-// instance that queues the missed rows, built for bu_first, bu_skip,
-// bu_batch 2 and the warp's help alone.
-ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false) {
+// steps are 32 entries; with queue, the instance that queues the missed
+// rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
+// warp's help alone.
+ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (p.bu_queue != 0 && !deg && !split) {
+  if (queue) {
     return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
@@ -2183,7 +2183,8 @@ struct Handle {
   ExploreKernel deg_kernel = nullptr; // bu_deg: the instance level bu_deg launches instead (degree bytes)
   ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
-  size_t bu_smem = 0;                 // bu_kernel's dynamic shared memory (bu_queue: kQueueBytes a warp)
+  ExploreKernel queue_kernel = nullptr; // bu_queue: the instance level bu_queue launches instead (QueueWords)
+  size_t queue_smem = 0;                // queue_kernel's dynamic shared memory: kQueueBytes a warp
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
@@ -2428,10 +2429,13 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
-  BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p) != nullptr,
+  BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, false, false, true) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
+  BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
+               "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
+  BFSB_REQUIRE(p->carveout >= -1 && p->carveout <= 100, "dob: carveout %lld: want -1 to 100", (long long)p->carveout);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
@@ -2537,6 +2541,24 @@ cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArg
   return LaunchSmem(h, grid, smem, h->p.pdl && h->p.single && gate != nullptr, k, a, gate);
 }
 
+// SetCarveout gives every kernel of the 1×1 device loop's searches the
+// preferred shared-memory carveout percent (carveout, a trial): an SM
+// whose last block ran under another split of L1 and shared memory must
+// drain before it takes a block that needs a larger share, and bu_queue's
+// instance needs about 100 KB an SM where the others need next to none.
+cudaError_t SetCarveout(const Handle* h, int percent) {
+  const void* ks[] = {(const void*)h->td_kernel,    (const void*)h->bu_kernel,   (const void*)h->deg_kernel,
+                      (const void*)h->split_kernel, (const void*)h->queue_kernel, (const void*)ResetKernel,
+                      (const void*)GateKernel,      (const void*)ParentsKernel,   (const void*)BuildParentsKernel,
+                      (const void*)LeafKernel};
+  for (const void* k : ks) {
+    if (k == nullptr) continue;
+    const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
 // td_big in the host loop (gate nullptr), bfsb::HugeKernel for the lists
 // it queued. In the device loop (gate: see TopDownKernel) the
@@ -2574,8 +2596,12 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // (bu_deg_after, a trial), bottom-up level 4 was 3 % slower (3 of 49
   // faster) at scale 25 on an H200, the searches no faster
   // (results/diropt-1000, deg-after-25).
+  // bu_queue likewise: level bu_queue runs the instance that queues the
+  // rows its first check missed.
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
-  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : h->bu_kernel, grid, a, gate, deg ? 0 : h->bu_smem));
+  const bool queue = h->queue_kernel != nullptr && h->level == h->p.bu_queue;
+  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel, grid, a, gate,
+                           queue ? h->queue_smem : 0));
   return 0;
 }
 
@@ -2761,13 +2787,16 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     h->resident = std::max(1, per_sm) * h->sms;
     h->td_kernel = TopDownFor(*p);
     h->bu_kernel = BottomUpFor(*p);
-    if (p->bu_queue != 0) {  // a queue a warp (WarpQueue)
-      h->bu_smem = (size_t)(h->tpb / 32) * kQueueBytes;
-      BFSB_CHECK(
-          cudaFuncSetAttribute(h->bu_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)h->bu_smem));
-    }
-    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, h->bu_smem));
+    BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
+    if (p->bu_queue > 0) {  // a queue a warp (WarpQueue)
+      h->queue_kernel = BottomUpFor(*p, false, false, true);
+      h->queue_smem = (size_t)(h->tpb / 32) * kQueueBytes;
+      BFSB_CHECK(cudaFuncSetAttribute(h->queue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)h->queue_smem));
+      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->queue_kernel, h->tpb, h->queue_smem));
+      h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
+    }
     // The instances of bu_deg's and split's levels launch on the same
     // grid: the smaller of their occupancies and bu_kernel's.
     if (p->bu_deg > 0) {
@@ -2780,6 +2809,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->split_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
+    if (p->carveout >= 0) BFSB_CHECK(SetCarveout(h, (int)p->carveout));
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
     const int64_t rw = h->row_words(), cw = h->col_words();

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 29
+#define DOB_ABI_VERSION 30
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -124,12 +124,16 @@ typedef struct dob_params {
                                 other bottom-up levels; 32 (bu_batch 2,
                                 bu_serial > 0): 32 entries a step */
   int64_t bu_queue;          /* bottom-up with bu_first, bu_skip, bu_batch 2
-                                and bu_serial > 0: 1: the rows that miss
-                                their first check are queued in shared
-                                memory, a queue a warp, and scanned 128 at
-                                a time (the levels of bu_kernel; not
-                                bu_deg's or the split's); 0: each group's
-                                rows scanned before the next group */
+                                and bu_serial > 0: > 0: the level (its
+                                index; not bu_deg's) whose bottom-up launch
+                                queues the rows that miss their first check
+                                in shared memory, a queue a warp, and scans
+                                them 128 at a time; 0: none (each group's
+                                rows scanned before the next group) */
+  int64_t carveout;          /* 1×1: -1: the driver's shared-memory
+                                carveout; 0-100: the preferred carveout
+                                (percent) of every kernel of the device
+                                loop (a trial) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
