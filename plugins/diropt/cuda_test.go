@@ -97,17 +97,16 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pTDIDs: false}, {pPreset: presetPaper, pOrder: dobfs.OrderDegree, pTDIDs: true}, {pMode: dobfs.ModeTopDown, pTDIDs: false},
 			{pBUDeg: int64(0)}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUDeg: int64(3)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(1)},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pBUBatch: int64(1), pBUSerial: int64(0)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pBUCompact: int64(1024)},
-			// bu_queue: the queue on level 2 (and, with bu_deg 0, on level
-			// 3), with every chunk through it (bu_compact 0), at 1,024
-			// threads a block (96 KB of queues, past the 48 KB a launch
-			// gets unasked), with every level bottom-up (level 1's rows
-			// nearly all queued; level 4), on a split level 2 with its
-			// window open (the queue's launch only ends the level), and
-			// with every loop kernel's carveout set (carveout).
-			{pBUQueue: int64(2)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pBUQueue: int64(2), pThreads: int64(1024)},
+			// bu_queue (tuned on level 2): off; on level 3 instead (with
+			// bu_deg 0), with every chunk through it (bu_compact 0); at
+			// 1,024 threads a block (96 KB of queues, past the 48 KB a
+			// launch gets unasked); with every level bottom-up (on level
+			// 1 nearly every row queued; on level 4); and on a split level
+			// 2 with its window open (the queue's launch only ends the
+			// level).
+			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
-			{pBUQueue: int64(2), pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			{pBUQueue: int64(2), pCarveout: int64(43)}, {pCarveout: int64(0)},
+			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

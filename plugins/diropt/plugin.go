@@ -46,7 +46,6 @@ const (
 	pSplitTo   = "split_to"
 	pSplitHelp = "split_help"
 	pBUQueue   = "bu_queue"
-	pCarveout  = "carveout"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -152,10 +151,8 @@ func (plugin) Info() sdk.Info {
 				Help: "with split: level 2 runs split where its m_f is at most m_u / split_to (above, the tails, about 15 % of m_f, outweigh what the plain bottom-up level reads; tuned: 9, about 104 M frontier edges at scale 25)"},
 			{Name: pSplitHelp, Type: sdk.TypeInt, Default: int64(32), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(32),
 				Help: "CUDA with split, bu_batch 2 and bu_serial > 0 (otherwise unused: with bu_batch 1 every level's help steps are 32 entries already, and bu_serial 0 has no help): entries the warp's help loads a step on the split level, 32 (the lanes' own scan still 2 entries at once) or 0, as on every bottom-up level (32·bu_batch). Tuned: 32, faster on the split level 2s of its window at scale 25 on an H200 (results/diropt-1000, help-25). The CPU backend ignores it"},
-			{Name: pBUQueue, Type: sdk.TypeInt, Default: int64(0), Min: sdk.Bound(0),
-				Help: "CUDA bottom-up with bu_first, bu_skip, bu_batch 2 and bu_serial > 0: the level (its index, the root's level 0; not bu_deg's) whose warps check the first entries of each group of four words' rows and queue the rows that missed with more entries to scan in shared memory (3 KB a warp), scanning them once 128 are queued, a lane a row (the lanes' own scans and the warp's help as before), instead of scanning each group's before the next (0: no level). On every plain bottom-up level it made the bottom-up level 2s 15 % faster and levels 0, 1 and 4 1-4 µs slower at scale 25 on an H200 (results/diropt-1000, queue-25). The CPU backend ignores it"},
-			{Name: pCarveout, Type: sdk.TypeInt, Default: int64(-1), Min: sdk.Bound(-1), Max: sdk.Bound(100),
-				Help: "CUDA 1×1 (a trial): the preferred shared-memory carveout (percent of the most an SM holds) of every kernel of the device loop, so that no SM changes its split of L1 and shared memory between bu_queue's launch and the others (-1: the driver's choice a kernel)"},
+			{Name: pBUQueue, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
+				Help: "CUDA bottom-up with bu_first, bu_skip, bu_batch 2 and bu_serial > 0 (otherwise unused): the level (its index, the root's level 0; bu_deg's level runs bu_deg's instance) whose warps check the first entries of each group of four words' rows and queue the rows that missed with more entries in shared memory (3 KB a warp), scanning them once 128 are queued, a lane a row (the lanes' own scans and the warp's help as before), instead of scanning each group's before the next (0: no level). Tuned: 2, the bottom-up level 2s after a large frontier 15 % faster at scale 25 on an H200 (results/diropt-1000, queue2-25); on every plain bottom-up level the later levels were slower (queue-25). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -198,7 +195,6 @@ type options struct {
 	TDIDs     bool
 	SplitHelp int64
 	BUQueue   int64
-	Carveout  int64
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -211,7 +207,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), Carveout: cfg.Int(pCarveout), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -219,11 +215,11 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	if o.TDBatch != 1 && o.TDBatch != 4 {
 		return options{}, fmt.Errorf("%s = %d: want 1 or 4", pTDBatch, o.TDBatch)
 	}
-	if o.BUQueue > 0 && (!o.BUFirst || !o.BUSkip || o.BUBatch != 2 || o.BUSerial == 0) {
-		return options{}, fmt.Errorf("%s: needs %s, %s, %s = 2 and %s > 0", pBUQueue, pBUFirst, pBUSkip, pBUBatch, pBUSerial)
-	}
-	if o.BUQueue > 0 && o.BUQueue == o.BUDeg {
-		return options{}, fmt.Errorf("%s = %d: %s's level (a level runs one instance)", pBUQueue, o.BUQueue, pBUDeg)
+	// bu_queue is an instance of bu_first, bu_skip and bu_batch 2 with
+	// the warp's help, unused (0) without them, and on bu_deg's level,
+	// which runs bu_deg's instance.
+	if !o.BUFirst || !o.BUSkip || o.BUBatch != 2 || o.BUSerial == 0 || o.BUQueue == dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) {
+		o.BUQueue = 0
 	}
 	if o.SplitHelp != 0 && o.SplitHelp != 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 or 32", pSplitHelp, o.SplitHelp)
@@ -301,7 +297,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, Carveout: v.opt.Carveout, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -169,24 +169,19 @@ func TestHybridSwitches(t *testing.T) {
 
 func TestRejectsBadConfigs(t *testing.T) {
 	for name, cfg := range map[string]sdk.Config{
-		"grid mismatch":         {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}},
-		"bad backend":           {Backend: "opencl", Ranks: 1},
-		"bad mode":              {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
-		"bad td_big":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
-		"td_batch 2":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(2)}},
-		"bu_compact 2048":       {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCompact: int64(2048)}},
-		"bad threads":           {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
-		"bad preset":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
-		"bu_batch 0":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
-		"bu_batch 4":            {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
-		"split_help 16":         {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(16)}},
-		"split_help 64":         {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(64)}},
-		"bu_queue, bu_batch 1":  {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(2), pBUBatch: int64(1)}},
-		"bu_queue, bu_serial 0": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(2), pBUSerial: int64(0)}},
-		"bu_queue, paper":       {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(2), pPreset: presetPaper}},
-		"bu_queue at bu_deg":    {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(3)}},
-		"bu_queue -1":           {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(-1)}},
-		"carveout 101":          {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pCarveout: int64(101)}},
+		"grid mismatch":   {Backend: sdk.BackendCPU, Ranks: 4, Grid: [2]int{1, 2}},
+		"bad backend":     {Backend: "opencl", Ranks: 1},
+		"bad mode":        {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pMode: "sideways"}},
+		"bad td_big":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBig: int64(8)}},
+		"td_batch 2":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pTDBatch: int64(2)}},
+		"bu_compact 2048": {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUCompact: int64(2048)}},
+		"bad threads":     {Backend: sdk.BackendCUDA, Ranks: 1, Params: map[string]any{pThreads: int64(100)}},
+		"bad preset":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pPreset: "fast"}},
+		"bu_batch 0":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(0)}},
+		"bu_batch 4":      {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUBatch: int64(4)}},
+		"split_help 16":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(16)}},
+		"split_help 64":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(64)}},
+		"bu_queue -1":     {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(-1)}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
@@ -200,14 +195,18 @@ func TestPresets(t *testing.T) {
 		params map[string]any
 		want   options
 	}{
-		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, Carveout: -1, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pSplitHelp: int64(0)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Carveout: -1, Threads: 256, Exchange: "auto"}},
+		{nil, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pSplitHelp: int64(0)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, BUQueue: 2, Threads: 256, Exchange: "auto"}},
+		// bu_queue is an instance of bu_batch 2 with the warp's help (below:
+		// unused without either) and of no level bu_deg's instance runs.
+		{map[string]any{pBUQueue: int64(3)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pBUDeg: int64(0), pBUQueue: int64(3)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 0, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 3, Threads: 256, Exchange: "auto"}},
 		// split_help is an instance of bu_batch 2 with the warp's help:
 		// unused (0) without either.
-		{map[string]any{pBUBatch: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 1, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Carveout: -1, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pBUSerial: int64(0)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 0, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Carveout: -1, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end", SplitFrom: 60, SplitTo: 9}, Order: "id", BUBatch: 1, TDBatch: 1, Carveout: -1, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end", SplitFrom: 60, SplitTo: 9}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Carveout: -1, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pBUBatch: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 1, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pBUSerial: int64(0)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 0, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 14, Beta: 24, WritePred: "end", SplitFrom: 60, SplitTo: 9}, Order: "id", BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
+		{map[string]any{pPreset: presetPaper, pAlpha: 15.0, pBeta: 18.0, pBUSerial: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 15, Beta: 18, WritePred: "end", SplitFrom: 60, SplitTo: 9}, Order: "id", BUSerial: 4, BUBatch: 1, TDBatch: 1, Threads: 256, Exchange: "auto"}},
 	} {
 		params, err := plugin{}.Info().CheckParams(tc.params)
 		if err != nil {

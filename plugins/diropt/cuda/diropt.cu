@@ -925,8 +925,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
   }
 }
 
-// bu_queue (ours, not in [1]; a candidate, not yet measured on a GPU): a
-// bottom-up warp checks the first entries of each group's rows
+// bu_queue (ours, not in [1]; tuned: level 2): a bottom-up warp checks the first entries of each group's rows
 // (QueueWords) and queues the rows that missed with more entries to scan
 // in shared memory, a queue a warp, instead of scanning them before the
 // next group (FirstCheck's BatchScan, then ScanRest); once the queue holds
@@ -943,7 +942,14 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 // same warp). bu_defer, an earlier queue, read the queued lists gathered
 // (every lane an entry, a warp scan of their lengths) and was slower at
 // levels 2-4 (results/diropt-1000); this one keeps the lanes' own scan and
-// the warp's help, so it reads the entries the plain kernel reads.
+// the warp's help, so it reads the entries the plain kernel reads. At
+// scale 25 on an H200 it made the bottom-up level 2s 15 % faster (35 of
+// 38 roots; queue2-25). It runs on one level, level bu_queue: on every
+// plain bottom-up level (queue-25) levels 0, 1 and 4 were 1-4 µs slower
+// too, levels whose launch only ends the level or scans a nearly full
+// visited; one carveout for every kernel, so that no SM changes its split
+// of L1 and shared memory between launches, made every level slower
+// (queue2-25's carveout cases, a trial since removed).
 //
 // kQueueCap is a warp's queue (rows): a group adds at most 32·kBuWords
 // and the warp scans the queue once it holds 32·kBuWords or more, so it
@@ -2435,7 +2441,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
-  BFSB_REQUIRE(p->carveout >= -1 && p->carveout <= 100, "dob: carveout %lld: want -1 to 100", (long long)p->carveout);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
@@ -2539,24 +2544,6 @@ cudaError_t Launch(Handle* h, int64_t grid, bool pdl, void (*k)(Params...), Args
 cudaError_t LaunchExplore(Handle* h, ExploreKernel k, int grid, const ExploreArgs& a, const LoopState* gate,
                           size_t smem = 0) {
   return LaunchSmem(h, grid, smem, h->p.pdl && h->p.single && gate != nullptr, k, a, gate);
-}
-
-// SetCarveout gives every kernel of the 1×1 device loop's searches the
-// preferred shared-memory carveout percent (carveout, a trial): an SM
-// whose last block ran under another split of L1 and shared memory must
-// drain before it takes a block that needs a larger share, and bu_queue's
-// instance needs about 100 KB an SM where the others need next to none.
-cudaError_t SetCarveout(const Handle* h, int percent) {
-  const void* ks[] = {(const void*)h->td_kernel,    (const void*)h->bu_kernel,   (const void*)h->deg_kernel,
-                      (const void*)h->split_kernel, (const void*)h->queue_kernel, (const void*)ResetKernel,
-                      (const void*)GateKernel,      (const void*)ParentsKernel,   (const void*)BuildParentsKernel,
-                      (const void*)LeafKernel};
-  for (const void* k : ks) {
-    if (k == nullptr) continue;
-    const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, percent);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
 }
 
 // LaunchTopDown enqueues a top-down exploration: TopDownKernel, then, with
@@ -2809,7 +2796,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->split_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
-    if (p->carveout >= 0) BFSB_CHECK(SetCarveout(h, (int)p->carveout));
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));
     const int64_t rw = h->row_words(), cw = h->col_words();

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 30
+#define DOB_ABI_VERSION 31
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -130,10 +130,6 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
-  int64_t carveout;          /* 1×1: -1: the driver's shared-memory
-                                carveout; 0-100: the preferred carveout
-                                (percent) of every kernel of the device
-                                loop (a trial) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
