@@ -925,31 +925,32 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
   }
 }
 
-// bu_queue (ours, not in [1]; tuned: level 2): a bottom-up warp checks the first entries of each group's rows
-// (QueueWords) and queues the rows that missed with more entries to scan
-// in shared memory, a queue a warp, instead of scanning them before the
-// next group (FirstCheck's BatchScan, then ScanRest); once the queue holds
-// 32·kBuWords rows it scans them all, a lane a row, kBuWords rows a lane
-// at once (QueueScan, CompactRows's scans). The profile of a bottom-up
-// level 2 after a large frontier (results/diropt-1000, "Where the split
-// level and the big bottom-up level 2 wait") found half of its stall
-// samples in the lanes' own scans, each a chain of two dependent round
-// trips a batch, with 0-4 of a warp's 32 lanes active: the few rows a
-// group leaves (about 12 % there) held the warp for every group. Queued,
-// a warp waits for those chains once per 32·kBuWords missed rows, every
-// lane busy. The rows found from the queue are ORed into visited and
-// out_queue with atomics (their words' plain stores came before, from the
-// same warp). bu_defer, an earlier queue, read the queued lists gathered
-// (every lane an entry, a warp scan of their lengths) and was slower at
-// levels 2-4 (results/diropt-1000); this one keeps the lanes' own scan and
-// the warp's help, so it reads the entries the plain kernel reads. At
-// scale 25 on an H200 it made the bottom-up level 2s 15 % faster (35 of
-// 38 roots; queue2-25). It runs on one level, level bu_queue: on every
-// plain bottom-up level (queue-25) levels 0, 1 and 4 were 1-4 µs slower
-// too, levels whose launch only ends the level or scans a nearly full
-// visited; one carveout for every kernel, so that no SM changes its split
-// of L1 and shared memory between launches, made every level slower
-// (queue2-25's carveout cases, a trial since removed).
+// bu_queue (ours, not in [1]; tuned: level 2): a bottom-up warp checks the
+// first entries of each group's rows (QueueWords) and queues the rows that
+// missed with more entries to scan in shared memory, a queue a warp,
+// instead of scanning them before the next group (FirstCheck's BatchScan,
+// then ScanRest); once the queue holds 32·kBuWords rows it scans them all,
+// a lane a row, kBuWords rows a lane at once (QueueScan, CompactRows's
+// scans). The profile of a bottom-up level 2 after a large frontier
+// (results/diropt-1000, "Where the split level and the big bottom-up level
+// 2 wait") found half of its stall samples in the lanes' own scans, each a
+// chain of two dependent round trips a batch, with 0-4 of a warp's 32
+// lanes active: the few rows a group leaves (about 12 % there) held the
+// warp for every group. Queued, a warp waits for those chains once per
+// 32·kBuWords missed rows, every lane busy. The rows found from the queue
+// are ORed into visited and out_queue with atomics (their words' plain
+// stores came before, from the same warp). bu_defer, an earlier queue,
+// read the queued lists gathered (every lane an entry, a warp scan of
+// their lengths) and was slower at levels 2-4 (results/diropt-1000); this
+// one keeps the lanes' own scan and the warp's help, so it reads the
+// entries the plain kernel reads. At scale 25 on an H200 it made the
+// bottom-up level 2s 15 % faster (35 of 38 roots; queue2-25). It runs on
+// one level, level bu_queue: on every plain bottom-up level (queue-25)
+// levels 0, 1 and 4 were 1-4 µs slower too, levels whose launch only ends
+// the level or scans a nearly full visited; one carveout for every kernel,
+// so that no SM changes its split of L1 and shared memory between
+// launches, shrank L1 and made levels 2-3 4 % slower (queue2-25's carveout
+// cases, a trial since removed).
 //
 // kQueueCap is a warp's queue (rows): a group adds at most 32·kBuWords
 // and the warp scans the queue once it holds 32·kBuWords or more, so it
@@ -979,8 +980,9 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // missed with more entries queued on q, in row order. Its writes repeat
 // BottomUpWords's: a kQueue branch in BottomUpWords itself changed the
 // register allocation and instruction order of every bottom-up instance
-// (cuobjdump -sass), whose measured headline this candidate must leave as
-// it is until its A/B decides; keep one of the two then.
+// (cuobjdump -sass), and so did one helper for both (WordFound): every
+// other level runs those instances as queue2-25 and the headline measured
+// them, so the 8 lines stay in two copies.
 template <int kFirst>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
