@@ -8,12 +8,19 @@
 // from the parent array alone (pointer jumping, below), and the edge rules
 // and the tree-edge check are one parallel pass over the edge list, as the
 // reference's own edge pass does (it marks a vertex "confirmed" when it finds
-// the edge to its parent). That pass reads the two ends' levels from a byte
-// per vertex where the tree has at most 255 levels (a Kronecker search has
-// about ten; 4 bytes per vertex for deeper trees): its random reads then
-// touch an eighth of the memory the 8-byte state would. Scratch memory is 9
-// bytes per vertex (13 for a deeper tree) plus a one-bit-per-vertex bitmap,
-// reused across searches.
+// the edge to its parent). That pass reads, for each end of an edge, one
+// entry of a per-vertex array holding the vertex's level and a byte hash of
+// its parent: two bytes per vertex where the tree has at most 255 levels (a
+// Kronecker search has about ten; 8 bytes for deeper trees). An edge
+// (child, p) one level apart is looked up in the parent array only where
+// p's hash matches the child's entry, so the pass reads the parent array
+// about once per reached vertex instead of for every unconfirmed edge
+// between adjacent levels. It reads the edges from a copy grouped by the
+// blocks of their ends (blocked.go), so that the entries it reads lie in
+// two blocks small enough for a core's cache, not all over the array.
+// Scratch memory is 10 bytes per vertex (16 for a deeper tree), a
+// one-bit-per-vertex bitmap, reused across searches, and the grouped copy,
+// 8 bytes per input tuple, made once per graph.
 
 package graph500
 
@@ -85,13 +92,14 @@ type Result struct {
 type Validator struct {
 	edges     []Edge // not copied: the caller must not modify it
 	nvertices int64
-	err       error // a defect of the graph found by NewValidator
+	err       error         // a defect of the graph found by NewValidator
+	blocked   *blockedEdges // the edge pass's copy of edges (8 bytes a tuple)
 
 	mu        sync.Mutex
 	state     []uint64 // pointer-jumping state, one per vertex
 	confirmed []uint32 // bitmap: the edge to the vertex's parent was seen
-	level8    []uint8  // each vertex's level for the edge pass (unreached: 255), trees of at most 255 levels
-	level32   []uint32 // the same for deeper trees (unreached: MaxUint32), made when first needed
+	entry16   []uint16 // each vertex's level and parent hash for the edge pass (levelEntry), trees of at most 255 levels
+	entry64   []uint64 // the same for deeper trees, made when first needed
 }
 
 // MaxValidatorVertices is the largest vertex count the validator handles
@@ -99,7 +107,8 @@ type Validator struct {
 const MaxValidatorVertices = math.MaxInt32
 
 // NewValidator prepares to validate searches on the undirected graph given
-// by edges over vertices 0..nvertices-1. It keeps edges without copying.
+// by edges over vertices 0..nvertices-1. It keeps edges without copying,
+// and a copy grouped for the edge pass (blockedEdges, 8 bytes a tuple).
 // A defect of the graph itself (a vertex id out of range, too many
 // vertices) is reported by every later call to Validate, and by Err.
 func NewValidator(edges []Edge, nvertices int64) *Validator {
@@ -108,7 +117,9 @@ func NewValidator(edges []Edge, nvertices int64) *Validator {
 		v.err = fmt.Errorf("graph500: validator: %d vertices, want 0 to %d", nvertices, int64(MaxValidatorVertices))
 		return v
 	}
-	v.err = checkEdgeRange(edges, nvertices)
+	if v.err = checkEdgeRange(edges, nvertices); v.err == nil {
+		v.blocked = newBlockedEdges(edges, nvertices, blockShift(nvertices))
+	}
 	return v
 }
 
@@ -171,14 +182,12 @@ func (v *Validator) Validate(root int64, parents []int64) (Result, error) {
 	var nedge int64
 	var err error
 	if res.Levels <= math.MaxUint8 { // depths 0..254: 255 is free for unreached
-		fillLevels(v.level8, st)
-		nedge, err = scanEdges(v.edges, v.level8, parents, v.confirmed)
+		nedge, err = edgePass(v, v.entry16, st, parents)
 	} else {
-		if v.level32 == nil {
-			v.level32 = make([]uint32, len(st))
+		if v.entry64 == nil {
+			v.entry64 = make([]uint64, len(st))
 		}
-		fillLevels(v.level32, st)
-		nedge, err = scanEdges(v.edges, v.level32, parents, v.confirmed)
+		nedge, err = edgePass(v, v.entry64, st, parents)
 	}
 	if err != nil {
 		return Result{}, err
@@ -196,7 +205,7 @@ func (v *Validator) allocScratch() {
 	if v.state == nil {
 		v.state = make([]uint64, n)
 		v.confirmed = make([]uint32, (n+31)/32)
-		v.level8 = make([]uint8, n)
+		v.entry16 = make([]uint16, n)
 		return
 	}
 	clear(v.confirmed) // state is fully rewritten by computeLevels
@@ -380,38 +389,45 @@ func levelSummary(st []uint64) Result {
 	return res
 }
 
-// edgeFailure is the first broken edge rule found in a chunk of edges.
-type edgeFailure struct {
-	index int // edge index, -1 if none
-	err   *ValidationError
-}
+// levelEntry is the type of a vertex's entry in the edge pass: its level
+// above the low byte, where the largest value marks an unreached vertex,
+// and in the low byte parentHash of its parent. 16 bits hold the levels of
+// a tree of at most 255 levels, 64 bits those of any other.
+type levelEntry interface{ ~uint16 | ~uint64 }
 
-// level is the type of a vertex's level in the edge pass: a byte where the
-// tree has at most 255 levels, else 32 bits; its largest value marks an
-// unreached vertex.
-type level interface{ ~uint8 | ~uint32 }
+// entryLevel is the level field of entry e (unreachedLevel[E] for an
+// unreached vertex).
+func entryLevel[E levelEntry](e E) E { return e >> 8 }
 
-// fillLevels writes each vertex's level from the resolved states (after
-// checkChains: every state is resolved or unreached) into lv, whose type
-// holds every level of this tree.
-func fillLevels[L level](lv []L, st []uint64) {
-	none := ^L(0)
+// unreachedLevel is the level field that marks an unreached vertex.
+func unreachedLevel[E levelEntry]() E { return ^E(0) >> 8 }
+
+// parentHash is a byte of p that a vertex's entry keeps for its parent p:
+// an edge (child, p) whose p does not match it is not the child's tree
+// edge, so the edge pass need not read the parent array for it. The
+// multiplier (Knuth's, 2^32/φ) spreads a hub's neighbours, ids close
+// together, over the 256 values.
+func parentHash(p int64) uint8 { return uint8((uint32(p) * 0x9E3779B1) >> 24) }
+
+// fillEntries writes each vertex's entry (levelEntry) from the resolved
+// states (after checkChains: every state is resolved or unreached) and
+// the parents into es, whose type holds every level of this tree.
+func fillEntries[E levelEntry](es []E, st []uint64, parents []int64) {
+	none := unreachedLevel[E]() << 8
 	valForChunks(len(st), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if d := stateDist(st[i]); d == distUnreached {
-				lv[i] = none
+				es[i] = none
 			} else {
-				lv[i] = L(d)
+				es[i] = E(d)<<8 | E(parentHash(parents[i]))
 			}
 		}
 	})
 }
 
-// scanEdges makes one parallel pass over the edge list: it checks the two
-// edge rules against the levels lv (fillLevels), marks in conf every vertex
-// whose edge to its parent is seen, and counts the TEPS edges. A vertex
-// already confirmed is not looked up in parents again: a hub's parent is
-// then read once or twice, not once per edge.
+// edgePass fills es (fillEntries) and runs the edge pass over the blocked
+// list (scanPairs), returning the TEPS edge count, or the first edge of the
+// input's order that breaks an edge rule.
 //
 // TEPS edge count, as the reference v3 counts it (src/validate.c,
 // validate_result and its handler edgepreddisthndl, which must agree with
@@ -422,46 +438,15 @@ func fillLevels[L level](lv []L, st []uint64) {
 // So each non-self-loop tuple with a reached end is counted exactly once,
 // not twice and not divided by two; with a valid tree that is every tuple
 // with both ends in the root's component.
-func scanEdges[L level](edges []Edge, lv []L, parents []int64, conf []uint32) (int64, error) {
-	none := ^L(0)
-	nchunks := valChunkCount(len(edges))
-	fails := make([]edgeFailure, nchunks)
-	counts := make([]int64, nchunks)
-	valRunChunks(len(edges), nchunks, func(c, lo, hi int) {
-		fails[c].index = -1
-		var count int64
-		for i := lo; i < hi; i++ {
-			a, b := edges[i].V0, edges[i].V1
-			if a == b {
-				continue
-			}
-			la, lb := lv[a], lv[b]
-			if la == none && lb == none {
-				continue
-			}
-			// Past this test la and lb are levels, below none: la+1 and
-			// lb+1 do not overflow.
-			if la == none || lb == none || la > lb+1 || lb > la+1 {
-				fails[c] = edgeFailure{i, edgeRuleError(i, a, b, levelOrNone(la), levelOrNone(lb))}
-				return
-			}
-			count++
-			if la == lb+1 {
-				confirm(conf, parents, a, b)
-			} else if lb == la+1 {
-				confirm(conf, parents, b, a)
-			}
-		}
-		counts[c] = count
-	})
-	var total int64
-	for c := range nchunks {
-		if fails[c].index >= 0 {
-			return 0, fails[c].err
-		}
-		total += counts[c]
+func edgePass[E levelEntry](v *Validator, es []E, st []uint64, parents []int64) (int64, error) {
+	fillEntries(es, st, parents)
+	if nedge, ok := scanPairs(v.blocked, es, parents, v.confirmed); ok {
+		return nedge, nil
 	}
-	return total, nil
+	if fail := firstEdgeFailure(v.edges, es); fail != nil {
+		return 0, fail
+	}
+	return 0, fmt.Errorf("graph500: validator: the edge pass found an edge rule broken that the input's order does not break (a validator bug)")
 }
 
 // confirm marks child in conf where p is its parent, unless it is marked
@@ -474,9 +459,10 @@ func confirm(conf []uint32, parents []int64, child, p int64) {
 	}
 }
 
-// levelOrNone is a level of lv as edgeRuleError takes it: -1 for unreached.
-func levelOrNone[L level](l L) int64 {
-	if l == ^L(0) {
+// levelOrNone is a level field l as edgeRuleError takes it: -1 for
+// unreached (none).
+func levelOrNone[E levelEntry](l, none E) int64 {
+	if l == none {
 		return -1
 	}
 	return int64(l)

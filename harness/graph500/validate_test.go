@@ -398,3 +398,55 @@ func TestComponentEdgesMatchesTheValidatorsCount(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateSmallBlocks runs the validator's tests with blocks of 2
+// vertices (blockedEdges), so that their small graphs' edges fall in many
+// groups, as a large graph's do: the same trees pass, the same corrupt
+// ones fail with the same error.
+func TestValidateSmallBlocks(t *testing.T) {
+	defer func(s int) { blockedMinShift = s }(blockedMinShift)
+	blockedMinShift = 1
+	if g := len(newBlockedEdges(vtEdges([2]int64{0, 5}, [2]int64{7, 2}), 8, blockShift(8)).pairs); g != 4 {
+		t.Fatalf("blocked list of 2 edges holds %d ids, want 4", g)
+	}
+	t.Run("corrupt", TestValidateRejectsCorruptTrees)
+	t.Run("tree edge message", TestValidateTreeEdgeMessage)
+	t.Run("accepts", TestValidateAcceptsBFSTrees)
+	t.Run("large random", TestValidateLargeRandom)
+	t.Run("deep chain", TestValidateDeepChain)
+	t.Run("level widths", TestValidateLevelWidths)
+	t.Run("nedge", TestNEdgeCountsLikeReference)
+	t.Run("scale 10", TestValidateGeneratedScale10)
+}
+
+// TestBlockedEdgesGroups checks the blocked list's grouping: every
+// non-self-loop tuple once, smaller end first, the groups by block pair in
+// row-major order, each group's tuples in the input's order.
+func TestBlockedEdgesGroups(t *testing.T) {
+	es := Generate(8, 16, [2]uint64{2, 3})
+	const nv, shift = 256, 5 // 8 blocks a side
+	be := newBlockedEdges(es, nv, shift)
+	var want [][2]uint32
+	for g := range 64 {
+		for _, e := range es {
+			a, b := e.V0, e.V1
+			if a == b {
+				continue
+			}
+			if a > b {
+				a, b = b, a
+			}
+			if int(a>>shift)*8+int(b>>shift) == g {
+				want = append(want, [2]uint32{uint32(a), uint32(b)})
+			}
+		}
+	}
+	if len(be.pairs) != 2*len(want) {
+		t.Fatalf("%d pairs, want %d", len(be.pairs)/2, len(want))
+	}
+	for i, w := range want {
+		if got := [2]uint32{be.pairs[2*i], be.pairs[2*i+1]}; got != w {
+			t.Fatalf("pair %d = %v, want %v", i, got, w)
+		}
+	}
+}

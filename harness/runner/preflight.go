@@ -26,9 +26,11 @@ import (
 // tuple) of a workload.
 const (
 	edgeBytes = 16 // one graph500.Edge: the harness's list, and the plugin's
-	// the validator's state, byte levels and confirmed bitmap, and the
-	// search keys' set (a tree of over 255 levels adds 4 more: left out)
-	validatorBytesPerVertex = 8 + 1 + 1.0/8 + 1.0/8
+	// the validator's state, 16-bit entries and confirmed bitmap, and the
+	// search keys' set (a tree of over 255 levels adds 8 more: left out)
+	validatorBytesPerVertex = 8 + 2 + 1.0/8 + 1.0/8
+	// the validator's copy of the edge list grouped for its edge pass
+	validatorBytesPerEdge = 8
 	// graph500.ComponentEdges, built when validate = N
 	componentBytesPerVertex = 16
 	parentsBytesPerVertex   = 8 // the shared parents file (/dev/shm)
@@ -55,7 +57,7 @@ func (e Estimate) Host() float64 { return e.Harness + e.Plugin + e.Shm }
 // vertices and ne edges.
 func estimate(nv, ne float64, validateAll bool, v *config.Variant, info sdk.Info) Estimate {
 	e := Estimate{
-		Harness: edgeBytes*ne + validatorBytesPerVertex*nv,
+		Harness: (edgeBytes+validatorBytesPerEdge)*ne + validatorBytesPerVertex*nv,
 		Plugin:  edgeBytes * ne,
 		Shm:     parentsBytesPerVertex * nv,
 	}
