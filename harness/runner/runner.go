@@ -518,6 +518,13 @@ func printCase(w io.Writer, c *results.Case) {
 	line := fmt.Sprintf("  %-24s %-5s %-4s %s", c.Variant, c.Backend, strings.ToUpper(c.Status), ParamString(c.Params, c.NamedParams()))
 	if c.Stats != nil && c.Stats.N > 0 {
 		line += fmt.Sprintf("  harmonic mean %.4g GTEPS over %d validated searches, construction %.3gs", c.Stats.HarmonicMeanTEPS/1e9, c.Stats.N, c.ConstructionTimeS)
+		// Where a case's time goes beside its searches: validation is the
+		// harness's own share (each search's validate_time_s).
+		var validate float64
+		for _, b := range c.BFS {
+			validate += b.ValidateTimeS
+		}
+		line += fmt.Sprintf(", validation %.3gs", validate)
 	}
 	if c.Validated < len(c.BFS) {
 		line += fmt.Sprintf("\n    partly validated: %d of %d searches (validate = %s)", c.Validated, len(c.BFS), c.Validate)
