@@ -37,20 +37,16 @@ func blockShift(nv int64) uint {
 func newBlockedEdges(edges []Edge, nv int64, shift uint) *blockedEdges {
 	nb := int((max(nv-1, 0) >> shift) + 1)
 	groups := nb * nb
-	group := func(e Edge) int {
-		a, b := e.V0, e.V1
-		if a > b {
-			a, b = b, a
-		}
-		return int(a>>shift)*nb + int(b>>shift)
-	}
+	// ends gives a tuple's ends, the smaller first; group, their group.
+	ends := func(e Edge) (int64, int64) { return min(e.V0, e.V1), max(e.V0, e.V1) }
+	group := func(a, b int64) int { return int(a>>shift)*nb + int(b>>shift) }
 	nchunks := valChunkCount(len(edges))
 	counts := make([][]int64, nchunks)
 	valRunChunks(len(edges), nchunks, func(c, lo, hi int) {
 		n := make([]int64, groups)
 		for _, e := range edges[lo:hi] {
 			if e.V0 != e.V1 {
-				n[group(e)]++
+				n[group(ends(e))]++
 			}
 		}
 		counts[c] = n
@@ -72,11 +68,8 @@ func newBlockedEdges(edges []Edge, nv int64, shift uint) *blockedEdges {
 			if e.V0 == e.V1 {
 				continue
 			}
-			a, b := e.V0, e.V1
-			if a > b {
-				a, b = b, a
-			}
-			g := int(a>>shift)*nb + int(b>>shift)
+			a, b := ends(e)
+			g := group(a, b)
 			k := at[g]
 			at[g] = k + 1
 			pairs[2*k], pairs[2*k+1] = uint32(a), uint32(b)
