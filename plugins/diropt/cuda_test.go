@@ -107,11 +107,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			// bu_queue_rows (a trial): the queue of rows alone, its scan
-			// reading the offsets again, on level 2, at 1,024 threads a
-			// block, and with nearly every row of level 1 queued.
-			{pQueueRows: true}, {pQueueRows: true, pThreads: int64(1024), pBUCompact: int64(0)},
-			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pQueueRows: true},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

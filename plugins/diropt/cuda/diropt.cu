@@ -954,27 +954,27 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
 //
 // kQueueCap is a warp's queue (rows): a group adds at most 32·kBuWords
 // and the warp scans the queue once it holds 32·kBuWords or more, so it
-// never holds more than twice that less one. QueueBytes is a warp's
-// share of the block's dynamic shared memory: a row and its CSC range, or
-// with kRows (bu_queue_rows) the row alone.
+// never holds more than twice that less one. kQueueBytes is a warp's
+// share of the block's dynamic shared memory: a row and its CSC range.
+// A queue of the rows alone (1 KB a warp, so that L1 keeps 64 KB more an
+// SM; its scan read each row's offsets again) was slower: the bottom-up
+// level 2s 0 of 38 faster, median time ratio 1.072, level 4 the same, on
+// an H200 at scale 25 (results/diropt-1000, rows-25); removed.
 constexpr int kQueueCap = 2 * 32 * kBuWords;
-__host__ __device__ constexpr int QueueBytes(bool rows) { return (rows ? 1 : 3) * 4 * kQueueCap; }
+constexpr int kQueueBytes = 3 * 4 * kQueueCap;
 
 // RowQueue is a warp's queue of missed rows (bu_queue): row v[i] with
-// CSC range [beg[i], end[i]) (nullptr with kRows: the scan reads the
-// offsets again), its first entry checked; n rows.
+// CSC range [beg[i], end[i]), its first entry checked; n rows.
 struct RowQueue {
   uint32_t *v, *beg, *end;
   uint32_t n;
 };
 
 // WarpQueue is the calling warp's RowQueue, empty, in the block's dynamic
-// shared memory (QueueBytes(kRows) a warp: LaunchBottomUp gives it).
-template <bool kRows>
+// shared memory (kQueueBytes a warp: LaunchBottomUp gives it).
 __device__ __forceinline__ RowQueue WarpQueue() {
   extern __shared__ uint32_t bu_queue_mem[];
-  uint32_t* q = bu_queue_mem + (threadIdx.x >> 5) * (QueueBytes(kRows) / 4);
-  if (kRows) return RowQueue{q, nullptr, nullptr, 0};
+  uint32_t* q = bu_queue_mem + (threadIdx.x >> 5) * 3 * kQueueCap;
   return RowQueue{q, q + kQueueCap, q + 2 * kQueueCap, 0};
 }
 
@@ -987,7 +987,7 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // (cuobjdump -sass), and so did one helper for both (WordFound): every
 // other level runs those instances as queue2-25 and the headline measured
 // them, so the 8 lines stay in two copies.
-template <int kFirst, bool kRows>
+template <int kFirst>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1026,10 +1026,8 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
     if (more) {
       const uint32_t at = q.n + (uint32_t)__popc(m & ((1u << lane) - 1u));
       q.v[at] = rows[j];
-      if (!kRows) {
-        q.beg[at] = beg[j];
-        q.end[at] = end[j];
-      }
+      q.beg[at] = beg[j];
+      q.end[at] = end[j];
     }
     q.n += (uint32_t)__popc(m);
   }
@@ -1038,12 +1036,9 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
 // QueueScan scans the rows queued on q (bu_queue), kBuWords rows a lane at
 // once (BatchScan with the lanes' `serial` entries, then ScanRest: the
 // warp's help), each from its second entry, and ORs the rows it finds
-// into visited and out_queue; it leaves q empty. With kRows the queue
-// holds the rows alone, and their CSC ranges are read from the offsets
-// again, one more round trip a round of kBuWords rows a lane.
-template <bool kWarpAssist, int kBatch, bool kRows>
-__device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                          const uint32_t* __restrict__ in_queue,
+// into visited and out_queue; it leaves q empty.
+template <bool kWarpAssist, int kBatch>
+__device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
                                           uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t serial,
                                           int lane, RowQueue& q, unsigned long long& found,
                                           unsigned long long& degrees, unsigned long long& edges) {
@@ -1056,13 +1051,8 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_off, c
       const uint32_t r = r0 + j * 32 + lane;
       const bool in = r < q.n;
       v[j] = in ? q.v[r] : 0u;
-      if (kRows) {
-        beg[j] = in ? bu_off[v[j]] : 0u;
-        end[j] = in ? bu_off[v[j] + 1] : 0u;
-      } else {
-        beg[j] = in ? q.beg[r] : 0u;
-        end[j] = in ? q.end[r] : 0u;
-      }
+      beg[j] = in ? q.beg[r] : 0u;
+      end[j] = in ? q.end[r] : 0u;
       bs[j] = beg[j] + (beg[j] < end[j]);  // the first entry was checked
       hit[j] = false;
       parent[j] = 0;
@@ -1148,7 +1138,7 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_off, c
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, bool kRows = false>
+          bool kQueue = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1163,7 +1153,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
   unsigned long long found = 0, degrees = 0, edges = 0;
   uint32_t vis[kBuWords];
   RowQueue q{};
-  if (kQueue) q = WarpQueue<kRows>();
+  if (kQueue) q = WarpQueue();
   if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
@@ -1206,10 +1196,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         if constexpr (kQueue) {
-          QueueWords<kFirst, kRows>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
+          QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
                              vis, q, found, degrees, edges);
           if (q.n >= 32 * kBuWords) {
-            QueueScan<kWarpAssist, kBatch, kRows>(bu_off, bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
+            QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
                                            degrees, edges);
           }
         } else {
@@ -1220,7 +1210,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       }
     }
     if (kQueue) {
-      QueueScan<kWarpAssist, kBatch, kRows>(bu_off, bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
+      QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
                                      edges);
     }
   } else {
@@ -1483,7 +1473,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kRows = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1501,7 +1491,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kRows>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                         a.visited, a.out_queue, a.pred, a.row_words,
                                                                         a.serial, a.compact, a.ctr, a.next);
   }
@@ -2135,14 +2125,11 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone, with bu_queue_rows the instance that queues the rows
-// alone.
+// warp's help alone.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (queue) {
-    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    return p.bu_queue_rows != 0 ? BottomUpKernel<true, kFirstDense, 2, true, true, true>
-                                : BottomUpKernel<true, kFirstDense, 2, true, true>;
+    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
   // per bu_batch (1, 2) and warp's help (without, with).
@@ -2209,7 +2196,7 @@ struct Handle {
   ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   ExploreKernel queue_kernel = nullptr; // bu_queue: the instance level bu_queue launches instead (QueueWords)
-  size_t queue_smem = 0;                // queue_kernel's dynamic shared memory: QueueBytes a warp
+  size_t queue_smem = 0;                // queue_kernel's dynamic shared memory: kQueueBytes a warp
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
@@ -2460,8 +2447,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
-  BFSB_REQUIRE(p->bu_queue_rows == 0 || p->bu_queue_rows == 1, "dob: bu_queue_rows %lld: want 0 or 1",
-               (long long)p->bu_queue_rows);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
@@ -2799,7 +2784,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     h->bu_resident = std::max(1, per_sm) * h->sms;
     if (p->bu_queue > 0) {  // a queue a warp (WarpQueue)
       h->queue_kernel = BottomUpFor(*p, false, false, true);
-      h->queue_smem = (size_t)(h->tpb / 32) * QueueBytes(p->bu_queue_rows != 0);
+      h->queue_smem = (size_t)(h->tpb / 32) * kQueueBytes;
       BFSB_CHECK(cudaFuncSetAttribute(h->queue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)h->queue_smem));
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->queue_kernel, h->tpb, h->queue_smem));

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 32
+#define DOB_ABI_VERSION 33
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -130,10 +130,6 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
-  int64_t bu_queue_rows;     /* with bu_queue: 1: the queue holds the rows
-                                alone (1 KB a warp, not 3), and its scan
-                                reads their CSC offsets again; 0: a row and
-                                its CSC range (a trial) */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
