@@ -978,28 +978,24 @@ __device__ __forceinline__ RowQueue WarpQueue() {
   return RowQueue{q, q + kQueueCap, q + 2 * kQueueCap, 0};
 }
 
-// QueueWords is BottomUpWords with bu_queue: the first check of the
-// kBuWords words of rows from w0 (vis: their visited words), the words'
-// out_queue and visited written with the rows it found, and the rows that
-// missed with more entries queued on q, in row order. Its writes repeat
+// QueueTest is QueueWords's second half (below), after FirstEntries: the
+// first entries' in_queue tests of the kBuWords words of rows from w0
+// (vis: their visited words; rows: WordRows's), the words' out_queue and
+// visited written with the rows it found, and the rows that missed with
+// more entries queued on q, in row order. Its writes repeat
 // BottomUpWords's: a kQueue branch in BottomUpWords itself changed the
 // register allocation and instruction order of every bottom-up instance
 // (cuobjdump -sass), and so did one helper for both (WordFound): every
 // other level runs those instances as queue2-25 and the headline measured
 // them, so the 8 lines stay in two copies.
-template <int kFirst>
-__device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                           uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
-                                           int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
-                                           unsigned long long& found, unsigned long long& degrees,
-                                           unsigned long long& edges) {
-  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
-  bool hit[kBuWords], open[kBuWords];
-  WordRows(w0, lane, vis, rows, open);
-  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
+__device__ __forceinline__ void QueueTest(const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                          uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
+                                          int64_t row_words, const uint32_t (&vis)[kBuWords],
+                                          const uint32_t (&rows)[kBuWords], const uint32_t (&beg)[kBuWords],
+                                          const uint32_t (&end)[kBuWords], const uint32_t (&parent)[kBuWords],
+                                          RowQueue& q, unsigned long long& found, unsigned long long& degrees,
+                                          unsigned long long& edges) {
+  bool hit[kBuWords];
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
@@ -1031,6 +1027,25 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
     }
     q.n += (uint32_t)__popc(m);
   }
+}
+
+// QueueWords is BottomUpWords with bu_queue: the first check of the
+// kBuWords words of rows from w0, its loads (FirstEntries), then QueueTest.
+template <int kFirst>
+__device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                           uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
+                                           int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
+                                           unsigned long long& found, unsigned long long& degrees,
+                                           unsigned long long& edges) {
+  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
+  bool open[kBuWords];
+  WordRows(w0, lane, vis, rows, open);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
+  QueueTest(in_queue, visited, out_queue, pred, lane, w0, row_words, vis, rows, beg, end, parent, q, found, degrees,
+            edges);
 }
 
 // QueueScan scans the rows queued on q (bu_queue), kBuWords rows a lane at
@@ -1072,6 +1087,89 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
   }
   __syncwarp();  // every lane has read the queue before it is refilled
   q.n = 0;
+}
+
+// QueueAhead (bu_queue_ahead; ours, a trial) is BottomUp's loop over the
+// groups of a chunk of 32 words on bu_queue's level (mine: lane l's word
+// c0 + l of visited; open: the ballot of its unvisited words) with each
+// group's first-check loads (FirstEntries: the offsets and the dense
+// first entries) issued before the group before it is tested (QueueTest:
+// the in_queue bits of those entries), so that the two round trips of
+// consecutive groups overlap where the plain loop (QueueWords) waits for
+// each group's two in turn. The profile of the queue's level 2 found
+// 48-62 % of its warps' stall samples in the first check
+// (results/diropt-1000, "Where the queue's level 2 waits"). It holds a
+// second group's ranges and first entries, 12 registers more a thread at
+// the 64 the kernel is bounded to (a group's rows and visited words are
+// recomputed, not held): ptxas (nvcc 11.8, sm_90) spills 76 bytes, stored
+// before QueueScan and loaded after it (the next group's state across the
+// scan, once per 128 queued rows), not on the groups' path. The reads and writes are
+// QueueWords's, in the same order per group; what moves is when the next
+// group's loads are issued.
+template <bool kWarpAssist, int kFirst, int kBatch>
+__device__ __forceinline__ void QueueAhead(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                           uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
+                                           int64_t c0, int64_t row_words, uint32_t mine, unsigned open, RowQueue& q,
+                                           unsigned long long& found, unsigned long long& degrees,
+                                           unsigned long long& edges) {
+  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
+  unsigned groups = 0;  // bit k: group k (words c0 + k·kBuWords ...) has an open word; warp-uniform
+#pragma unroll
+  for (int g = 0; g < 32; g += kBuWords) {
+    if (((open >> g) & ((1u << kBuWords) - 1)) != 0) groups |= 1u << (g / kBuWords);
+  }
+  if (groups == 0) return;
+  // A group's rows and visited words are recomputed where used (WordRows,
+  // the shuffles of mine), not carried: only its ranges and first entries
+  // wait in registers for its test.
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
+  int g = (__ffs(groups) - 1) * kBuWords;
+  groups &= groups - 1;
+  {
+    uint32_t vis[kBuWords], rows[kBuWords];
+    bool opn[kBuWords];
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
+    WordRows(c0 + g, lane, vis, rows, opn);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, opn, beg, end, parent);
+  }
+#pragma unroll 1
+  for (;;) {
+    const int gn = groups != 0 ? (__ffs(groups) - 1) * kBuWords : -1;
+    uint32_t bn[kBuWords], en[kBuWords], pn[kBuWords];
+    if (gn >= 0) {  // the next group's loads, before this group's tests
+      uint32_t vn[kBuWords], rn[kBuWords];
+      bool on[kBuWords];
+      groups &= groups - 1;
+#pragma unroll
+      for (int j = 0; j < kBuWords; ++j) vn[j] = __shfl_sync(kFull, mine, gn + j);
+      WordRows(c0 + gn, lane, vn, rn, on);
+      FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rn, on, bn, en, pn);
+    }
+    {
+      uint32_t vis[kBuWords], rows[kBuWords];
+      bool opn[kBuWords];
+#pragma unroll
+      for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
+      WordRows(c0 + g, lane, vis, rows, opn);
+      QueueTest(in_queue, visited, out_queue, pred, lane, c0 + g, row_words, vis, rows, beg, end, parent, q, found,
+                degrees, edges);
+    }
+    if (q.n >= 32 * kBuWords) {
+      QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
+                                     edges);
+    }
+    if (gn < 0) break;
+    g = gn;
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) {
+      beg[j] = bn[j];
+      end[j] = en[j];
+      parent[j] = pn[j];
+    }
+  }
 }
 
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
@@ -1138,7 +1236,7 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false>
+          bool kQueue = false, bool kAhead = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1147,6 +1245,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
+  static_assert(!kAhead || kQueue, "bu_queue_ahead is bu_queue's loop");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1190,6 +1289,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
       if (in && !explored) out_queue[c0 + lane] = 0;
+      if constexpr (kAhead) {
+        QueueAhead<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
+                                                lane, c0, row_words, mine, open, q, found, degrees, edges);
+        continue;
+      }
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
@@ -1472,8 +1576,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
-// SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
+// SplitBottomUpKernel did before it. kQueue: bu_queue's level; kAhead:
+// with it, bu_queue_ahead's loop (QueueAhead).
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kAhead = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1491,7 +1596,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kAhead>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                         a.visited, a.out_queue, a.pred, a.row_words,
                                                                         a.serial, a.compact, a.ctr, a.next);
   }
@@ -2125,11 +2230,13 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone.
+// warp's help alone, with bu_queue_ahead its QueueAhead instance.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (queue) {
-    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
+    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
+    return p.bu_queue_ahead != 0 ? BottomUpKernel<true, kFirstDense, 2, true, true, true>
+                                 : BottomUpKernel<true, kFirstDense, 2, true, true>;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
   // per bu_batch (1, 2) and warp's help (without, with).
@@ -2447,6 +2554,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
+  BFSB_REQUIRE(p->bu_queue_ahead == 0 || p->bu_queue_ahead == 1, "dob: bu_queue_ahead %lld: want 0 or 1",
+               (long long)p->bu_queue_ahead);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);

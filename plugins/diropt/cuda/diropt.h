@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 33
+#define DOB_ABI_VERSION 34
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -130,6 +130,9 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
+  int64_t bu_queue_ahead;    /* with bu_queue: 1: each group's first-check
+                                loads issued before the group before it is
+                                tested (QueueAhead; a trial); 0: in turn */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
