@@ -1103,9 +1103,9 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // the 64 the kernel is bounded to (a group's rows and visited words are
 // recomputed, not held): ptxas (nvcc 11.8, sm_90) spills 76 bytes, stored
 // before QueueScan and loaded after it (the next group's state across the
-// scan, once per 128 queued rows), not on the groups' path. The reads and writes are
-// QueueWords's, in the same order per group; what moves is when the next
-// group's loads are issued.
+// scan, once per 128 queued rows), not on the groups' path. The reads and
+// writes are QueueWords's, in the same order per group; what moves is when
+// the next group's loads are issued.
 template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void QueueAhead(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -1596,9 +1596,9 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kAhead>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
-                                                                        a.visited, a.out_queue, a.pred, a.row_words,
-                                                                        a.serial, a.compact, a.ctr, a.next);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kAhead>(
+        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
+        a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
