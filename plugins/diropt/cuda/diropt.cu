@@ -1292,24 +1292,24 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       if constexpr (kAhead) {
         QueueAhead<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
                                                 lane, c0, row_words, mine, open, q, found, degrees, edges);
-        continue;
-      }
+      } else {
 #pragma unroll 1
-      for (int g = 0; g < 32; g += kBuWords) {
-        if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
+        for (int g = 0; g < 32; g += kBuWords) {
+          if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
-        for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        if constexpr (kQueue) {
-          QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
-                             vis, q, found, degrees, edges);
-          if (q.n >= 32 * kBuWords) {
-            QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
-                                           degrees, edges);
+          for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
+          if constexpr (kQueue) {
+            QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
+                               vis, q, found, degrees, edges);
+            if (q.n >= 32 * kBuWords) {
+              QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
+                                             degrees, edges);
+            }
+          } else {
+            BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                        out_queue, pred, serial, lane, c0 + g,
+                                                                        row_words, vis, found, degrees, edges);
           }
-        } else {
-          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
-                                                                      out_queue, pred, serial, lane, c0 + g,
-                                                                      row_words, vis, found, degrees, edges);
         }
       }
     }
