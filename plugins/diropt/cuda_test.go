@@ -108,10 +108,10 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
 			// bu_queue_ahead (a trial): the queue's groups with the next
-			// group's loads issued first, on level 2, at 1,024 threads a
-			// block without bu_compact (every chunk through QueueAhead),
-			// and on level 1 of all-bottom-up searches (nearly every row
-			// queued).
+			// group's lines prefetched into L2, on level 2, at 1,024
+			// threads a block without bu_compact (every chunk through
+			// QueueAhead), and on level 1 of all-bottom-up searches
+			// (nearly every row queued).
 			{pQueueAhead: true}, {pQueueAhead: true, pThreads: int64(1024), pBUCompact: int64(0)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pQueueAhead: true},
 			// The split level with its window wide open (TestSplit), from

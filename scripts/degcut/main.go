@@ -35,9 +35,7 @@
 // 4, batch 2: steps of 64) and for steps of 32, plain and split (D = 64).
 //
 // And the dependent round trips of the bottom-up kernel's warps (chains,
-// below), plain, with bu_queue and with bu_queue_ahead (the queue's
-// groups with each group's first-check loads issued before the group
-// before it is tested): the waits a warp makes in turn, which
+// below), plain and with bu_queue: the waits a warp makes in turn, which
 // bound a level whose warps wait on memory rather than on L2's request
 // rate (a big-frontier level 2: results/diropt-1000's profile).
 //
@@ -296,11 +294,11 @@ func main() {
 		fmt.Println()
 		c := chains(g, level)
 		k := func(x int64) float64 { return float64(x) / 1e3 }
-		fmt.Printf("  round trips a warp waits for in turn, summed over the %d warps (K), plain / bu_queue / bu_queue_ahead: %.1f / %.1f / %.1f"+
-			" (first checks %.1f / %.1f / %.1f, the lanes' scans %.1f / %.1f, the warp's help %.1f; %.3f M rows queued);"+
-			" the most of one warp %d / %d / %d\n",
-			chainWarps, k(c.plain), k(c.queue), k(c.ahead), k(c.first), k(c.first), k(c.firstAhead), k(c.scanPlain),
-			k(c.scanQueue), k(c.help), m(c.queued), c.maxPlain, c.maxQueue, c.maxAhead)
+		fmt.Printf("  round trips a warp waits for in turn, summed over the %d warps (K), plain / bu_queue: %.1f / %.1f"+
+			" (first checks %.1f, the lanes' scans %.1f / %.1f, the warp's help %.1f; %.3f M rows queued);"+
+			" the most of one warp %d / %d\n",
+			chainWarps, k(c.plain), k(c.queue), k(c.first), k(c.scanPlain), k(c.scanQueue), k(c.help), m(c.queued),
+			c.maxPlain, c.maxQueue)
 	}
 }
 
@@ -335,14 +333,12 @@ const chainWarps = 132 * 4 * 8
 // chainCount is what chains counts, in round trips (one wait for memory:
 // a load whose value the next step needs).
 type chainCount struct {
-	plain, queue, ahead  int64 // every wait, plain, with bu_queue and with bu_queue_ahead
-	first                int64 // the first checks' (plain and bu_queue): the offsets and first entry, then the bit
-	firstAhead           int64 // the first checks' with bu_queue_ahead
+	plain, queue         int64 // every wait, plain and with bu_queue
+	first                int64 // the first checks' (both): the offsets and first entry, then the bit
 	scanPlain, scanQueue int64 // the lanes' own scans: two a batch round
 	help                 int64 // the warp's help (both): two a step of 64, one list at a time
 	queued               int64 // rows bu_queue queues
 	maxPlain, maxQueue   int64 // the most of one warp, plain and with bu_queue
-	maxAhead             int64 // the most of one warp with bu_queue_ahead
 }
 
 // rowScan is one row's part of a bottom-up level after its first check
@@ -380,10 +376,7 @@ func rowScan(n, scan int64, hit bool) (rounds, steps int64, queue bool) {
 // (two a batch round, as many rounds as its slowest row) and the warp's
 // help on each pending list in turn (two a step); with bu_queue the rows
 // that missed are queued, and once 128 or more wait the warp scans them
-// 128 at a time, the same waits a round. With bu_queue_ahead a chunk's k
-// groups wait k + 1 times for their first checks instead of 2k: the
-// first group's loads, then each group's bits together with the next
-// group's loads (QueueAhead); the queue's scans as with bu_queue.
+// 128 at a time, the same waits a round.
 func chains(g *graph, level []int8) chainCount {
 	var c chainCount
 	n := int64(g.vertices())
@@ -401,7 +394,6 @@ func chains(g *graph, level []int8) chainCount {
 			r, h := round(q[i:min(i+128, len(q))])
 			c.scanQueue += r
 			c.queue += r + h
-			c.ahead += r + h
 		}
 	}
 	rowOf := func(v int64) (open bool, p pend, queue bool) {
@@ -421,7 +413,7 @@ func chains(g *graph, level []int8) chainCount {
 	}
 	chunks := (n + 1023) / 1024
 	for w := int64(0); w < chainWarps; w++ {
-		plain0, queue0, ahead0 := c.plain, c.queue, c.ahead
+		plain0, queue0 := c.plain, c.queue
 		var q []pend
 		for ch := w; ch < chunks; ch += chainWarps {
 			base := ch * 1024
@@ -440,17 +432,14 @@ func chains(g *graph, level []int8) chainCount {
 				for i := 0; i < len(open); i += 128 {
 					r, h := round(open[i:min(i+128, len(open))])
 					c.first += 2
-					c.firstAhead += 2
 					c.scanPlain += r
 					c.scanQueue += r
 					c.help += h
 					c.plain += 2 + r + h
 					c.queue += 2 + r + h
-					c.ahead += 2 + r + h
 				}
 				continue
 			}
-			groups := int64(0) // the chunk's groups with an open row (QueueAhead's k)
 			for g0 := base; g0 < min(base+1024, n); g0 += 128 {
 				var rows []pend
 				any := false
@@ -464,7 +453,6 @@ func chains(g *graph, level []int8) chainCount {
 				if !any {
 					continue
 				}
-				groups++
 				r, h := round(rows)
 				c.first += 2
 				c.scanPlain += r
@@ -478,15 +466,10 @@ func chains(g *graph, level []int8) chainCount {
 					q = q[:0]
 				}
 			}
-			if groups > 0 {
-				c.firstAhead += groups + 1
-				c.ahead += groups + 1
-			}
 		}
 		flush(q)
 		c.maxPlain = max(c.maxPlain, c.plain-plain0)
 		c.maxQueue = max(c.maxQueue, c.queue-queue0)
-		c.maxAhead = max(c.maxAhead, c.ahead-ahead0)
 	}
 	return c
 }

@@ -978,24 +978,28 @@ __device__ __forceinline__ RowQueue WarpQueue() {
   return RowQueue{q, q + kQueueCap, q + 2 * kQueueCap, 0};
 }
 
-// QueueTest is QueueWords's second half (below), after FirstEntries: the
-// first entries' in_queue tests of the kBuWords words of rows from w0
-// (vis: their visited words; rows: WordRows's), the words' out_queue and
-// visited written with the rows it found, and the rows that missed with
-// more entries queued on q, in row order. Its writes repeat
+// QueueWords is BottomUpWords with bu_queue: the first check of the
+// kBuWords words of rows from w0 (vis: their visited words), the words'
+// out_queue and visited written with the rows it found, and the rows that
+// missed with more entries queued on q, in row order. Its writes repeat
 // BottomUpWords's: a kQueue branch in BottomUpWords itself changed the
 // register allocation and instruction order of every bottom-up instance
 // (cuobjdump -sass), and so did one helper for both (WordFound): every
 // other level runs those instances as queue2-25 and the headline measured
 // them, so the 8 lines stay in two copies.
-__device__ __forceinline__ void QueueTest(const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                          uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
-                                          int64_t row_words, const uint32_t (&vis)[kBuWords],
-                                          const uint32_t (&rows)[kBuWords], const uint32_t (&beg)[kBuWords],
-                                          const uint32_t (&end)[kBuWords], const uint32_t (&parent)[kBuWords],
-                                          RowQueue& q, unsigned long long& found, unsigned long long& degrees,
-                                          unsigned long long& edges) {
-  bool hit[kBuWords];
+template <int kFirst>
+__device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
+                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
+                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
+                                           uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
+                                           int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
+                                           unsigned long long& found, unsigned long long& degrees,
+                                           unsigned long long& edges) {
+  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
+  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
+  bool hit[kBuWords], open[kBuWords];
+  WordRows(w0, lane, vis, rows, open);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
@@ -1027,25 +1031,6 @@ __device__ __forceinline__ void QueueTest(const uint32_t* __restrict__ in_queue,
     }
     q.n += (uint32_t)__popc(m);
   }
-}
-
-// QueueWords is BottomUpWords with bu_queue: the first check of the
-// kBuWords words of rows from w0, its loads (FirstEntries), then QueueTest.
-template <int kFirst>
-__device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                           uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
-                                           int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
-                                           unsigned long long& found, unsigned long long& degrees,
-                                           unsigned long long& edges) {
-  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
-  bool open[kBuWords];
-  WordRows(w0, lane, vis, rows, open);
-  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
-  QueueTest(in_queue, visited, out_queue, pred, lane, w0, row_words, vis, rows, beg, end, parent, q, found, degrees,
-            edges);
 }
 
 // QueueScan scans the rows queued on q (bu_queue), kBuWords rows a lane at
@@ -1089,85 +1074,61 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
   q.n = 0;
 }
 
+// PrefetchGroup asks L2 for the lines of `first` and the CSC offsets that
+// the first check of the group of kBuWords words from word w reads: rows
+// 32·w .. 32·(w + kBuWords) - 1, a line of 32 rows a word in each array
+// (lanes 0 to kBuWords - 1 take first's, lanes kBuWords to 2·kBuWords
+// the offsets', one more for the last row's end). It holds no register
+// past the instruction and nothing waits for it. A line is asked for only
+// where its first row is a row of the graph (its word < row_words).
+__device__ __forceinline__ void PrefetchGroup(const uint32_t* __restrict__ first, const uint32_t* __restrict__ bu_off,
+                                              int64_t w, int64_t row_words, int lane) {
+  const int k = lane < kBuWords ? lane : lane - kBuWords;  // the line's word, from w
+  if (lane > 2 * kBuWords || w + k >= row_words) return;
+  const uint32_t* a = (lane < kBuWords ? first : bu_off) + (w + k) * 32;
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+}
+
 // QueueAhead (bu_queue_ahead; ours, a trial) is BottomUp's loop over the
 // groups of a chunk of 32 words on bu_queue's level (mine: lane l's word
-// c0 + l of visited; open: the ballot of its unvisited words) with each
-// group's first-check loads (FirstEntries: the offsets and the dense
-// first entries) issued before the group before it is tested (QueueTest:
-// the in_queue bits of those entries), so that the two round trips of
-// consecutive groups overlap where the plain loop (QueueWords) waits for
-// each group's two in turn. The profile of the queue's level 2 found
+// c0 + l of visited; open: the ballot of its unvisited words), QueueWords
+// a group as the plain loop, with the next group's lines of `first` and
+// the offsets asked of L2 (PrefetchGroup) before each group's first check:
+// the next open group of the chunk, or the first group of the warp's next
+// chunk (c0 + stride words). The profile of the queue's level 2 found
 // 48-62 % of its warps' stall samples in the first check
-// (results/diropt-1000, "Where the queue's level 2 waits"). It holds a
-// second group's ranges and first entries, 12 registers more a thread at
-// the 64 the kernel is bounded to (a group's rows and visited words are
-// recomputed, not held): ptxas (nvcc 11.8, sm_90) spills 76 bytes, stored
-// before QueueScan and loaded after it (the next group's state across the
-// scan, once per 128 queued rows), not on the groups' path. The reads and
-// writes are QueueWords's, in the same order per group; what moves is when
-// the next group's loads are issued.
+// (results/diropt-1000, "Where the queue's level 2 waits"): a round trip
+// for the offsets and first entries, streamed from DRAM (each is read
+// once a level, 268 MB at scale 25, past what L2 holds), then one for
+// their in_queue bits, from L2. Prefetched a group ahead, the first is an
+// L2 hit too. Holding the next group's loads in registers instead (a
+// pipeline of two groups) took the kernel past its 64 registers, and
+// ptxas spilled the loaded values right after their loads, so the warp
+// waited for them there: no overlap.
 template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void QueueAhead(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                            uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
-                                           int64_t c0, int64_t row_words, uint32_t mine, unsigned open, RowQueue& q,
-                                           unsigned long long& found, unsigned long long& degrees,
-                                           unsigned long long& edges) {
-  static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
-  unsigned groups = 0;  // bit k: group k (words c0 + k·kBuWords ...) has an open word; warp-uniform
-#pragma unroll
+                                           int64_t c0, int64_t stride, int64_t row_words, uint32_t mine,
+                                           unsigned open, RowQueue& q, unsigned long long& found,
+                                           unsigned long long& degrees, unsigned long long& edges) {
+  static_assert(kFirst == kFirstDense, "the prefetched lines are bu_first's and the offsets'");
+  uint32_t vis[kBuWords];
+#pragma unroll 1
   for (int g = 0; g < 32; g += kBuWords) {
-    if (((open >> g) & ((1u << kBuWords) - 1)) != 0) groups |= 1u << (g / kBuWords);
-  }
-  if (groups == 0) return;
-  // A group's rows and visited words are recomputed where used (WordRows,
-  // the shuffles of mine), not carried: only its ranges and first entries
-  // wait in registers for its test.
-  uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords];
-  int g = (__ffs(groups) - 1) * kBuWords;
-  groups &= groups - 1;
-  {
-    uint32_t vis[kBuWords], rows[kBuWords];
-    bool opn[kBuWords];
+    if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
+    const unsigned later = g + kBuWords < 32 ? open >> (g + kBuWords) << (g + kBuWords) : 0u;
+    // the next open group's first word: in this chunk, else the next chunk's
+    const int64_t next = later != 0 ? c0 + (__ffs(later) - 1) / kBuWords * kBuWords : c0 + stride;
+    PrefetchGroup(first, bu_off, next, row_words, lane);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-    WordRows(c0 + g, lane, vis, rows, opn);
-    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, opn, beg, end, parent);
-  }
-#pragma unroll 1
-  for (;;) {
-    const int gn = groups != 0 ? (__ffs(groups) - 1) * kBuWords : -1;
-    uint32_t bn[kBuWords], en[kBuWords], pn[kBuWords];
-    if (gn >= 0) {  // the next group's loads, before this group's tests
-      uint32_t vn[kBuWords], rn[kBuWords];
-      bool on[kBuWords];
-      groups &= groups - 1;
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) vn[j] = __shfl_sync(kFull, mine, gn + j);
-      WordRows(c0 + gn, lane, vn, rn, on);
-      FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rn, on, bn, en, pn);
-    }
-    {
-      uint32_t vis[kBuWords], rows[kBuWords];
-      bool opn[kBuWords];
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-      WordRows(c0 + g, lane, vis, rows, opn);
-      QueueTest(in_queue, visited, out_queue, pred, lane, c0 + g, row_words, vis, rows, beg, end, parent, q, found,
-                degrees, edges);
-    }
+    QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words, vis,
+                       q, found, degrees, edges);
     if (q.n >= 32 * kBuWords) {
       QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
                                      edges);
-    }
-    if (gn < 0) break;
-    g = gn;
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) {
-      beg[j] = bn[j];
-      end[j] = en[j];
-      parent[j] = pn[j];
     }
   }
 }
@@ -1291,7 +1252,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       if (in && !explored) out_queue[c0 + lane] = 0;
       if constexpr (kAhead) {
         QueueAhead<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
-                                                lane, c0, row_words, mine, open, q, found, degrees, edges);
+                                                lane, c0, warps * 32, row_words, mine, open, q, found, degrees, edges);
       } else {
 #pragma unroll 1
         for (int g = 0; g < 32; g += kBuWords) {

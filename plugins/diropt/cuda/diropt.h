@@ -130,9 +130,10 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
-  int64_t bu_queue_ahead;    /* with bu_queue: 1: each group's first-check
-                                loads issued before the group before it is
-                                tested (QueueAhead; a trial); 0: in turn */
+  int64_t bu_queue_ahead;    /* with bu_queue: 1: the next group's lines of
+                                first and the offsets prefetched into L2
+                                before each group's first check
+                                (QueueAhead; a trial); 0: none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
