@@ -110,7 +110,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// bu_queue_ahead (a trial): the queue's groups with the next
 			// group's lines prefetched into L2, on level 2, at 1,024
 			// threads a block without bu_compact (every chunk through
-			// QueueAhead), and on level 1 of all-bottom-up searches
+			// the prefetch), and on level 1 of all-bottom-up searches
 			// (nearly every row queued).
 			{pQueueAhead: true}, {pQueueAhead: true, pThreads: int64(1024), pBUCompact: int64(0)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pQueueAhead: true},

@@ -1081,6 +1081,18 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // the offsets', one more for the last row's end). It holds no register
 // past the instruction and nothing waits for it. A line is asked for only
 // where its first row is a row of the graph (its word < row_words).
+//
+// bu_queue_ahead (ours, a trial): on bu_queue's level BottomUp asks for
+// the next group's lines (NextGroup) before each group's first check. The
+// profile of the queue's level 2 found 48-62 % of its warps' stall
+// samples in the first check (results/diropt-1000, "Where the queue's
+// level 2 waits"): a round trip for the offsets and first entries,
+// streamed from DRAM (each is read once a level, 268 MB at scale 25, past
+// what L2 holds), then one for their in_queue bits, from L2. Prefetched a
+// group ahead, the first is an L2 hit too. Holding the next group's loads
+// in registers instead (a pipeline of two groups) took the kernel past its
+// 64 registers, and ptxas spilled the loaded values right after their
+// loads, so the warp waited for them there: no overlap.
 __device__ __forceinline__ void PrefetchGroup(const uint32_t* __restrict__ first, const uint32_t* __restrict__ bu_off,
                                               int64_t w, int64_t row_words, int lane) {
   const int k = lane < kBuWords ? lane : lane - kBuWords;  // the line's word, from w
@@ -1089,48 +1101,14 @@ __device__ __forceinline__ void PrefetchGroup(const uint32_t* __restrict__ first
   asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
 }
 
-// QueueAhead (bu_queue_ahead; ours, a trial) is BottomUp's loop over the
-// groups of a chunk of 32 words on bu_queue's level (mine: lane l's word
-// c0 + l of visited; open: the ballot of its unvisited words), QueueWords
-// a group as the plain loop, with the next group's lines of `first` and
-// the offsets asked of L2 (PrefetchGroup) before each group's first check:
-// the next open group of the chunk, or the first group of the warp's next
-// chunk (c0 + stride words). The profile of the queue's level 2 found
-// 48-62 % of its warps' stall samples in the first check
-// (results/diropt-1000, "Where the queue's level 2 waits"): a round trip
-// for the offsets and first entries, streamed from DRAM (each is read
-// once a level, 268 MB at scale 25, past what L2 holds), then one for
-// their in_queue bits, from L2. Prefetched a group ahead, the first is an
-// L2 hit too. Holding the next group's loads in registers instead (a
-// pipeline of two groups) took the kernel past its 64 registers, and
-// ptxas spilled the loaded values right after their loads, so the warp
-// waited for them there: no overlap.
-template <bool kWarpAssist, int kFirst, int kBatch>
-__device__ __forceinline__ void QueueAhead(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
-                                           const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                                           const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                           uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
-                                           int64_t c0, int64_t stride, int64_t row_words, uint32_t mine,
-                                           unsigned open, RowQueue& q, unsigned long long& found,
-                                           unsigned long long& degrees, unsigned long long& edges) {
-  static_assert(kFirst == kFirstDense, "the prefetched lines are bu_first's and the offsets'");
-  uint32_t vis[kBuWords];
-#pragma unroll 1
-  for (int g = 0; g < 32; g += kBuWords) {
-    if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
-    const unsigned later = g + kBuWords < 32 ? open >> (g + kBuWords) << (g + kBuWords) : 0u;
-    // the next open group's first word: in this chunk, else the next chunk's
-    const int64_t next = later != 0 ? c0 + (__ffs(later) - 1) / kBuWords * kBuWords : c0 + stride;
-    PrefetchGroup(first, bu_off, next, row_words, lane);
-#pragma unroll
-    for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-    QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words, vis,
-                       q, found, degrees, edges);
-    if (q.n >= 32 * kBuWords) {
-      QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
-                                     edges);
-    }
-  }
+// NextGroup is the first word of the group after group g (words c0 + g
+// ...) that BottomUp's loop over a chunk of 32 words will explore: the
+// next group with an open word (a bit of open, the ballot of the chunk's
+// unvisited words), else the first group of the warp's next chunk (c0 +
+// stride), whichever of its groups are open.
+__device__ __forceinline__ int64_t NextGroup(unsigned open, int g, int64_t c0, int64_t stride) {
+  const unsigned later = g + kBuWords < 32 ? open >> (g + kBuWords) << (g + kBuWords) : 0u;
+  return later != 0 ? c0 + (__ffs(later) - 1) / kBuWords * kBuWords : c0 + stride;
 }
 
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
@@ -1206,7 +1184,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(!kAhead || kQueue, "bu_queue_ahead is bu_queue's loop");
+  static_assert(!kAhead || (kQueue && kFirst == kFirstDense), "bu_queue_ahead is bu_queue's level (bu_first's lines)");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1250,27 +1228,23 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
       if (in && !explored) out_queue[c0 + lane] = 0;
-      if constexpr (kAhead) {
-        QueueAhead<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial,
-                                                lane, c0, warps * 32, row_words, mine, open, q, found, degrees, edges);
-      } else {
 #pragma unroll 1
-        for (int g = 0; g < 32; g += kBuWords) {
-          if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
+      for (int g = 0; g < 32; g += kBuWords) {
+        if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
+        if constexpr (kAhead) PrefetchGroup(first, bu_off, NextGroup(open, g, c0, warps * 32), row_words, lane);
 #pragma unroll
-          for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-          if constexpr (kQueue) {
-            QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
-                               vis, q, found, degrees, edges);
-            if (q.n >= 32 * kBuWords) {
-              QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
-                                             degrees, edges);
-            }
-          } else {
-            BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
-                                                                        out_queue, pred, serial, lane, c0 + g,
-                                                                        row_words, vis, found, degrees, edges);
+        for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
+        if constexpr (kQueue) {
+          QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
+                             vis, q, found, degrees, edges);
+          if (q.n >= 32 * kBuWords) {
+            QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
+                                           degrees, edges);
           }
+        } else {
+          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                      out_queue, pred, serial, lane, c0 + g,
+                                                                      row_words, vis, found, degrees, edges);
         }
       }
     }
@@ -1538,7 +1512,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it. kQueue: bu_queue's level; kAhead:
-// with it, bu_queue_ahead's loop (QueueAhead).
+// with it, bu_queue_ahead's prefetch (PrefetchGroup).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kAhead = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
@@ -2191,7 +2165,7 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone, with bu_queue_ahead its QueueAhead instance.
+// warp's help alone, with bu_queue_ahead its PrefetchGroup instance.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (queue) {

@@ -133,7 +133,7 @@ typedef struct dob_params {
   int64_t bu_queue_ahead;    /* with bu_queue: 1: the next group's lines of
                                 first and the offsets prefetched into L2
                                 before each group's first check
-                                (QueueAhead; a trial); 0: none */
+                                (PrefetchGroup; a trial); 0: none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
