@@ -18,9 +18,10 @@
 // between adjacent levels. It reads the edges from a copy grouped by the
 // blocks of their ends (blocked.go), so that the entries it reads lie in
 // two blocks small enough for a core's cache, not all over the array.
-// Scratch memory is 10 bytes per vertex (16 for a deeper tree), a
-// one-bit-per-vertex bitmap, reused across searches, and the grouped copy,
-// 8 bytes per input tuple, made once per graph.
+// Scratch memory is 10 bytes per vertex (18 for a deeper tree: its 8-byte
+// entries beside the 2-byte ones), a one-bit-per-vertex bitmap, reused
+// across searches, and the grouped copy, 8 bytes per input tuple, made
+// once per graph.
 
 package graph500
 
