@@ -107,13 +107,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			// bu_queue_ahead (a trial): the queue's groups with the next
-			// group's lines prefetched into L2, on level 2, at 1,024
-			// threads a block without bu_compact (every chunk through
-			// the prefetch), and on level 1 of all-bottom-up searches
-			// (nearly every row queued).
-			{pQueueAhead: true}, {pQueueAhead: true, pThreads: int64(1024), pBUCompact: int64(0)},
-			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pQueueAhead: true},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

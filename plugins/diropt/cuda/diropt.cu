@@ -1074,43 +1074,6 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
   q.n = 0;
 }
 
-// PrefetchGroup asks L2 for the lines of `first` and the CSC offsets that
-// the first check of the group of kBuWords words from word w reads: rows
-// 32·w .. 32·(w + kBuWords) - 1, a line of 32 rows a word in each array
-// (lanes 0 to kBuWords - 1 take first's, lanes kBuWords to 2·kBuWords
-// the offsets', one more for the last row's end). It holds no register
-// past the instruction and nothing waits for it. A line is asked for only
-// where its first row is a row of the graph (its word < row_words).
-//
-// bu_queue_ahead (ours, a trial): on bu_queue's level BottomUp asks for
-// the next group's lines (NextGroup) before each group's first check. The
-// profile of the queue's level 2 found 48-62 % of its warps' stall
-// samples in the first check (results/diropt-1000, "Where the queue's
-// level 2 waits"): a round trip for the offsets and first entries,
-// streamed from DRAM (each is read once a level, 268 MB at scale 25, past
-// what L2 holds), then one for their in_queue bits, from L2. Prefetched a
-// group ahead, the first is an L2 hit too. Holding the next group's loads
-// in registers instead (a pipeline of two groups) took the kernel past its
-// 64 registers, and ptxas spilled the loaded values right after their
-// loads, so the warp waited for them there: no overlap.
-__device__ __forceinline__ void PrefetchGroup(const uint32_t* __restrict__ first, const uint32_t* __restrict__ bu_off,
-                                              int64_t w, int64_t row_words, int lane) {
-  const int k = lane < kBuWords ? lane : lane - kBuWords;  // the line's word, from w
-  if (lane > 2 * kBuWords || w + k >= row_words) return;
-  const uint32_t* a = (lane < kBuWords ? first : bu_off) + (w + k) * 32;
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
-}
-
-// NextGroup is the first word of the group after group g (words c0 + g
-// ...) that BottomUp's loop over a chunk of 32 words will explore: the
-// next group with an open word (a bit of open, the ballot of the chunk's
-// unvisited words), else the first group of the warp's next chunk (c0 +
-// stride), whichever of its groups are open.
-__device__ __forceinline__ int64_t NextGroup(unsigned open, int g, int64_t c0, int64_t stride) {
-  const unsigned later = g + kBuWords < 32 ? open >> (g + kBuWords) << (g + kBuWords) : 0u;
-  return later != 0 ? c0 + (__ffs(later) - 1) / kBuWords * kBuWords : c0 + stride;
-}
-
 // BottomUpKernel is the CSC exploration: a warp per word of visited, a
 // lane per vertex, kBuWords words a warp at a time (grid-stride). Step 1,
 // for the kBuWords words together: each unvisited vertex reads its CSC
@@ -1175,7 +1138,7 @@ __device__ __forceinline__ int64_t NextGroup(unsigned open, int g, int64_t c0, i
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, bool kAhead = false>
+          bool kQueue = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1184,7 +1147,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(!kAhead || (kQueue && kFirst == kFirstDense), "bu_queue_ahead is bu_queue's level (bu_first's lines)");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1231,7 +1193,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
-        if constexpr (kAhead) PrefetchGroup(first, bu_off, NextGroup(open, g, c0, warps * 32), row_words, lane);
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         if constexpr (kQueue) {
@@ -1511,9 +1472,8 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
-// SplitBottomUpKernel did before it. kQueue: bu_queue's level; kAhead:
-// with it, bu_queue_ahead's prefetch (PrefetchGroup).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kAhead = false>
+// SplitBottomUpKernel did before it.
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1531,9 +1491,9 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kAhead>(
-        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-        a.compact, a.ctr, a.next);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                        a.visited, a.out_queue, a.pred, a.row_words,
+                                                                        a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -2165,13 +2125,11 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone, with bu_queue_ahead its PrefetchGroup instance.
+// warp's help alone.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (queue) {
-    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    return p.bu_queue_ahead != 0 ? BottomUpKernel<true, kFirstDense, 2, true, true, true>
-                                 : BottomUpKernel<true, kFirstDense, 2, true, true>;
+    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
   // per bu_batch (1, 2) and warp's help (without, with).
@@ -2489,8 +2447,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
-  BFSB_REQUIRE(p->bu_queue_ahead == 0 || p->bu_queue_ahead == 1, "dob: bu_queue_ahead %lld: want 0 or 1",
-               (long long)p->bu_queue_ahead);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 34
+#define DOB_ABI_VERSION 35
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -130,10 +130,6 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
-  int64_t bu_queue_ahead;    /* with bu_queue: 1: the next group's lines of
-                                first and the offsets prefetched into L2
-                                before each group's first check
-                                (PrefetchGroup; a trial); 0: none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
