@@ -10,8 +10,9 @@ instructions lose their addresses and encodings, and both the
 instructions and the function names lose the anonymous namespace's hash
 (_GLOBAL__N__<hash>_..., which changes with the file's text). A function of
 NEW that BASE lacks is matched with trailing `Lb0E` template arguments
-dropped, so that an instance that gained a defaulted `bool = false`
-parameter (as BottomUpKernel's kAhead) is compared with its old self.
+dropped (and `Li1E`), so that an instance that gained a defaulted `bool =
+false` or `int = 1` parameter (as BottomUpKernel's kChunks) is compared
+with its old self.
 Prints NEW, GONE or DIFF for each function that is not identical, then
 the count of identical ones; exits 1 if any existing function differs or
 is gone.
@@ -59,10 +60,11 @@ def functions(path):
 
 
 def older(name, base):
-    """name as base knows it: with trailing defaulted-false bool arguments dropped."""
+    """name as base knows it: with trailing defaulted arguments (a false bool
+    or an int 1, as BottomUpKernel's kChunks) dropped."""
     n = name
     while n not in base:
-        m = re.match(r"(.*)Lb0E(E+vNS_.*)", n)
+        m = re.match(r"(.*)(?:Lb0E|Li1E)(E+vNS_.*)", n)
         if not m:
             return None
         n = m.group(1) + m.group(2)
