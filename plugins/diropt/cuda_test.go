@@ -107,13 +107,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			// bu_chunks (a trial): 2 and 4 chunks a warp at once; with
-			// every chunk compact (bu_compact 1024: CompactChunks on
-			// every group of chunks) and none (bu_compact 0: the chunks
-			// one at a time, each through the groups); with every level
-			// bottom-up (level 1: full chunks, past bu_compact).
-			{pBUChunks: int64(2)}, {pBUChunks: int64(4)}, {pBUChunks: int64(4), pBUCompact: int64(1024)},
-			{pBUChunks: int64(2), pBUCompact: int64(0)}, {pMode: dobfs.ModeBottomUp, pBUChunks: int64(4)},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

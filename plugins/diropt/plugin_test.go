@@ -182,9 +182,6 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"split_help 16":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(16)}},
 		"split_help 64":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(64)}},
 		"bu_queue -1":     {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(-1)}},
-		"bu_chunks 3":     {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUChunks: int64(3)}},
-		"bu_chunks 8":     {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUChunks: int64(8)}},
-		"bu_chunks 0":     {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUChunks: int64(0)}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
@@ -204,13 +201,6 @@ func TestPresets(t *testing.T) {
 		// unused without either) and of no level bu_deg's instance runs.
 		{map[string]any{pBUQueue: int64(3)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pBUDeg: int64(0), pBUQueue: int64(3)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 0, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 3, Threads: 256, Exchange: "auto"}},
-		// bu_chunks (a trial) is an instance of bu_first, bu_skip, bu_batch 2
-		// and the warp's help: unused (0, a chunk at a time) without them,
-		// and 1 is a chunk at a time too.
-		{map[string]any{pBUChunks: int64(4)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, BUChunks: 4, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pBUChunks: int64(2)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, BUChunks: 2, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pBUChunks: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pBUChunks: int64(4), pBUBatch: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 1, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, BUQueue: 0, Threads: 256, Exchange: "auto"}},
 		// split_help is an instance of bu_batch 2 with the warp's help:
 		// unused (0) without either.
 		{map[string]any{pBUBatch: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 1, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},

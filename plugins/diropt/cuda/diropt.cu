@@ -870,97 +870,42 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
   }
 }
 
-// WordRow is the row of rank r among the unvisited rows of the chunk of
-// 32 words of visited from word c0 (lane l holds word c0 + l in mine,
-// excl the unvisited rows of the words before it): a binary search over
-// excl for the last lane whose excl <= r, then the (r - excl)th clear
-// bit of its word. For r past the chunk's rows it is no row (unused).
-__device__ __forceinline__ uint32_t WordRow(uint32_t r, int64_t c0, uint32_t mine, uint32_t excl) {
-  int w = 0;  // the last lane whose excl <= r
-#pragma unroll
-  for (int step = 16; step > 0; step >>= 1) {
-    if (__shfl_sync(kFull, excl, w + step) <= r) w += step;
-  }
-  const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
-  return (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
-}
-
-// ChunkRow is WordRow over kChunks chunks of 32 words from word c0 (chunk
-// k: words c0 + 32k ..., lane l holding word c0 + 32k + l in mine[k]),
-// their unvisited rows ranked in word order: chunk k's from base[k] (a
-// warp-wide value), and in 16 bits of pex[k / 2] (the low half for even
-// k) those of chunk k's words before the lane's. A lane finds its chunk
-// from base, then searches that chunk's counts as WordRow does: each step
-// shuffles every pex register (the lanes of a warp may be in different
-// chunks) and keeps its own chunk's half.
-template <int kChunks>
-__device__ __forceinline__ uint32_t ChunkRow(uint32_t r, int64_t c0, const uint32_t (&mine)[kChunks],
-                                             const uint32_t (&pex)[kChunks / 2], const uint32_t (&base)[kChunks]) {
-  static_assert(kChunks % 2 == 0, "two chunks' counts a pex register");
-  int k = 0;
-  uint32_t b = base[0];
-#pragma unroll
-  for (int i = 1; i < kChunks; ++i) {
-    if (r >= base[i]) {
-      k = i;
-      b = base[i];
-    }
-  }
-  const uint32_t rk = r - b;
-  const int half = (k & 1) * 16;
-  int w = 0;  // the last lane of chunk k whose count before it <= rk
-#pragma unroll
-  for (int step = 16; step > 0; step >>= 1) {
-    uint32_t x = 0;
-#pragma unroll
-    for (int i = 0; i < kChunks / 2; ++i) {
-      const uint32_t y = __shfl_sync(kFull, pex[i], w + step);
-      if ((k >> 1) == i) x = y;
-    }
-    if (((x >> half) & 0xffffu) <= rk) w += step;
-  }
-  uint32_t word = 0, xw = 0;
-#pragma unroll
-  for (int i = 0; i < kChunks; ++i) {
-    const uint32_t y = __shfl_sync(kFull, mine[i], w);
-    if (k == i) word = y;
-  }
-#pragma unroll
-  for (int i = 0; i < kChunks / 2; ++i) {
-    const uint32_t y = __shfl_sync(kFull, pex[i], w);
-    if ((k >> 1) == i) xw = (y >> half) & 0xffffu;
-  }
-  return (uint32_t)((c0 + 32 * k + w) * 32) + (uint32_t)__fns(~word, 0, (int)(rk - xw) + 1);
-}
-
 // CompactRows (bu_compact; ours, not in [1]) explores the `total`
-// unvisited rows of a chunk of 32 words of visited (with bu_chunks, of
-// kChunks chunks: CompactChunks) a lane a row, kBuWords rows a lane at
-// once (128 a round), instead of a warp a word: a chunk of a late
-// bottom-up level holds a few unvisited rows over a few words, and
-// BottomUp's groups of kBuWords words check each such group in turn, each
-// check two round trips (the offsets and first entry, then the bit) for
-// one or two rows. row_of(r) is the row of rank r (WordRow, ChunkRow).
+// unvisited rows of the chunk of 32 words of visited from word c0 (lane l
+// holds word c0 + l in mine, excl the unvisited rows of the words before
+// it) a lane a row, kBuWords rows a lane at once (128 a round), instead of
+// a warp a word: a chunk of a late bottom-up level holds a few unvisited
+// rows over a few words, and BottomUp's groups of kBuWords words check
+// each such group in turn, each check two round trips (the offsets and
+// first entry, then the bit) for one or two rows. Rank r's row is found by
+// a binary search over excl and the (r - excl)th clear bit of its word.
 // The rows' scans are FirstCheck's and ScanRest's; their hits are ORed
 // into visited and out_queue (zeroed for the chunk first) with atomics,
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, int kFirst, int kBatch, int kAssist, class RowOf>
+template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                             const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
-                                            uint32_t total, RowOf row_of, unsigned long long& found,
-                                            unsigned long long& degrees, unsigned long long& edges) {
+                                            int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
+                                            unsigned long long& found, unsigned long long& degrees,
+                                            unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
     bool hit[kBuWords], open[kBuWords];
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t r = r0 + j * 32 + lane;
-      v[j] = row_of(r);
+      int w = 0;  // the last lane whose excl <= r
+#pragma unroll
+      for (int step = 16; step > 0; step >>= 1) {
+        if (__shfl_sync(kFull, excl, w + step) <= r) w += step;
+      }
+      const uint32_t word = __shfl_sync(kFull, mine, w), xw = __shfl_sync(kFull, excl, w);
+      v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       open[j] = r < total;
     }
     FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent);
@@ -978,61 +923,6 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       }
     }
   }
-}
-
-// CompactChunks (bu_chunks; ours, a trial) explores the kChunks chunks of
-// 32 words of visited from word c0 (lane l holds word c0 + 32k + l in
-// mine[k]) as one, where none holds more than `compact` unvisited rows
-// (each would be CompactRows's alone): their rows ranked in word order
-// (ChunkRow), 128 a round. On a late bottom-up level a chunk holds a few
-// dozen unvisited rows (level 3 at scale 25: 5 to 250 of 1,024), so a
-// round of 128 rows a chunk is mostly empty, and a warp waits for its
-// round trips (visited, the first check, its bits) once a chunk; here
-// once for kChunks chunks' rows where they fit one round, and the
-// chunks' visited words come in one round trip. It returns false,
-// having done nothing, where a chunk holds more: BottomUp then takes
-// the chunks one at a time, as without it.
-template <bool kWarpAssist, int kFirst, int kBatch, int kAssist, int kChunks>
-__device__ __forceinline__ bool CompactChunks(const uint32_t* __restrict__ bu_off,
-                                              const uint32_t* __restrict__ bu_adj,
-                                              const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
-                                              const uint32_t* __restrict__ in_queue, uint32_t* visited,
-                                              uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
-                                              int64_t c0, int64_t row_words, uint32_t compact,
-                                              const uint32_t (&mine)[kChunks], unsigned long long& found,
-                                              unsigned long long& degrees, unsigned long long& edges) {
-  uint32_t pex[kChunks / 2], base[kChunks];
-  uint32_t total = 0, most = 0;
-#pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    const uint32_t cnt = (uint32_t)__popc(~mine[k]);
-    uint32_t incl = cnt;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const uint32_t t = __shfl_up_sync(kFull, incl, d);
-      if (lane >= d) incl += t;
-    }
-    const uint32_t n = __shfl_sync(kFull, incl, 31);
-    base[k] = total;
-    total += n;
-    most = max(most, n);
-    if (k % 2 == 0) {
-      pex[k / 2] = incl - cnt;  // at most 992: 16 bits
-    } else {
-      pex[k / 2] |= (incl - cnt) << 16;
-    }
-  }
-  if (most > compact) return false;
-#pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    if (c0 + 32 * k + lane < row_words) out_queue[c0 + 32 * k + lane] = 0;
-  }
-  if (total == 0) return true;
-  __syncwarp();
-  CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(
-      bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial, lane, total,
-      [&](uint32_t r) { return ChunkRow<kChunks>(r, c0, mine, pex, base); }, found, degrees, edges);
-  return true;
 }
 
 // bu_queue (ours, not in [1]; tuned: level 2): a bottom-up warp checks the
@@ -1247,11 +1137,8 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // low & ~out_queue (low: the rows of degree below D). Each word's
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
-//
-// kChunks > 1 (with kSkip; bu_chunks, a trial): a warp takes kChunks
-// chunks of 32 words at once (CompactChunks).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, int kChunks = 1>
+          bool kQueue = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1260,7 +1147,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(kChunks == 1 || (kSkip && !kSplit && !kQueue), "bu_chunks is bu_skip's plain bottom-up level");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1274,8 +1160,13 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     // word (a clear bit) are explored. BottomUpWords writes the out_queue
     // words of the groups it explores, full ones too; the chunk writes the
     // others.
-    auto chunk = [&](int64_t c0, uint32_t mine) {
+    for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
+      uint32_t mine = kFull;
+      if (in) {
+        mine = visited[c0 + lane];
+        if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
+      }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
         // bu_compact: a chunk of at most `compact` unvisited rows is
@@ -1291,11 +1182,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          const uint32_t excl = incl - cnt;
-          CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(
-              bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial, lane, total,
-              [&](uint32_t r) { return WordRow(r, c0, mine, excl); }, found, degrees, edges);
-          return;
+          CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
+                                                            pred, serial, lane, c0, mine, incl - cnt, total, found,
+                                                            degrees, edges);
+          continue;
         }
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
@@ -1316,36 +1206,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
           BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
                                                                       out_queue, pred, serial, lane, c0 + g,
                                                                       row_words, vis, found, degrees, edges);
-        }
-      }
-    };
-    for (int64_t c0 = warp * 32 * kChunks; c0 < row_words; c0 += warps * 32 * kChunks) {
-      uint32_t mine[kChunks];
-#pragma unroll
-      for (int k = 0; k < kChunks; ++k) {
-        const int64_t w = c0 + 32 * k + lane;
-        mine[k] = kFull;
-        if (w < row_words) {
-          mine[k] = visited[w];
-          if (kSplit) mine[k] |= __ldcs(&low[w]) & ~out_queue[w];
-        }
-      }
-      if constexpr (kChunks == 1) {
-        chunk(c0, mine[0]);
-      } else {
-        if (compact > 0 && CompactChunks<kWarpAssist, kFirst, kBatch, kAssist, kChunks>(
-                               bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial, lane, c0,
-                               row_words, compact, mine, found, degrees, edges)) {
-          continue;
-        }
-#pragma unroll 1
-        for (int k = 0; k < kChunks && c0 + 32 * k < row_words; ++k) {
-          uint32_t m = mine[0];
-#pragma unroll
-          for (int i = 1; i < kChunks; ++i) {
-            if (k == i) m = mine[i];
-          }
-          chunk(c0 + 32 * k, m);
         }
       }
     }
@@ -1612,9 +1472,8 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 //
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
-// SplitBottomUpKernel did before it. kQueue: bu_queue's level; kChunks:
-// bu_chunks (CompactChunks).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kChunks = 1>
+// SplitBottomUpKernel did before it.
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1632,9 +1491,9 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kChunks>(
-        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-        a.compact, a.ctr, a.next);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                        a.visited, a.out_queue, a.pred, a.row_words,
+                                                                        a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -2266,9 +2125,7 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone. With bu_chunks 2 or 4 (a trial) the plain and deg
-// instances take that many chunks at once (CompactChunks), built for the
-// same four parameters.
+// warp's help alone.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (queue) {
@@ -2290,14 +2147,6 @@ ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = fa
   if (split) {
     return pick(SplitBottomUpKernel<false, 1>, SplitBottomUpKernel<true, 1>, SplitBottomUpKernel<false, 2>,
                 SplitBottomUpKernel<true, 2>);
-  }
-  if (p.bu_chunks > 1) {
-    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    switch (p.bu_chunks) {
-      case 2: return deg ? BottomUpKernel<true, kFirstDegree, 2, true, false, 2> : BottomUpKernel<true, kFirstDense, 2, true, false, 2>;
-      case 4: return deg ? BottomUpKernel<true, kFirstDegree, 2, true, false, 4> : BottomUpKernel<true, kFirstDense, 2, true, false, 4>;
-    }
-    return nullptr;
   }
   if (deg) {
     return pick(BottomUpKernel<false, kFirstDegree, 1, true>, BottomUpKernel<true, kFirstDegree, 1, true>,
@@ -2594,10 +2443,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, false, false, true) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
-  BFSB_REQUIRE(p->bu_chunks >= 0 && p->bu_chunks <= 4 && p->bu_chunks != 3, "dob: bu_chunks %lld: want 1, 2 or 4",
-               (long long)p->bu_chunks);
-  BFSB_REQUIRE(p->bu_chunks <= 1 || BottomUpFor(*p) != nullptr,
-               "dob: bu_chunks %lld needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0", (long long)p->bu_chunks);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),

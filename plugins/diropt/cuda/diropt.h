@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 36
+#define DOB_ABI_VERSION 37
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -130,12 +130,6 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
-  int64_t bu_chunks;         /* with bu_first, bu_skip, bu_batch 2 and
-                                bu_serial > 0: 2 or 4: the bottom-up
-                                levels but bu_queue's and the split's
-                                take that many chunks of 32 words of
-                                visited at once (CompactChunks; a
-                                trial); 0 or 1: one */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
