@@ -578,8 +578,15 @@ constexpr int kBuWords = 4;
 // its offsets and its first entry from the list (kFirstList, the paper's),
 // the first entry from the dense array first (kFirstDense, bu_first), or
 // that with the row's degree byte instead of its offsets (kFirstDegree,
-// bu_deg's level).
-constexpr int kFirstList = 0, kFirstDense = 1, kFirstDegree = 2;
+// bu_deg's level), or both in one word (kFirstPacked, bu_deg_packed).
+constexpr int kFirstList = 0, kFirstDense = 1, kFirstDegree = 2, kFirstPacked = 3;
+
+// kPackedBits is where bu_deg_packed's word (fdeg, FirstKernel) puts the
+// row's degree: its first entry in the low kPackedBits bits (a column of a
+// block of at most 2^26 columns: scale 26 on 1×1), the degree above them,
+// kPackedSat for that many or more.
+constexpr int kPackedBits = 26;
+constexpr uint32_t kPackedMask = (1u << kPackedBits) - 1, kPackedSat = (1u << (32 - kPackedBits)) - 1;
 
 // FirstEntries is the first step of a bottom-up level, shared by
 // BottomUpWords, CompactRows and FloorKernel: each of a lane's kBuWords
@@ -588,7 +595,9 @@ constexpr int kFirstList = 0, kFirstDense = 1, kFirstDegree = 2;
 // dense first array with kFirst (its loads issued with the offsets',
 // streamed past L1 and L2: read once a level), else from the list once
 // the offsets are in. With kFirstDegree (bu_deg) the range is [0, the row's
-// degree byte) instead, the offsets left to LazyOffsets.
+// degree byte) instead, the offsets left to LazyOffsets; with kFirstPacked
+// (bu_deg_packed) first is fdeg, the first entry and the degree in one
+// word (kPackedBits), one load a row.
 template <int kFirst>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
@@ -601,6 +610,12 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
     beg[j] = end[j] = 0;
     u[j] = 0;
     if (open[j]) {
+      if constexpr (kFirst == kFirstPacked) {
+        const uint32_t x = __ldcs(&first[v[j]]);
+        u[j] = x & kPackedMask;
+        end[j] = x >> kPackedBits;
+        continue;
+      }
       if (kFirst) u[j] = __ldcs(&first[v[j]]);
       if (kFirst == kFirstDegree) {
         end[j] = __ldcs(&deg[v[j]]);
@@ -759,15 +774,17 @@ constexpr uint32_t kDegSaturated = 255;
 // LazyOffsets (bu_deg; ours) loads, after the first check of rows whose
 // range is [0, degree byte) (FirstEntries with kFirstDegree), the CSC offsets
 // of the rows that need them: a row that missed and has more entries to
-// scan, and a row that hit with a saturated byte (its degree, for m_f).
+// scan, and a row that hit with a saturated byte (its degree, for m_f;
+// kSat: kDegSaturated, or kPackedSat for kFirstPacked's degree).
 // The others keep [0, degree), so that end - beg is the degree and a scan
 // from end reads nothing.
+template <uint32_t kSat>
 __device__ __forceinline__ void LazyOffsets(const uint32_t* __restrict__ bu_off, const uint32_t (&v)[kBuWords],
                                             const bool (&hit)[kBuWords], uint32_t (&beg)[kBuWords],
                                             uint32_t (&end)[kBuWords]) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
-    if (end[j] != 0 && (hit[j] ? end[j] == kDegSaturated : end[j] > 1)) {
+    if (end[j] != 0 && (hit[j] ? end[j] == kSat : end[j] > 1)) {
       beg[j] = __ldcs(&bu_off[v[j]]);
       end[j] = __ldcs(&bu_off[v[j] + 1]);
     }
@@ -791,7 +808,8 @@ __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, 
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
   }
-  if (kFirst == kFirstDegree) LazyOffsets(bu_off, v, hit, beg, end);
+  if (kFirst == kFirstDegree) LazyOffsets<kDegSaturated>(bu_off, v, hit, beg, end);
+  if (kFirst == kFirstPacked) LazyOffsets<kPackedSat>(bu_off, v, hit, beg, end);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) bs[j] = hit[j] ? end[j] : beg[j] + (beg[j] < end[j]);
   if (kBatch > 1) BatchScan<kBatch, kWarpAssist>(bu_adj, in_queue, beg, end, serial, bs, hit, parent, edges);
@@ -1111,6 +1129,14 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // (results/diropt-1000). So the level picks the instance: the host, which
 // enqueues a level's launches before its direction or frontier is known,
 // knows its index.
+//
+// kFirstPacked (bu_deg_packed; ours, a trial): level bu_deg's check reads
+// the first entry and the degree from one word a row (fdeg: the entry in
+// the low kPackedBits bits, the degree, saturated at kPackedSat, above
+// them) instead of first and the degree byte. At level 3 a row's
+// neighbours in its word are few (about 5 % of rows are unvisited there
+// at scale 25), so the byte and the entry were two sectors a row, and the
+// level makes about a fifth of its read requests for the bytes.
 //
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
@@ -1594,14 +1620,17 @@ __global__ void LeafKernel(LeafGroups g, long long root, uint32_t* visited, Coun
 
 // FirstKernel fills first (bu_first) at dob_create: each row's first CSC
 // entry, 0 for a row without neighbours (never read: it is visited), and
-// with deg (bu_deg) its degree byte (kDegSaturated for that many or more).
+// with deg (bu_deg) its degree byte (kDegSaturated for that many or more),
+// with fdeg (bu_deg_packed) the first entry and the degree in one word
+// (kPackedBits).
 __global__ void FirstKernel(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj, int64_t rows,
-                            uint32_t* first, uint8_t* deg) {
+                            uint32_t* first, uint8_t* deg, uint32_t* fdeg) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < rows; v += stride) {
     const uint32_t b = bu_off[v], e = bu_off[v + 1];
     first[v] = b < e ? bu_adj[b] : 0u;
     if (deg != nullptr) deg[v] = (uint8_t)min(e - b, kDegSaturated);
+    if (fdeg != nullptr) fdeg[v] = first[v] | min(e - b, kPackedSat) << kPackedBits;
   }
 }
 
@@ -2125,7 +2154,9 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone.
+// warp's help alone; with deg and bu_deg_packed (a trial), the instance
+// that reads the first entry and the degree in one word (kFirstPacked),
+// built for those four too.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   if (queue) {
@@ -2147,6 +2178,9 @@ ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = fa
   if (split) {
     return pick(SplitBottomUpKernel<false, 1>, SplitBottomUpKernel<true, 1>, SplitBottomUpKernel<false, 2>,
                 SplitBottomUpKernel<true, 2>);
+  }
+  if (deg && p.bu_deg_packed != 0) {
+    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstPacked, 2, true> : nullptr;
   }
   if (deg) {
     return pick(BottomUpKernel<false, kFirstDegree, 1, true>, BottomUpKernel<true, kFirstDegree, 1, true>,
@@ -2201,6 +2235,7 @@ struct Handle {
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
   uint32_t* first = nullptr;  // bu_first: each row's first CSC entry
   uint8_t* deg = nullptr;     // bu_deg: each row's degree byte
+  uint32_t* fdeg = nullptr;   // bu_deg_packed (instead of deg): each row's first entry and degree (kPackedBits)
   uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
@@ -2316,7 +2351,7 @@ struct Handle {
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
-    void* ptrs[] = {td_off, td_adj, first, deg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
+    void* ptrs[] = {td_off, td_adj, first, deg, fdeg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
@@ -2396,7 +2431,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->single) b += std::max(rw, cw) + 12;                     // the spare queue, EndLevel's count, the split's barrier
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->bu_deg > 0) b += p->local_rows;                         // deg
+  if (p->bu_deg > 0) b += p->bu_deg_packed != 0 ? 4 * p->local_rows : p->local_rows;  // deg or fdeg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
@@ -2447,6 +2482,13 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
+  BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
+               (long long)p->bu_deg_packed);
+  BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, true) != nullptr),
+               "dob: bu_deg_packed needs bu_deg, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
+  BFSB_REQUIRE(p->bu_deg_packed == 0 || p->local_cols <= (1ll << kPackedBits),
+               "dob: bu_deg_packed: %lld columns, past the 2^%d a packed first entry holds", (long long)p->local_cols,
+               kPackedBits);
   BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
@@ -2593,6 +2635,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // rows its first check missed.
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   const bool queue = h->queue_kernel != nullptr && h->level == h->p.bu_queue;
+  if (deg && h->fdeg != nullptr) a.first = h->fdeg;  // bu_deg_packed: kFirstPacked's first is fdeg
   BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel, grid, a, gate,
                            queue ? h->queue_smem : 0));
   return 0;
@@ -2823,9 +2866,13 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     if (p->bu_first) {
       BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
-      if (p->bu_deg > 0) BFSB_CHECK(cudaMalloc(&h->deg, p->local_rows));
+      if (p->bu_deg > 0 && p->bu_deg_packed != 0) {
+        BFSB_CHECK(cudaMalloc(&h->fdeg, 4 * p->local_rows));
+      } else if (p->bu_deg > 0) {
+        BFSB_CHECK(cudaMalloc(&h->deg, p->local_rows));
+      }
       FirstKernel<<<h->ThreadGrid(p->local_rows), h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, p->local_rows, h->first,
-                                                                    h->deg);
+                                                                    h->deg, h->fdeg);
       BFSB_CHECK_LAUNCH("FirstKernel");
       BFSB_CHECK(cudaStreamSynchronize(h->s));
     }
@@ -3153,7 +3200,9 @@ int32_t dob_floor(void* hv, int32_t reps, double* seconds, uint64_t* sink, char*
   float ms = 0;
   const int grid = h->WarpGrid((rw + kBuWords - 1) / kBuWords);
   BFSB_CHECK(bfsb::MedianMs(h->ev, 2, 3, h->s, reps, [&] {
-    if (h->deg != nullptr) {
+    if (h->fdeg != nullptr) {
+      FloorKernel<kFirstPacked><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->fdeg, nullptr, h->in_q, h->skip, rw, h->sink);
+    } else if (h->deg != nullptr) {
       FloorKernel<kFirstDegree><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);
     } else if (h->p.bu_first) {
       FloorKernel<kFirstDense><<<grid, h->tpb, 0, h->s>>>(h->bu_off, h->bu_adj, h->first, h->deg, h->in_q, h->skip, rw, h->sink);

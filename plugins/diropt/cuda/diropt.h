@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 37
+#define DOB_ABI_VERSION 38
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -130,6 +130,12 @@ typedef struct dob_params {
                                 in shared memory, a queue a warp, and scans
                                 them 128 at a time; 0: none (each group's
                                 rows scanned before the next group) */
+  int64_t bu_deg_packed;     /* with bu_deg, bu_first, bu_skip, bu_batch 2
+                                and bu_serial > 0, and at most 2^26
+                                columns: 1: level bu_deg reads each row's
+                                first entry and degree from one word
+                                (fdeg; a trial) instead of first and the
+                                degree byte; 0: the byte */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 37
+const dobABIVersion = 38
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -34,10 +34,11 @@ type dobParams struct {
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
+	BUDegPacked                                int64
 }
 
-var _ [240 - unsafe.Sizeof(dobParams{})]struct{} // 30 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 240]struct{}
+var _ [248 - unsafe.Sizeof(dobParams{})]struct{} // 31 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 248]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -190,6 +191,7 @@ type CUDAOptions struct {
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
+	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a trial; a block of at most 2^26 columns, else the degree byte)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -257,6 +259,9 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
 		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
+	if co.BUDegPacked && p.BUDeg > 0 && p.BUBatch == 2 && p.BUSerial > 0 && p.LocalCols <= 1<<26 {
+		p.BUDegPacked = 1
+	}
 	if single && split > 0 {
 		p.Split, p.SplitHelp = split, co.SplitHelp
 	}
