@@ -61,7 +61,8 @@ const (
 // bu_serial 4..64 and alpha 14..120); each row's first CSC entry also in a
 // dense array for the bottom-up level's first check (bu_first), and each
 // row's degree in a byte, which level 3's check reads instead of the
-// offsets (bu_deg); the lanes'
+// offsets (bu_deg), in one word with the first entry where a block has at
+// most 2^26 columns (bu_deg_packed); the lanes'
 // own bottom-up scans two entries at a time (bu_batch 2; 4 measured slower
 // and is not offered); bottom-up warps that load 32 words of visited at
 // once and skip the full ones (bu_skip); top-down levels with a lane per
@@ -154,8 +155,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA with split, bu_batch 2 and bu_serial > 0 (otherwise unused: with bu_batch 1 every level's help steps are 32 entries already, and bu_serial 0 has no help): entries the warp's help loads a step on the split level, 32 (the lanes' own scan still 2 entries at once) or 0, as on every bottom-up level (32·bu_batch). Tuned: 32, faster on the split level 2s of its window at scale 25 on an H200 (results/diropt-1000, help-25). The CPU backend ignores it"},
 			{Name: pBUQueue, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
 				Help: "CUDA bottom-up with bu_first, bu_skip, bu_batch 2 and bu_serial > 0 (otherwise unused): the level (its index, the root's level 0; bu_deg's level runs bu_deg's instance) whose warps check the first entries of each group of four words' rows and queue the rows that missed with more entries in shared memory (3 KB a warp), scanning them once 128 are queued, a lane a row (the lanes' own scans and the warp's help as before), instead of scanning each group's before the next (0: no level). Tuned: 2, the bottom-up level 2s after a large frontier 15 % faster at scale 25 on an H200 (results/diropt-1000, queue2-25); on every plain bottom-up level the later levels were slower (queue-25). The CPU backend ignores it"},
-			{Name: pDegPacked, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA with bu_deg, bu_batch 2 and bu_serial > 0 (otherwise unused; a trial), on a block of at most 2^26 columns (scale 26 on one GPU; past it the degree byte): level bu_deg reads each row's first entry and degree from one word (the entry in 26 bits, the degree saturated at 63 in 6) instead of the dense first entries and the degree byte, one sector a row instead of two at level 3's density. Not yet measured on a GPU: its A/B is results/diropt-1000/packed-25.toml. The CPU backend ignores it"},
+			{Name: pDegPacked, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA with bu_deg, bu_batch 2 and bu_serial > 0 (otherwise unused), on a block of at most 2^26 columns (scale 26 on one GPU; past it the degree byte): level bu_deg reads each row's first entry and degree from one word (the entry in 26 bits, the degree saturated at 63 in 6) instead of the dense first entries and the degree byte, one sector a row instead of two at level 3's density. Tuned: on, level 3 5 % faster (58 of 64 roots, median time ratio 0.951) at scale 25 on an H200 (results/diropt-1000, packed-25). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,

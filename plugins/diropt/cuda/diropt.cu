@@ -1130,13 +1130,14 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // enqueues a level's launches before its direction or frontier is known,
 // knows its index.
 //
-// kFirstPacked (bu_deg_packed; ours, a trial): level bu_deg's check reads
-// the first entry and the degree from one word a row (fdeg: the entry in
-// the low kPackedBits bits, the degree, saturated at kPackedSat, above
-// them) instead of first and the degree byte. At level 3 a row's
-// neighbours in its word are few (about 5 % of rows are unvisited there
-// at scale 25), so the byte and the entry were two sectors a row, and the
-// level makes about a fifth of its read requests for the bytes.
+// kFirstPacked (bu_deg_packed; ours, tuned on where a block has at most
+// 2^26 columns): level bu_deg's check reads the first entry and the degree
+// from one word a row (fdeg: the entry in the low kPackedBits bits, the
+// degree, saturated at kPackedSat, above them) instead of first and the
+// degree byte. At level 3 few of a word's rows are unvisited (about 5 %
+// of rows at scale 25), so the byte and the entry were two sectors a row.
+// Level 3 was 5 % faster (58 of 64 roots) on an H200 at scale 25
+// (results/diropt-1000, packed-25).
 //
 // kBatch > 1 (bu_batch; ours): the lanes' own scans run as BatchScan, all
 // kBuWords lists of a lane together, kBatch entries at a time, and the
@@ -2154,7 +2155,7 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
 // steps are 32 entries; with queue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone; with deg and bu_deg_packed (a trial), the instance
+// warp's help alone; with deg and bu_deg_packed, the instance
 // that reads the first entry and the degree in one word (kFirstPacked),
 // built for those four too.
 ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {

@@ -134,7 +134,7 @@ typedef struct dob_params {
                                 and bu_serial > 0, and at most 2^26
                                 columns: 1: level bu_deg reads each row's
                                 first entry and degree from one word
-                                (fdeg; a trial) instead of first and the
+                                (fdeg; tuned on) instead of first and the
                                 degree byte; 0: the byte */
 } dob_params;
 

@@ -191,7 +191,7 @@ type CUDAOptions struct {
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
-	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a trial; a block of at most 2^26 columns, else the degree byte)
+	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a block of at most 2^26 columns, else the degree byte)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
