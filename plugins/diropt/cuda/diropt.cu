@@ -17,6 +17,10 @@
 //   deg              with bu_deg: each row's degree in a byte, 255 for
 //                    255 or more (read by the first check of level bu_deg
 //                    instead of the offsets; see BottomUp)
+//   fdeg             with bu_deg_packed (instead of deg, where a block has
+//                    at most 2^26 columns): each row's first entry in 26
+//                    bits and its degree in 6 above them, 63 for 63 or
+//                    more (level bu_deg's first check, one load a row)
 //   cut, low         with split (1×1): each vertex's tail, its first CSC
 //                    entry of degree below D, and a bitmap of the rows of
 //                    degree below D (the split level, dobfs/split.go)
