@@ -2151,20 +2151,26 @@ __global__ void DecideKernel(const LoopState* cur, LoopState* next, const long l
 // SplitBottomUpKernel instances.
 using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
+// BuLevel is which bottom-up launch BottomUpFor picks the instance of:
+// every level's (kPlain), level bu_deg's (kDeg), the split level's
+// bottom-up side (kSplit) or level bu_queue's (kQueue).
+enum class BuLevel { kPlain, kDeg, kSplit, kQueue };
+
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
 // (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
-// bu_batch it was not built for; with deg, the instance that reads the
-// degree bytes (bu_deg), built with bu_first and bu_skip only; with split,
+// bu_batch it was not built for; for kDeg, the instance that reads the
+// degree bytes (bu_deg), built with bu_first and bu_skip only; for kSplit,
 // the SplitBottomUpKernel instance (a split level's bottom-up side),
 // likewise, with split_help 32 and bu_batch 2 its instance whose help
-// steps are 32 entries; with queue, the instance that queues the missed
+// steps are 32 entries; for kQueue, the instance that queues the missed
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
-// warp's help alone; with deg and bu_deg_packed, the instance
+// warp's help alone; for kDeg with bu_deg_packed, the instance
 // that reads the first entry and the degree in one word (kFirstPacked),
 // built for those four too.
-ExploreKernel BottomUpFor(const dob_params& p, bool deg = false, bool split = false, bool queue = false) {
+ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
-  if (queue) {
+  const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
+  if (level == BuLevel::kQueue) {
     return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
@@ -2481,7 +2487,7 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
-  BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, false, false, true) != nullptr,
+  BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, BuLevel::kQueue) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
@@ -2489,17 +2495,17 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
                (long long)p->bu_deg_packed);
-  BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, true) != nullptr),
+  BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, BuLevel::kDeg) != nullptr),
                "dob: bu_deg_packed needs bu_deg, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->local_cols <= (1ll << kPackedBits),
                "dob: bu_deg_packed: %lld columns, past the 2^%d a packed first entry holds", (long long)p->local_cols,
                kPackedBits);
-  BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, true) != nullptr,
+  BFSB_REQUIRE(p->bu_deg == 0 || BottomUpFor(*p, BuLevel::kDeg) != nullptr,
                "dob: bu_deg %lld needs bu_first and bu_skip", (long long)p->bu_deg);
   BFSB_REQUIRE(p->split >= 0 && p->split < (1ll << 32), "dob: split %lld out of range", (long long)p->split);
-  BFSB_REQUIRE(p->split_help == 0 || (p->split_help == 32 && (p->split == 0 || BottomUpFor(*p, false, true) != nullptr)),
+  BFSB_REQUIRE(p->split_help == 0 || (p->split_help == 32 && (p->split == 0 || BottomUpFor(*p, BuLevel::kSplit) != nullptr)),
                "dob: split_help %lld: want 0, or 32 with bu_batch 2 and bu_serial > 0", (long long)p->split_help);
-  BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, false, true) != nullptr),
+  BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
@@ -2831,7 +2837,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->bu_kernel, h->tpb, 0));
     h->bu_resident = std::max(1, per_sm) * h->sms;
     if (p->bu_queue > 0) {  // a queue a warp (WarpQueue)
-      h->queue_kernel = BottomUpFor(*p, false, false, true);
+      h->queue_kernel = BottomUpFor(*p, BuLevel::kQueue);
       h->queue_smem = (size_t)(h->tpb / 32) * kQueueBytes;
       BFSB_CHECK(cudaFuncSetAttribute(h->queue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)h->queue_smem));
@@ -2841,12 +2847,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     // The instances of bu_deg's and split's levels launch on the same
     // grid: the smaller of their occupancies and bu_kernel's.
     if (p->bu_deg > 0) {
-      h->deg_kernel = BottomUpFor(*p, true);
+      h->deg_kernel = BottomUpFor(*p, BuLevel::kDeg);
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->deg_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
     if (p->split > 0) {
-      h->split_kernel = BottomUpFor(*p, false, true);
+      h->split_kernel = BottomUpFor(*p, BuLevel::kSplit);
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->split_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
