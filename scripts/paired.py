@@ -46,6 +46,7 @@ each case's mean time per level (0 to 4, then the rest of the search),
 and the harmonic GTEPS of b's searches for those roots with a's for the
 others:
 
+    git show b06666e:results/diropt-1000/split-25.json.gz > split-25.json.gz
     python3 ../../scripts/paired.py split-25.json.gz 0 1 2 17e6 104.5e6  # the split's window
 
 A@i B@j compares case i of file A with case j of file B (two runs whose
