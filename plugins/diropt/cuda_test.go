@@ -116,18 +116,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pDegPacked: false}, {pDegPacked: true, pBUCompact: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(1), pDegPacked: true},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pDegPacked: true, pBUCompact: int64(0)},
-			// bu_pass (a trial): level bu_queue's first check in a launch
-			// of its own, then the rows it missed: reading first and the
-			// offsets (1) and the packed word (2, and without the word, 1);
-			// the second launch with every chunk compact (1024) and none
-			// (0); with every level bottom-up, on level 1 (nearly every
-			// row missed) and level 4, at 1,024 threads a block; and on a
-			// split level 2 (the pass's launches only end the level).
-			{pBUPass: int64(1)}, {pBUPass: int64(2)}, {pBUPass: int64(2), pDegPacked: false},
-			{pBUPass: int64(2), pBUCompact: int64(1024)}, {pBUPass: int64(1), pBUCompact: int64(0)},
-			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUPass: int64(2)},
-			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(4), pBUPass: int64(1), pThreads: int64(1024)},
-			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUPass: int64(2)},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

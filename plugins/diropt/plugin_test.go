@@ -182,7 +182,6 @@ func TestRejectsBadConfigs(t *testing.T) {
 		"split_help 16":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(16)}},
 		"split_help 64":   {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pSplitHelp: int64(64)}},
 		"bu_queue -1":     {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUQueue: int64(-1)}},
-		"bu_pass 3":       {Backend: sdk.BackendCPU, Ranks: 1, Params: map[string]any{pBUPass: int64(3)}},
 	} {
 		if v, err := sdk.New(plugin{}, cfg); err == nil {
 			v.Close()
@@ -207,9 +206,6 @@ func TestPresets(t *testing.T) {
 		{map[string]any{pDegPacked: false}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pDegPacked: true, pBUDeg: int64(0)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 0, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, Threads: 256, Exchange: "auto"}},
 		{map[string]any{pDegPacked: true, pBUBatch: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 1, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},
-		// bu_pass (a trial) is a form of bu_queue's level: unused without it.
-		{map[string]any{pBUPass: int64(2)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, BUQueue: 2, DegPacked: true, BUPass: 2, Threads: 256, Exchange: "auto"}},
-		{map[string]any{pBUPass: int64(2), pBUQueue: int64(0)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 2, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, SplitHelp: 32, DegPacked: true, Threads: 256, Exchange: "auto"}},
 		// split_help is an instance of bu_batch 2 with the warp's help:
 		// unused (0) without either.
 		{map[string]any{pBUBatch: int64(1)}, options{Options: dobfs.Options{Mode: "hybrid", Alpha: 24, Beta: 24, WritePred: "end", Leaves: true, Split: 64, SplitFrom: 60, SplitTo: 9}, Order: "degree", TDBig: 1024, BUSerial: 4, BUFirst: true, BUDeg: 3, BUBatch: 1, BUSkip: true, TDLane: 32, TDBatch: 4, BUCompact: 256, PDL: true, Gated: true, L2Window: true, TDIDs: true, Threads: 256, Exchange: "auto"}},

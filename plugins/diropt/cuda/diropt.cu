@@ -583,10 +583,7 @@ constexpr int kBuWords = 4;
 // the first entry from the dense array first (kFirstDense, bu_first), or
 // that with the row's degree byte instead of its offsets (kFirstDegree,
 // bu_deg's level), or both in one word (kFirstPacked, bu_deg_packed).
-// kFirstDone (bu_pass): the first check was made by FirstPassKernel, in
-// the launch before; the rows still open missed it, and only their
-// offsets are read (the scan goes on from the second entry).
-constexpr int kFirstList = 0, kFirstDense = 1, kFirstDegree = 2, kFirstPacked = 3, kFirstDone = 4;
+constexpr int kFirstList = 0, kFirstDense = 1, kFirstDegree = 2, kFirstPacked = 3;
 
 // kPackedBits is where bu_deg_packed's word (fdeg, FirstKernel) puts the
 // row's degree: its first entry in the low kPackedBits bits (a column of a
@@ -621,11 +618,6 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
         const uint32_t x = __ldcs(&first[v[j]]);
         u[j] = x & kPackedMask;
         end[j] = x >> kPackedBits;
-        continue;
-      }
-      if constexpr (kFirst == kFirstDone) {
-        beg[j] = __ldcs(&bu_off[v[j]]);
-        end[j] = __ldcs(&bu_off[v[j] + 1]);
         continue;
       }
       if (kFirst) u[j] = __ldcs(&first[v[j]]);
@@ -817,8 +809,8 @@ __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, 
                                            uint32_t (&bs)[kBuWords], unsigned long long& edges) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
-    hit[j] = kFirst != kFirstDone && beg[j] < end[j] && InQueue(in_queue, parent[j]);
-    if (kFirst != kFirstDone) edges += beg[j] < end[j];  // kFirstDone: FirstPassKernel counted it
+    hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
+    edges += beg[j] < end[j];
   }
   if (kFirst == kFirstDegree) LazyOffsets<kDegSaturated>(bu_off, v, hit, beg, end);
   if (kFirst == kFirstPacked) LazyOffsets<kPackedSat>(bu_off, v, hit, beg, end);
@@ -859,9 +851,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // see BottomUpKernel. The warp owns these words of visited and out_queue
 // and writes them without atomics. With kSplit, vis also holds the rows
 // a split level skips (BottomUp), which stay unvisited: visited gets the
-// hits alone (an atomicOr nobody waits for). With kFirstDone (bu_pass)
-// out_queue already holds the words' hits of FirstPassKernel: the hits
-// are ORed into it, and nothing is written where there are none.
+// hits alone (an atomicOr nobody waits for).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
@@ -880,7 +870,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
-      if (kFirst != kFirstDone && lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
+      if (lane == 0 && w0 + j < row_words) out_queue[w0 + j] = 0;
       continue;
     }
     ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
@@ -890,13 +880,6 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
-    }
-    if (kFirst == kFirstDone) {
-      if (lane == 0 && hits != 0) {
-        out_queue[w0 + j] |= hits;
-        visited[w0 + j] = vis[j] | hits;
-      }
-      continue;
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
@@ -1228,7 +1211,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
         const uint32_t total = __shfl_sync(kFull, incl, 31);
         if (total <= compact) {
-          if (in && kFirst != kFirstDone) out_queue[c0 + lane] = 0;  // kFirstDone: FirstPassKernel's hits
+          if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
           CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
                                                             pred, serial, lane, c0, mine, incl - cnt, total, found,
@@ -1237,7 +1220,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         }
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
-      if (in && !explored && kFirst != kFirstDone) out_queue[c0 + lane] = 0;
+      if (in && !explored) out_queue[c0 + lane] = 0;
 #pragma unroll 1
       for (int g = 0; g < 32; g += kBuWords) {
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
@@ -1613,79 +1596,6 @@ __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, co
   BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                   a.visited, a.out_queue, a.pred, a.row_words,
                                                                   a.serial, a.compact, a.ctr, a.next, a.low);
-}
-
-// FirstPassKernel (bu_pass; ours, not in [1]) is level bu_queue's first
-// check in a launch of its own, before BottomUpKernel's kFirstDone
-// instance scans the rows it missed: a warp a chunk of 32 words of
-// visited (bu_skip's), each group of kBuWords words with an open row read
-// as FirstEntries reads it (kFirst: kFirstDense, or kFirstPacked with
-// bu_deg_packed's word, a hit of the saturated degree then reading its
-// offsets for m_f), its first entry's in_queue bit tested, the hits'
-// pred, visited and out_queue written (the warp owns the chunk's words;
-// out_queue is written whole, 0 where nothing was found), and nothing
-// else: no scan, no queue. The profile of level 2 with bu_queue
-// (results/diropt-1000, "Where the queue's level 2 waits") found half its
-// stall samples in the first check's two round trips a group, at 32 warps
-// an SM (64 registers a thread), while the floor pass (FloorKernel), the
-// same check over every row, ran in a third of the level's time. Here the
-// check runs at the occupancy its own registers allow, and the rows that
-// missed (1-12 % of a large level 2's) are left open for the launch after
-// it, a lane a row (bu_compact's CompactRows, most chunks holding a few).
-template <int kFirst>
-__global__ void __launch_bounds__(1024, 1) FirstPassKernel(ExploreArgs a, const LoopState* gate) {
-  static_assert(kFirst == kFirstDense || kFirst == kFirstPacked, "the pass reads the dense first entries");
-  PdlStart();
-  if (Skip(gate, 1)) return;
-  const int lane = threadIdx.x & 31;
-  const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
-  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  unsigned long long found = 0, degrees = 0, edges = 0;
-  for (int64_t c0 = warp * 32; c0 < a.row_words; c0 += warps * 32) {
-    const bool in = c0 + lane < a.row_words;
-    const uint32_t mine = in ? a.visited[c0 + lane] : kFull;
-    if (in && mine == kFull) a.out_queue[c0 + lane] = 0;
-    const unsigned open = __ballot_sync(kFull, mine != kFull);
-#pragma unroll 1
-    for (int g = 0; g < 32; g += kBuWords) {
-      if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
-      uint32_t vis[kBuWords], v[kBuWords], beg[kBuWords], end[kBuWords], u[kBuWords];
-      bool open_row[kBuWords], hit[kBuWords];
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-      WordRows(c0 + g, lane, vis, v, open_row);
-      FirstEntries<kFirst>(a.bu_off, a.bu_adj, a.first, a.deg, v, open_row, beg, end, u);
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) {
-        hit[j] = beg[j] < end[j] && InQueue(a.in_queue, u[j]);
-        edges += beg[j] < end[j];
-      }
-      if (kFirst == kFirstPacked) {
-#pragma unroll
-        for (int j = 0; j < kBuWords; ++j) {
-          if (hit[j] && end[j] == kPackedSat) {
-            beg[j] = __ldcs(&a.bu_off[v[j]]);
-            end[j] = __ldcs(&a.bu_off[v[j] + 1]);
-          }
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < kBuWords; ++j) {
-        if (vis[j] == kFull) continue;  // zeroed above
-        const unsigned hits = __ballot_sync(kFull, hit[j]);
-        if (hit[j]) {
-          a.pred[v[j]] = u[j];
-          found += 1;
-          degrees += end[j] - beg[j];
-        }
-        if (lane == 0) {
-          a.out_queue[c0 + g + j] = hits;
-          if (hits != 0) a.visited[c0 + g + j] = vis[j] | hits;
-        }
-      }
-    }
-  }
-  AddCounts(a.ctr, a.next, found, degrees, edges);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2243,9 +2153,8 @@ using ExploreKernel = void (*)(ExploreArgs, const LoopState*);
 
 // BuLevel is which bottom-up launch BottomUpFor picks the instance of:
 // every level's (kPlain), level bu_deg's (kDeg), the split level's
-// bottom-up side (kSplit), level bu_queue's (kQueue) or, with bu_pass,
-// level bu_queue's second launch (kPass: the rows FirstPassKernel missed).
-enum class BuLevel { kPlain, kDeg, kSplit, kQueue, kPass };
+// bottom-up side (kSplit) or level bu_queue's (kQueue).
+enum class BuLevel { kPlain, kDeg, kSplit, kQueue };
 
 // BottomUpFor is the BottomUpKernel instance of p's bottom-up parameters
 // (bu_serial > 0: the warp's help; bu_first; bu_batch; bu_skip), nullptr for a
@@ -2263,9 +2172,6 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
   if (level == BuLevel::kQueue) {
     return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
-  }
-  if (level == BuLevel::kPass) {
-    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDone, 2, true> : nullptr;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
   // per bu_batch (1, 2) and warp's help (without, with).
@@ -2335,9 +2241,6 @@ struct Handle {
   ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   ExploreKernel queue_kernel = nullptr; // bu_queue: the instance level bu_queue launches instead (QueueWords)
-  ExploreKernel pass_kernel = nullptr;  // bu_pass: level bu_queue's launches instead: FirstPassKernel,
-  ExploreKernel first_pass = nullptr;   // then pass_kernel (kFirstDone) for the rows it missed
-  int pass_resident = 0;                // blocks of first_pass that fit on the GPU at once
   size_t queue_smem = 0;                // queue_kernel's dynamic shared memory: kQueueBytes a warp
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
@@ -2592,10 +2495,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
                (long long)p->bu_deg_packed);
-  BFSB_REQUIRE(p->bu_pass >= 0 && p->bu_pass <= 2, "dob: bu_pass %lld: want 0, 1 or 2", (long long)p->bu_pass);
-  BFSB_REQUIRE(p->bu_pass == 0 || (p->bu_queue > 0 && BottomUpFor(*p, BuLevel::kPass) != nullptr),
-               "dob: bu_pass needs bu_queue's level, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
-  BFSB_REQUIRE(p->bu_pass != 2 || p->bu_deg_packed != 0, "dob: bu_pass 2 reads bu_deg_packed's word");
   BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, BuLevel::kDeg) != nullptr),
                "dob: bu_deg_packed needs bu_deg, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->local_cols <= (1ll << kPackedBits),
@@ -2747,17 +2646,6 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // rows its first check missed.
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   const bool queue = h->queue_kernel != nullptr && h->level == h->p.bu_queue;
-  // bu_pass: level bu_queue's first check in a launch of its own
-  // (FirstPassKernel, a warp a chunk of 32 words), then the rows it missed.
-  if (queue && h->pass_kernel != nullptr) {
-    ExploreArgs f = a;
-    if (h->p.bu_pass == 2) f.first = h->fdeg;  // kFirstPacked's first is fdeg
-    const int64_t chunks = (h->row_words() + 31) / 32;
-    const int pgrid = (int)std::max<int64_t>(1, std::min<int64_t>((chunks * 32 + h->tpb - 1) / h->tpb, h->pass_resident));
-    BFSB_CHECK(LaunchExplore(h, h->first_pass, pgrid, f, gate));
-    BFSB_CHECK(LaunchExplore(h, h->pass_kernel, grid, a, gate));
-    return 0;
-  }
   if (deg && h->fdeg != nullptr) a.first = h->fdeg;  // bu_deg_packed: kFirstPacked's first is fdeg
   BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel, grid, a, gate,
                            queue ? h->queue_smem : 0));
@@ -2954,14 +2842,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaFuncSetAttribute(h->queue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)h->queue_smem));
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->queue_kernel, h->tpb, h->queue_smem));
-      h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
-    }
-    if (p->bu_pass > 0) {  // FirstPassKernel on a grid of its own occupancy, then the kFirstDone instance
-      h->first_pass = p->bu_pass == 2 ? FirstPassKernel<kFirstPacked> : FirstPassKernel<kFirstDense>;
-      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->first_pass, h->tpb, 0));
-      h->pass_resident = std::max(1, per_sm) * h->sms;
-      h->pass_kernel = BottomUpFor(*p, BuLevel::kPass);
-      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->pass_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
     // The instances of bu_deg's and split's levels launch on the same

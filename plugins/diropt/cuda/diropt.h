@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 39
+#define DOB_ABI_VERSION 40
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -136,12 +136,6 @@ typedef struct dob_params {
                                 first entry and degree from one word
                                 (fdeg; tuned on) instead of first and the
                                 degree byte; 0: the byte */
-  int64_t bu_pass;           /* with bu_queue: level bu_queue's first check
-                                in a launch of its own (FirstPassKernel;
-                                a trial), then the rows it missed: 1 the
-                                check reads first and the offsets, 2 (with
-                                bu_deg_packed) the packed word; 0: the
-                                queue's one launch */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 39
+const dobABIVersion = 40
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -34,11 +34,11 @@ type dobParams struct {
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
-	BUDegPacked, BUPass                        int64
+	BUDegPacked                                int64
 }
 
-var _ [256 - unsafe.Sizeof(dobParams{})]struct{} // 32 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 256]struct{}
+var _ [248 - unsafe.Sizeof(dobParams{})]struct{} // 31 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 248]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -192,7 +192,6 @@ type CUDAOptions struct {
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
 	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a block of at most 2^26 columns, else the degree byte)
-	BUPass          int64 // with BUQueue: level BUQueue's first check in a launch of its own, then the rows it missed (a trial): 1 reading first and the offsets, 2 the packed word (with BUDegPacked, else 1); 0: the queue
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -262,12 +261,6 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
 	if co.BUDegPacked && p.BUDeg > 0 && p.BUBatch == 2 && p.BUSerial > 0 && p.LocalCols <= 1<<26 {
 		p.BUDegPacked = 1
-	}
-	if co.BUPass > 0 && p.BUQueue > 0 {
-		p.BUPass = co.BUPass
-		if p.BUPass == 2 && p.BUDegPacked == 0 {
-			p.BUPass = 1 // the packed word is not built: the check reads first and the offsets
-		}
 	}
 	if single && split > 0 {
 		p.Split, p.SplitHelp = split, co.SplitHelp
