@@ -49,7 +49,10 @@ keep() { (cd "$WORK" && tar -rf "$out/session.tar" "$@"); }
 
 echo "== gpu-session $(date -u +%FT%TZ), budget ${BUDGET} s"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader 2>&1 || true
-if [ ! -x bin/bfsbench ] && [ -f .carry/bin.tar.xz ]; then
+# Unpacked on every call, warm or not: a warm machine keeps bin/ from the
+# call before, which may be another pack's (another commit), and the carried
+# .carry/ replaces the test binaries the last unpacking put there.
+if [ -f .carry/bin.tar.xz ]; then
   python3 -c 'import tarfile; tarfile.open(".carry/bin.tar.xz").extractall()' || status=1
 fi
 make --no-print-directory -k -f mk/cuda.mk -j"$(nproc)" cuda NVCC_OPT=-O3 >"$WORK/build.txt" 2>&1 || { status=1; tail -20 "$WORK/build.txt"; }
@@ -58,6 +61,9 @@ echo "build done at $(( $(date +%s) - start )) s"
 
 require=cuda,nccl
 [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] || require=cuda
+if [ "$TESTRUN" != '^$' ] && ! compgen -G '.carry/tests/*.test' >/dev/null; then
+  echo "== no test binaries in .carry/tests (pack with TESTS=1): no tests run"
+fi
 for tb in .carry/tests/*.test; do
   [ -x "$tb" ] || continue
   p=$(basename "$tb" .test)
