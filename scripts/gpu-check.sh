@@ -57,6 +57,10 @@ fi
 echo "build took $(( $(date +%s) - t0 )) s"
 
 if [ "$TESTS" = 1 ]; then
+  if ! compgen -G "$TESTBIN/*.test" >/dev/null; then
+    echo "gpu-check: TESTS=1 but no test binaries in $TESTBIN (pack with TESTS=1 scripts/gpu-pack.sh)" >&2
+    status=1
+  fi
   for t in "$TESTBIN"/*.test; do
     [ -x "$t" ] || continue
     pkg=$(basename "$t" .test) # the package folder with / written as _, e.g. plugins_edgescan.test
