@@ -11,8 +11,7 @@ instructions and the function names lose the anonymous namespace's hash
 (_GLOBAL__N__<hash>_..., which changes with the file's text). A function of
 NEW that BASE lacks is matched with trailing `Lb0E` template arguments
 dropped (and `Li1E`), so that an instance that gained a defaulted `bool =
-false` or `int = 1` parameter (as BottomUpKernel's kChunks) is compared
-with its old self.
+false` or `int = 1` template parameter is compared with its old self.
 Prints NEW, GONE or DIFF for each function that is not identical, then
 the count of identical ones; exits 1 if any existing function differs or
 is gone.
@@ -60,8 +59,8 @@ def functions(path):
 
 
 def older(name, base):
-    """name as base knows it: with trailing defaulted arguments (a false bool
-    or an int 1, as BottomUpKernel's kChunks) dropped."""
+    """name as base knows it: with trailing defaulted template arguments (a
+    false bool or an int 1) dropped."""
     n = name
     while n not in base:
         m = re.match(r"(.*)(?:Lb0E|Li1E)(E+vNS_.*)", n)
