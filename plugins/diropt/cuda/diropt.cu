@@ -862,6 +862,14 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
   if (kWarpAssist) WarpAssist<kAssist>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
+// kClean, pred_clean's part in a bottom-up instance (BottomUpWords):
+// none; kCleanSkip, a row found at its first entry with its clean bit set
+// skips its pred write, and the level keeps clean; kCleanKeep, every row
+// found writes its pred and a row found past its first entry clears its
+// bit (the level keeps the invariant, clean set only where pred holds the
+// row's first entry, without reading clean).
+constexpr int kCleanNone = 0, kCleanSkip = 1, kCleanKeep = 2;
+
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
@@ -880,7 +888,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // that costs a read of the sector too (scripts/predwrite.cu). The warp
 // owns its words of clean as of visited, so it writes them plainly;
 // cmine is the chunk's word of clean of lane g + j for word w0 + j.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, bool kClean = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, int kClean = kCleanNone>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -908,12 +916,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                            edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     uint32_t c = 0, fhits = 0;
-    if constexpr (kClean) {
-      c = __shfl_sync(kFull, cmine, g + j);
-      fhits = __ballot_sync(kFull, (fh >> j) & 1u);
-    }
+    if constexpr (kClean != kCleanNone) fhits = __ballot_sync(kFull, (fh >> j) & 1u);
+    if constexpr (kClean == kCleanSkip) c = __shfl_sync(kFull, cmine, g + j);
     if (hit[j]) {
-      if (!kClean || !(((fhits & c) >> lane) & 1u)) pred[rows[j]] = parent[j];
+      if (kClean != kCleanSkip || !(((fhits & c) >> lane) & 1u)) pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -924,9 +930,12 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       } else if (hits != 0) {
         atomicOr(&visited[w0 + j], hits);
       }
-      if constexpr (kClean) {
+      if constexpr (kClean == kCleanSkip) {
         const uint32_t nc = (c & ~hits) | fhits;  // found at the first entry: clean; further down: not
         if (nc != c) clean[w0 + j] = nc;
+      }
+      if constexpr (kClean == kCleanKeep) {
+        if ((hits & ~fhits) != 0) atomicAnd(&clean[w0 + j], ~(hits & ~fhits));
       }
     }
   }
@@ -948,7 +957,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // (every chunk) was slower (results/diropt-1000). kClean: pred_clean, as
 // BottomUpWords (cmine: lane l's word of clean, word c0 + l), its bits
 // changed with atomics as visited's.
-template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, bool kClean = false>
+template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, int kClean = kCleanNone>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -981,7 +990,10 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                              edges);
       bool write = true;
-      if constexpr (kClean) {
+      if constexpr (kClean == kCleanKeep) {
+        if (hit[j] && !((fh >> j) & 1u)) atomicAnd(&clean[v[j] >> 5], ~(1u << (v[j] & 31)));
+      }
+      if constexpr (kClean == kCleanSkip) {
         const uint32_t bit = 1u << (v[j] & 31);
         const bool cj = __shfl_sync(kFull, cmine, (int)((v[j] >> 5) - (uint32_t)c0) & 31) & bit;
         const bool fj = (fh >> j) & 1u;
@@ -1064,7 +1076,7 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // them, so the 8 lines stay in two copies. kClean: pred_clean, as
 // BottomUpWords (every hit here is a first entry's); a queued row keeps
 // its clean bit in bit 31 of its row (kQueueClean), for QueueScan.
-template <int kFirst, bool kClean = false>
+template <int kFirst, int kClean = kCleanNone>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1090,22 +1102,22 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
       continue;
     }
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    const uint32_t c = kClean ? __shfl_sync(kFull, cmine, g + j) : 0u;
+    const uint32_t c = kClean == kCleanSkip ? __shfl_sync(kFull, cmine, g + j) : 0u;
     if (hit[j]) {
-      if (!kClean || !((c >> lane) & 1u)) pred[rows[j]] = parent[j];
+      if (kClean != kCleanSkip || !((c >> lane) & 1u)) pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
-      if (kClean && (c | hits) != c) clean[w0 + j] = c | hits;
+      if (kClean == kCleanSkip && (c | hits) != c) clean[w0 + j] = c | hits;
     }
     const bool more = !hit[j] && end[j] - beg[j] > 1;
     const unsigned m = __ballot_sync(kFull, more);
     if (more) {
       const uint32_t at = q.n + (uint32_t)__popc(m & ((1u << lane) - 1u));
-      q.v[at] = kClean ? rows[j] | (((c >> lane) & 1u) << 31) : rows[j];
+      q.v[at] = kClean == kCleanSkip ? rows[j] | (((c >> lane) & 1u) << 31) : rows[j];
       q.beg[at] = beg[j];
       q.end[at] = end[j];
     }
@@ -1120,7 +1132,7 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
 // (QueueWords): a row found here, from an entry past its first, clears
 // its clean bit where it was set.
 constexpr uint32_t kQueueClean = 1u << 31;
-template <bool kWarpAssist, int kBatch, bool kClean = false>
+template <bool kWarpAssist, int kBatch, int kClean = kCleanNone>
 __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
                                           uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t serial,
                                           int lane, RowQueue& q, unsigned long long& found,
@@ -1145,10 +1157,11 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
-      if (kClean) {
+      if (kClean == kCleanSkip) {
         if (hit[j] && (v[j] & kQueueClean)) atomicAnd(&clean[(v[j] & ~kQueueClean) >> 5], ~(1u << (v[j] & 31)));
         v[j] &= ~kQueueClean;
       }
+      if (kClean == kCleanKeep && hit[j]) atomicAnd(&clean[v[j] >> 5], ~(1u << (v[j] & 31)));
       if (hit[j]) {
         pred[v[j]] = parent[j];
         found += 1;
@@ -1239,7 +1252,7 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // with those of visited, and a row that hits at its first entry writes its
 // pred only where its clean bit is clear (BottomUpWords).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, bool kClean = false>
+          bool kQueue = false, int kClean = kCleanNone>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1248,7 +1261,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr, uint32_t* clean = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(!kClean || kSkip, "pred_clean is bu_skip's");
+  static_assert(kClean == kCleanNone || kSkip, "pred_clean is bu_skip's");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1268,7 +1281,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       if (in) {
         mine = visited[c0 + lane];
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
-        if (kClean) cmine = clean[c0 + lane];
+        if (kClean == kCleanSkip) cmine = clean[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
@@ -1580,7 +1593,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kClean = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kClean = kCleanNone>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1658,7 +1671,7 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
-template <bool kWarpAssist, int kBatch, int kAssist = kBatch, bool kClean = false>
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch, int kClean = kCleanNone>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
@@ -2249,14 +2262,18 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
   if (p.pred_clean != 0) {  // its instances: bu_first, bu_skip, bu_batch 2 and the warp's help
     if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
+    const bool keep = p.pred_clean == 3;  // level 2's instances keep clean without reading it
     switch (level) {
-      case BuLevel::kQueue: return BottomUpKernel<true, kFirstDense, 2, true, true, true>;
+      case BuLevel::kQueue:
+        return keep ? BottomUpKernel<true, kFirstDense, 2, true, true, kCleanKeep>
+                    : BottomUpKernel<true, kFirstDense, 2, true, true, kCleanSkip>;
       case BuLevel::kSplit:
-        return p.split_help == 32 ? SplitBottomUpKernel<true, 2, 1, true> : SplitBottomUpKernel<true, 2, 2, true>;
+        if (p.split_help == 32) return keep ? SplitBottomUpKernel<true, 2, 1, kCleanKeep> : SplitBottomUpKernel<true, 2, 1, kCleanSkip>;
+        return keep ? SplitBottomUpKernel<true, 2, 2, kCleanKeep> : SplitBottomUpKernel<true, 2, 2, kCleanSkip>;
       case BuLevel::kDeg:
-        return p.bu_deg_packed != 0 ? BottomUpKernel<true, kFirstPacked, 2, true, false, true>
-                                    : BottomUpKernel<true, kFirstDegree, 2, true, false, true>;
-      case BuLevel::kPlain: return BottomUpKernel<true, kFirstDense, 2, true, false, true>;
+        return p.bu_deg_packed != 0 ? BottomUpKernel<true, kFirstPacked, 2, true, false, kCleanSkip>
+                                    : BottomUpKernel<true, kFirstDegree, 2, true, false, kCleanSkip>;
+      case BuLevel::kPlain: return BottomUpKernel<true, kFirstDense, 2, true, false, kCleanSkip>;
     }
     return nullptr;
   }
@@ -2340,6 +2357,7 @@ struct Handle {
   uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t* clean = nullptr;  // pred_clean: the rows whose pred is their first CSC entry (BottomUpWords)
+  bool clean_view = false;    // clean is a view into bits (pred_clean 2, 3)
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
   // leaves' bits (what a reset marks visited; without leaves, isolated
@@ -2447,6 +2465,7 @@ struct Handle {
   ~Handle() {
     cudaSetDevice((int)p.device);
     if (bits != nullptr) visited = in_q = out_q = spare_q = nullptr;  // views into bits
+    if (clean_view) clean = nullptr;                                  // likewise
     if (has_window) {
       cudaStreamAttrValue none{};
       cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &none);
@@ -2599,9 +2618,9 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: split_help %lld: want 0, or 32 with bu_batch 2 and bu_serial > 0", (long long)p->split_help);
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
-  BFSB_REQUIRE(p->pred_clean == 0 || (p->pred_clean == 1 && p->single && BottomUpFor(*p) != nullptr &&
+  BFSB_REQUIRE(p->pred_clean == 0 || (p->pred_clean >= 1 && p->pred_clean <= 3 && p->single && BottomUpFor(*p) != nullptr &&
                                       p->local_rows < (1ll << 31)),
-               "dob: pred_clean %lld: want 0, or 1 on a 1×1 grid with bu_first, bu_skip, bu_batch 2 and bu_serial > 0",
+               "dob: pred_clean %lld: want 0, or 1 to 3 on a 1×1 grid with bu_first, bu_skip, bu_batch 2 and bu_serial > 0",
                (long long)p->pred_clean);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
@@ -2635,7 +2654,7 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 // of it set aside made them 5 % slower (level 3 0.23 -> 0.31 ms), and half
 // of it (16 MiB persisting, the other half's lines streaming) 8 % slower
 // (bottom-up level 2 14 %): results/diropt-1000, window-25 and window-26.
-constexpr int64_t kL2Aside = 16 << 20;
+constexpr int64_t kL2Aside = 20 << 20;  // 20 MiB: pred_clean 2 and 3's window (a trial)
 cudaError_t SetL2Window(Handle* h, int64_t bytes) {
   int max_persist = 0, max_window = 0;
   cudaError_t e = cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, (int)h->p.device);
@@ -2995,12 +3014,17 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
     h->skip = h->isolated;
     if (p->single) {  // rw == cw
-      BFSB_CHECK(cudaMalloc(&h->bits, 4 * 4 * rw));
+      const int64_t nbits = p->pred_clean >= 2 ? 5 : 4;  // pred_clean 2, 3: clean in the window too (a trial)
+      BFSB_CHECK(cudaMalloc(&h->bits, 4 * nbits * rw));
       h->visited = h->bits;
       h->out_q = h->bits + rw;
       h->in_q = h->bits + 2 * rw;
       h->spare_q = h->bits + 3 * rw;
-      if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
+      if (nbits == 5) {
+        h->clean = h->bits + 4 * rw;
+        h->clean_view = true;
+      }
+      if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * nbits * rw));
       BFSB_CHECK(cudaMalloc(&h->fold_done, 3 * 4));  // EndLevel's count, then the split's barrier (Fold)
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 3 * 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
@@ -3020,7 +3044,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
     if (p->pred_clean) {  // every row's pred its first entry, and clean (BottomUpWords); the leaves' below
-      BFSB_CHECK(cudaMalloc(&h->clean, 4 * rw));
+      if (h->clean == nullptr) BFSB_CHECK(cudaMalloc(&h->clean, 4 * rw));
       BFSB_CHECK(cudaMemset(h->clean, 0xff, 4 * rw));
       BFSB_CHECK(cudaMemcpy(h->pred, h->first, 4 * p->local_rows, cudaMemcpyDeviceToDevice));
     }
