@@ -141,17 +141,10 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// compact and none, the degree byte, every level bottom-up
 			// (the queue on level 1), every level top-down, and the split
 			// level with either help.
-			{pPredClean: int64(1)}, {pPredClean: int64(1), pBUCompact: int64(1024)}, {pPredClean: int64(1), pBUCompact: int64(0), pDegPacked: false},
-			{pMode: dobfs.ModeBottomUp, pPredClean: int64(1), pBUQueue: int64(1)}, {pMode: dobfs.ModeTopDown, pPredClean: int64(1)},
-			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pPredClean: int64(1)},
-			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pPredClean: int64(1)},
-			// 2: clean in the L2 window; 3: level 2 keeps clean unread
-			// (the queue, the split level with either help, each chunk
-			// compact).
-			{pPredClean: int64(2)}, {pPredClean: int64(3)}, {pPredClean: int64(3), pBUCompact: int64(1024)},
-			{pMode: dobfs.ModeBottomUp, pPredClean: int64(3), pBUQueue: int64(1)},
-			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pPredClean: int64(3)},
-			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pPredClean: int64(3)},
+			{pPredClean: true}, {pPredClean: true, pBUCompact: int64(1024)}, {pPredClean: true, pBUCompact: int64(0), pDegPacked: false},
+			{pMode: dobfs.ModeBottomUp, pPredClean: true, pBUQueue: int64(1)}, {pMode: dobfs.ModeTopDown, pPredClean: true},
+			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pPredClean: true}, {pPredClean: true, pL2Window: false},
+			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pPredClean: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

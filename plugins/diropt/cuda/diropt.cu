@@ -862,14 +862,6 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
   if (kWarpAssist) WarpAssist<kAssist>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
-// kClean, pred_clean's part in a bottom-up instance (BottomUpWords):
-// none; kCleanSkip, a row found at its first entry with its clean bit set
-// skips its pred write, and the level keeps clean; kCleanKeep, every row
-// found writes its pred and a row found past its first entry clears its
-// bit (the level keeps the invariant, clean set only where pred holds the
-// row's first entry, without reading clean).
-constexpr int kCleanNone = 0, kCleanSkip = 1, kCleanKeep = 2;
-
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
@@ -878,17 +870,22 @@ constexpr int kCleanNone = 0, kCleanSkip = 1, kCleanKeep = 2;
 // hits alone (an atomicOr nobody waits for).
 //
 // kClean (pred_clean; ours, 1×1): pred holds each row's first CSC entry
-// from construction (dob_create), and clean has a row's bit set while its
-// pred still does (a row found from another entry, top-down or further
-// down its list, clears it: Preds, CompactRows, QueueScan). A row that
-// hits at its first entry with its bit set skips its pred write: the
-// value is there. Each level's hits would otherwise write a 4-byte value
-// into nearly every 32-byte sector of pred (5-12 M rows of 2^25 at scale
-// 25, spread by the generator's random labels), a partial-sector write
-// that costs a read of the sector too (scripts/predwrite.cu). The warp
-// owns its words of clean as of visited, so it writes them plainly;
+// from construction (dob_create), and clean has a row's bit set only
+// where its pred still does. A row that hits at its first entry with its
+// bit set skips its pred write: the value is there. Each level's hits
+// would otherwise write a 4-byte value into nearly every 32-byte sector
+// of pred (5-12 M rows of 2^25 at scale 25, spread by the generator's
+// random labels), a partial-sector write that costs a read of the sector
+// too (scripts/predwrite.cu). A word's rows found at their first entry
+// set their bits, and the other rows the level examined clear theirs,
+// whether a later entry finds them or not (one store a word, no atomic
+// for the rows found further down their lists, which the queue and the
+// warp's help find one by one: clearing their bits one by one made the
+// level 2s after a small frontier 5-11 % slower, results/diropt-1000);
+// a top-down level clears the bits of the rows it finds (Preds). The
+// warp owns its words of clean as of visited, so it writes them plainly;
 // cmine is the chunk's word of clean of lane g + j for word w0 + j.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, int kClean = kCleanNone>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, bool kClean = false>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -915,11 +912,14 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                            edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    uint32_t c = 0, fhits = 0;
-    if constexpr (kClean != kCleanNone) fhits = __ballot_sync(kFull, (fh >> j) & 1u);
-    if constexpr (kClean == kCleanSkip) c = __shfl_sync(kFull, cmine, g + j);
+    uint32_t c = 0, fhits = 0, exam = 0;
+    if constexpr (kClean) {
+      c = __shfl_sync(kFull, cmine, g + j);
+      fhits = __ballot_sync(kFull, (fh >> j) & 1u);
+      exam = __ballot_sync(kFull, open[j]);
+    }
     if (hit[j]) {
-      if (kClean != kCleanSkip || !(((fhits & c) >> lane) & 1u)) pred[rows[j]] = parent[j];
+      if (!kClean || !(((fhits & c) >> lane) & 1u)) pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -930,12 +930,9 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
       } else if (hits != 0) {
         atomicOr(&visited[w0 + j], hits);
       }
-      if constexpr (kClean == kCleanSkip) {
-        const uint32_t nc = (c & ~hits) | fhits;  // found at the first entry: clean; further down: not
+      if constexpr (kClean) {
+        const uint32_t nc = (c & ~exam) | fhits;  // found at the first entry: set; the others examined: clear
         if (nc != c) clean[w0 + j] = nc;
-      }
-      if constexpr (kClean == kCleanKeep) {
-        if ((hits & ~fhits) != 0) atomicAnd(&clean[w0 + j], ~(hits & ~fhits));
       }
     }
   }
@@ -957,7 +954,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // (every chunk) was slower (results/diropt-1000). kClean: pred_clean, as
 // BottomUpWords (cmine: lane l's word of clean, word c0 + l), its bits
 // changed with atomics as visited's.
-template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, int kClean = kCleanNone>
+template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, bool kClean = false>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -990,16 +987,13 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                              edges);
       bool write = true;
-      if constexpr (kClean == kCleanKeep) {
-        if (hit[j] && !((fh >> j) & 1u)) atomicAnd(&clean[v[j] >> 5], ~(1u << (v[j] & 31)));
-      }
-      if constexpr (kClean == kCleanSkip) {
+      if constexpr (kClean) {  // as BottomUpWords, a row at a time: a round's rows share words
         const uint32_t bit = 1u << (v[j] & 31);
         const bool cj = __shfl_sync(kFull, cmine, (int)((v[j] >> 5) - (uint32_t)c0) & 31) & bit;
-        const bool fj = (fh >> j) & 1u;
+        const bool fj = (fh >> j) & 1u;  // hit at its first entry
         write = !(fj && cj);
-        if (hit[j] && fj && !cj) atomicOr(&clean[v[j] >> 5], bit);
-        if (hit[j] && !fj && cj) atomicAnd(&clean[v[j] >> 5], ~bit);
+        if (open[j] && fj && !cj) atomicOr(&clean[v[j] >> 5], bit);
+        if (open[j] && !fj && cj) atomicAnd(&clean[v[j] >> 5], ~bit);
       }
       if (hit[j]) {
         if (write) pred[v[j]] = parent[j];
@@ -1074,9 +1068,9 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // (cuobjdump -sass), and so did one helper for both (WordFound): every
 // other level runs those instances as queue2-25 and the headline measured
 // them, so the 8 lines stay in two copies. kClean: pred_clean, as
-// BottomUpWords (every hit here is a first entry's); a queued row keeps
-// its clean bit in bit 31 of its row (kQueueClean), for QueueScan.
-template <int kFirst, int kClean = kCleanNone>
+// BottomUpWords (every hit here is a first entry's; the rows queued are
+// among the others examined, so QueueScan leaves clean alone).
+template <int kFirst, bool kClean = false>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1102,22 +1096,23 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
       continue;
     }
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    const uint32_t c = kClean == kCleanSkip ? __shfl_sync(kFull, cmine, g + j) : 0u;
+    const uint32_t c = kClean ? __shfl_sync(kFull, cmine, g + j) : 0u;
+    const uint32_t exam = kClean ? __ballot_sync(kFull, open[j]) : 0u;
     if (hit[j]) {
-      if (kClean != kCleanSkip || !((c >> lane) & 1u)) pred[rows[j]] = parent[j];
+      if (!kClean || !((c >> lane) & 1u)) pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
-      if (kClean == kCleanSkip && (c | hits) != c) clean[w0 + j] = c | hits;
+      if (kClean && ((c & ~exam) | hits) != c) clean[w0 + j] = (c & ~exam) | hits;
     }
     const bool more = !hit[j] && end[j] - beg[j] > 1;
     const unsigned m = __ballot_sync(kFull, more);
     if (more) {
       const uint32_t at = q.n + (uint32_t)__popc(m & ((1u << lane) - 1u));
-      q.v[at] = kClean == kCleanSkip ? rows[j] | (((c >> lane) & 1u) << 31) : rows[j];
+      q.v[at] = rows[j];
       q.beg[at] = beg[j];
       q.end[at] = end[j];
     }
@@ -1128,16 +1123,12 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
 // QueueScan scans the rows queued on q (bu_queue), kBuWords rows a lane at
 // once (BatchScan with the lanes' `serial` entries, then ScanRest: the
 // warp's help), each from its second entry, and ORs the rows it finds
-// into visited and out_queue; it leaves q empty. kClean: pred_clean
-// (QueueWords): a row found here, from an entry past its first, clears
-// its clean bit where it was set.
-constexpr uint32_t kQueueClean = 1u << 31;
-template <bool kWarpAssist, int kBatch, int kClean = kCleanNone>
+// into visited and out_queue; it leaves q empty.
+template <bool kWarpAssist, int kBatch>
 __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, const uint32_t* __restrict__ in_queue,
                                           uint32_t* visited, uint32_t* out_queue, uint32_t* pred, uint32_t serial,
                                           int lane, RowQueue& q, unsigned long long& found,
-                                          unsigned long long& degrees, unsigned long long& edges,
-                                          uint32_t* clean = nullptr) {
+                                          unsigned long long& degrees, unsigned long long& edges) {
   __syncwarp();  // the queue's rows and the words' plain stores, before they are read and ORed
   for (uint32_t r0 = 0; r0 < q.n; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
@@ -1146,7 +1137,7 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
     for (int j = 0; j < kBuWords; ++j) {
       const uint32_t r = r0 + j * 32 + lane;
       const bool in = r < q.n;
-      v[j] = in ? q.v[r] : 0u;  // with kClean, the row's clean bit in bit 31
+      v[j] = in ? q.v[r] : 0u;
       beg[j] = in ? q.beg[r] : 0u;
       end[j] = in ? q.end[r] : 0u;
       bs[j] = beg[j] + (beg[j] < end[j]);  // the first entry was checked
@@ -1157,11 +1148,6 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j], edges);
-      if (kClean == kCleanSkip) {
-        if (hit[j] && (v[j] & kQueueClean)) atomicAnd(&clean[(v[j] & ~kQueueClean) >> 5], ~(1u << (v[j] & 31)));
-        v[j] &= ~kQueueClean;
-      }
-      if (kClean == kCleanKeep && hit[j]) atomicAnd(&clean[v[j] >> 5], ~(1u << (v[j] & 31)));
       if (hit[j]) {
         pred[v[j]] = parent[j];
         found += 1;
@@ -1252,7 +1238,7 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // with those of visited, and a row that hits at its first entry writes its
 // pred only where its clean bit is clear (BottomUpWords).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, int kClean = kCleanNone>
+          bool kQueue = false, bool kClean = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1261,7 +1247,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr, uint32_t* clean = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(kClean == kCleanNone || kSkip, "pred_clean is bu_skip's");
+  static_assert(!kClean || kSkip, "pred_clean is bu_skip's");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1281,7 +1267,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       if (in) {
         mine = visited[c0 + lane];
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
-        if (kClean == kCleanSkip) cmine = clean[c0 + lane];
+        if (kClean) cmine = clean[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
@@ -1316,8 +1302,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
           QueueWords<kFirst, kClean>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g,
                                      row_words, vis, q, found, degrees, edges, clean, cmine, g);
           if (q.n >= 32 * kBuWords) {
-            QueueScan<kWarpAssist, kBatch, kClean>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
-                                                   degrees, edges, clean);
+            QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
+                                           degrees, edges);
           }
         } else {
           BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist, kClean>(
@@ -1327,8 +1313,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       }
     }
     if (kQueue) {
-      QueueScan<kWarpAssist, kBatch, kClean>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
-                                             degrees, edges, clean);
+      QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
+                                     edges);
     }
   } else {
     for (int64_t w0 = warp * kBuWords; w0 < row_words; w0 += warps * kBuWords) {
@@ -1593,7 +1579,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kClean = kCleanNone>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kClean = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1671,7 +1657,7 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
-template <bool kWarpAssist, int kBatch, int kAssist = kBatch, int kClean = kCleanNone>
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch, bool kClean = false>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
@@ -2262,18 +2248,14 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
   if (p.pred_clean != 0) {  // its instances: bu_first, bu_skip, bu_batch 2 and the warp's help
     if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    const bool keep = p.pred_clean == 3;  // level 2's instances keep clean without reading it
     switch (level) {
-      case BuLevel::kQueue:
-        return keep ? BottomUpKernel<true, kFirstDense, 2, true, true, kCleanKeep>
-                    : BottomUpKernel<true, kFirstDense, 2, true, true, kCleanSkip>;
+      case BuLevel::kQueue: return BottomUpKernel<true, kFirstDense, 2, true, true, true>;
       case BuLevel::kSplit:
-        if (p.split_help == 32) return keep ? SplitBottomUpKernel<true, 2, 1, kCleanKeep> : SplitBottomUpKernel<true, 2, 1, kCleanSkip>;
-        return keep ? SplitBottomUpKernel<true, 2, 2, kCleanKeep> : SplitBottomUpKernel<true, 2, 2, kCleanSkip>;
+        return p.split_help == 32 ? SplitBottomUpKernel<true, 2, 1, true> : SplitBottomUpKernel<true, 2, 2, true>;
       case BuLevel::kDeg:
-        return p.bu_deg_packed != 0 ? BottomUpKernel<true, kFirstPacked, 2, true, false, kCleanSkip>
-                                    : BottomUpKernel<true, kFirstDegree, 2, true, false, kCleanSkip>;
-      case BuLevel::kPlain: return BottomUpKernel<true, kFirstDense, 2, true, false, kCleanSkip>;
+        return p.bu_deg_packed != 0 ? BottomUpKernel<true, kFirstPacked, 2, true, false, true>
+                                    : BottomUpKernel<true, kFirstDegree, 2, true, false, true>;
+      case BuLevel::kPlain: return BottomUpKernel<true, kFirstDense, 2, true, false, true>;
     }
     return nullptr;
   }
@@ -2357,7 +2339,7 @@ struct Handle {
   uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
   uint32_t* clean = nullptr;  // pred_clean: the rows whose pred is their first CSC entry (BottomUpWords)
-  bool clean_view = false;    // clean is a view into bits (pred_clean 2, 3)
+  bool clean_view = false;    // clean is a view into bits (pred_clean)
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
   // leaves' bits (what a reset marks visited; without leaves, isolated
@@ -2618,9 +2600,9 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: split_help %lld: want 0, or 32 with bu_batch 2 and bu_serial > 0", (long long)p->split_help);
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
-  BFSB_REQUIRE(p->pred_clean == 0 || (p->pred_clean >= 1 && p->pred_clean <= 3 && p->single && BottomUpFor(*p) != nullptr &&
+  BFSB_REQUIRE(p->pred_clean == 0 || (p->pred_clean == 1 && p->single && BottomUpFor(*p) != nullptr &&
                                       p->local_rows < (1ll << 31)),
-               "dob: pred_clean %lld: want 0, or 1 to 3 on a 1×1 grid with bu_first, bu_skip, bu_batch 2 and bu_serial > 0",
+               "dob: pred_clean %lld: want 0, or 1 on a 1×1 grid with bu_first, bu_skip, bu_batch 2 and bu_serial > 0",
                (long long)p->pred_clean);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
@@ -2654,7 +2636,7 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 // of it set aside made them 5 % slower (level 3 0.23 -> 0.31 ms), and half
 // of it (16 MiB persisting, the other half's lines streaming) 8 % slower
 // (bottom-up level 2 14 %): results/diropt-1000, window-25 and window-26.
-constexpr int64_t kL2Aside = 20 << 20;  // 20 MiB: pred_clean 2 and 3's window (a trial)
+constexpr int64_t kL2Aside = 20 << 20;  // 20 MiB: pred_clean's window at scale 25 (five bitmaps)
 cudaError_t SetL2Window(Handle* h, int64_t bytes) {
   int max_persist = 0, max_window = 0;
   cudaError_t e = cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, (int)h->p.device);
@@ -3014,7 +2996,11 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
     h->skip = h->isolated;
     if (p->single) {  // rw == cw
-      const int64_t nbits = p->pred_clean >= 2 ? 5 : 4;  // pred_clean 2, 3: clean in the window too (a trial)
+      // pred_clean: clean a fifth bitmap, in the L2 window with the others
+      // (outside it, the top-down levels' atomics on clean went to DRAM:
+      // level 1 13 % and the top-down level 2s 20 % slower, against 4 %
+      // inside, results/diropt-1000).
+      const int64_t nbits = p->pred_clean ? 5 : 4;
       BFSB_CHECK(cudaMalloc(&h->bits, 4 * nbits * rw));
       h->visited = h->bits;
       h->out_q = h->bits + rw;
@@ -3044,7 +3030,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
     if (p->pred_clean) {  // every row's pred its first entry, and clean (BottomUpWords); the leaves' below
-      if (h->clean == nullptr) BFSB_CHECK(cudaMalloc(&h->clean, 4 * rw));
       BFSB_CHECK(cudaMemset(h->clean, 0xff, 4 * rw));
       BFSB_CHECK(cudaMemcpy(h->pred, h->first, 4 * p->local_rows, cudaMemcpyDeviceToDevice));
     }
