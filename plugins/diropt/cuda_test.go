@@ -131,20 +131,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// tuned 32.
 			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pBUSerial: int64(1)},
-			// pred_clean: the rows found at their first entry with their
-			// clean bit set write no pred. Each case searches five roots
-			// on one handle (the first again last), so a row whose pred
-			// an earlier search changed (top-down, or further down its
-			// list) and whose bit stayed set would give that search's
-			// parent and fail validation. Through each of its instances:
-			// the tuned levels (queue, packed, plain), every chunk
-			// compact and none, the degree byte, every level bottom-up
-			// (the queue on level 1), every level top-down, and the split
-			// level with either help.
-			{pPredClean: true}, {pPredClean: true, pBUCompact: int64(1024)}, {pPredClean: true, pBUCompact: int64(0), pDegPacked: false},
-			{pMode: dobfs.ModeBottomUp, pPredClean: true, pBUQueue: int64(1)}, {pMode: dobfs.ModeTopDown, pPredClean: true},
-			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pPredClean: true}, {pPredClean: true, pL2Window: false},
-			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pPredClean: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

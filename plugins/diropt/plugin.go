@@ -47,7 +47,6 @@ const (
 	pSplitHelp = "split_help"
 	pBUQueue   = "bu_queue"
 	pDegPacked = "bu_deg_packed"
-	pPredClean = "pred_clean"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
 )
@@ -158,8 +157,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up with bu_first, bu_skip, bu_batch 2 and bu_serial > 0 (otherwise unused): the level (its index, the root's level 0; bu_deg's level runs bu_deg's instance) whose warps check the first entries of each group of four words' rows and queue the rows that missed with more entries in shared memory (3 KB a warp), scanning them once 128 are queued, a lane a row (the lanes' own scans and the warp's help as before), instead of scanning each group's before the next (0: no level). Tuned: 2, the bottom-up level 2s after a large frontier 15 % faster at scale 25 on an H200 (results/diropt-1000, queue2-25); on every plain bottom-up level the later levels were slower (queue-25). The CPU backend ignores it"},
 			{Name: pDegPacked, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA with bu_deg, bu_batch 2 and bu_serial > 0 (otherwise unused), on a block of at most 2^26 columns (scale 26 on one GPU; past it the degree byte): level bu_deg reads each row's first entry and degree from one word (the entry in 26 bits, the degree saturated at 63 in 6) instead of the dense first entries and the degree byte, one sector a row instead of two at level 3's density. Tuned: on, level 3 5 % faster (58 of 64 roots, median time ratio 0.951) at scale 25 on an H200 (results/diropt-1000, packed-25). The CPU backend ignores it"},
-			{Name: pPredClean, Type: sdk.TypeBool, Default: false, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA on a 1×1 grid with bu_first, bu_skip, bu_batch 2 and bu_serial > 0 (otherwise unused): pred holds each row's first CSC entry from construction and a bitmap (clean) marks the rows whose pred still does, so that a row found at its first entry with its bit set writes no predecessor (the value is there; a row found from another entry, or top-down, writes it and clears its bit). The other rows a bottom-up level examines clear their bits, one store a word. A level's writes otherwise put a 4-byte value into nearly every 32-byte sector of pred. With l2_window the bitmap is a fifth in the window. The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
 				Help: "CUDA: threads per block (a multiple of 32)"},
 			{Name: pExchange, Type: sdk.TypeString, Default: comm.ExchangeAuto, Choices: comm.ExchangeModes,
@@ -203,7 +200,6 @@ type options struct {
 	SplitHelp int64
 	BUQueue   int64
 	DegPacked bool
-	PredClean bool
 	Threads   int
 	Workers   int
 	Exchange  string // the exchange parameter, before grid.SelectExchange
@@ -216,7 +212,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), PredClean: cfg.Bool(pPredClean), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -232,11 +228,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) == 0 || o.BUBatch != 2 || o.BUSerial == 0 {
 		o.DegPacked = false
-	}
-	// pred_clean is a form of the bottom-up instances of bu_first, bu_skip,
-	// bu_batch 2 and the warp's help (dob_create builds it for those alone).
-	if !o.BUFirst || !o.BUSkip || o.BUBatch != 2 || o.BUSerial == 0 {
-		o.PredClean = false
 	}
 	if o.SplitHelp != 0 && o.SplitHelp != 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 or 32", pSplitHelp, o.SplitHelp)
@@ -314,7 +305,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, PredClean: v.opt.PredClean, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
 		if err != nil {
 			return err
 		}

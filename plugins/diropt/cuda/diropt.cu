@@ -298,25 +298,13 @@ __device__ __forceinline__ bool SplitLevel(const LoopState* gate) {
 // result nobody waits for, for the level's bottom-up side to find.
 __device__ __forceinline__ void Mark(uint32_t* out_queue, uint32_t v) { atomicOr(&out_queue[v >> 5], 1u << (v & 31)); }
 
-// Preds is where a top-down level writes a found vertex's predecessor:
-// pred, and with pred_clean (1×1) the row's bit in clean cleared, since
-// its predecessor may no longer be its first CSC entry (see BottomUpWords).
-struct Preds {
-  uint32_t* pred;
-  uint32_t* clean;  // pred_clean, else nullptr
-  __device__ __forceinline__ void Set(uint32_t v, uint32_t u) const {
-    pred[v] = u;
-    if (clean != nullptr) atomicAnd(&clean[v >> 5], ~(1u << (v & 31)));
-  }
-};
-
 // Visit is Algorithm 3 lines 36-39 for neighbour v of frontier vertex u:
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
 // thread whose atomicOr set the bit adds v to out_queue and writes its
 // predecessor.
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
-                                      Preds pred, const uint32_t* __restrict__ bu_off,
+                                      uint32_t* pred, const uint32_t* __restrict__ bu_off,
                                       unsigned long long& found, unsigned long long& degrees) {
   const uint32_t mask = 1u << (v & 31);
   // Line 36's test reads the word from L2 (ld.global.cg), not through the
@@ -326,7 +314,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   if (__ldcg(&visited[v >> 5]) & mask) return;          // line 36
   if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
   atomicOr(&out_queue[v >> 5], mask);                   // line 38
-  pred.Set(v, u);
+  pred[v] = u;
   found += 1;
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
 }
@@ -346,7 +334,7 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 // for the level's bottom-up side to find, its parent too.
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
-                                       uint32_t u, uint32_t* visited, uint32_t* out_queue, Preds pred,
+                                       uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                        const uint32_t* __restrict__ bu_off, unsigned long long& found,
                                        unsigned long long& degrees, bool mark = false) {
   uint32_t v[kBatch], m[kBatch], old[kBatch];
@@ -374,7 +362,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
   for (int k = 0; k < kBatch; ++k) {
     if (m[k] == 0 || (old[k] & m[k])) continue;
     atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
-    pred.Set(v[k], u);
+    pred[v[k]] = u;
     found += 1;
     degrees += __ldg(&bu_off[v[k] + 1]) - __ldg(&bu_off[v[k]]);
   }
@@ -387,7 +375,7 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
 // kBatch > 1).
 template <int kBatch>
 __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, int lane, uint32_t beg, uint32_t end,
-                                          uint32_t u, uint32_t* visited, uint32_t* out_queue, Preds pred,
+                                          uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                           const uint32_t* __restrict__ bu_off, unsigned long long& found,
                                           unsigned long long& degrees, bool mark = false) {
   for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
@@ -426,8 +414,7 @@ struct BigVisit {
   struct Acc {
     unsigned long long found, degrees;
   };
-  uint32_t *visited, *out_queue;
-  Preds pred;
+  uint32_t *visited, *out_queue, *pred;
   const uint32_t* bu_off;
   Counters* ctr;
   __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
@@ -460,7 +447,7 @@ constexpr int kBigThreads = 256;
 // entries a step, while the warps with short lists finish.
 __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, const uint32_t* __restrict__ td_adj,
                                         const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t in_words,
-                                        uint32_t* visited, uint32_t* out_queue, Preds pred, BigQueue big,
+                                        uint32_t* visited, uint32_t* out_queue, uint32_t* pred, BigQueue big,
                                         const uint32_t* __restrict__ has_leaf, Counters* ctr, Counters* next) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
@@ -522,7 +509,7 @@ template <int kBatch>
 __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg, const uint32_t* __restrict__ td_end,
                                              const uint32_t* __restrict__ td_adj,
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t lo,
-                                             int64_t in_words, uint32_t* visited, uint32_t* out_queue, Preds pred,
+                                             int64_t in_words, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                              BigQueue big, uint32_t lane_max, const uint32_t* __restrict__ has_leaf,
                                              Counters* ctr, Counters* next, bool split) {
   const int lane = threadIdx.x & 31;
@@ -812,21 +799,18 @@ __device__ __forceinline__ void LazyOffsets(const uint32_t* __restrict__ bu_off,
 // (CSC ranges [beg, end), first entries in parent): hit where the first
 // entry is in in_queue, with kFirstDegree the offsets where needed
 // (LazyOffsets), bs where each list's scan goes on (end once it hit),
-// then, for kBatch > 1, the lanes' own scans (BatchScan); fh: bit j set
-// where row j hit at its first entry (pred_clean). Shared by
+// then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
 // BottomUpWords and CompactRows.
 template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ in_queue, const uint32_t (&v)[kBuWords],
                                            uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords], uint32_t serial,
                                            uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
-                                           uint32_t (&bs)[kBuWords], unsigned long long& edges, unsigned& fh) {
-  fh = 0;
+                                           uint32_t (&bs)[kBuWords], unsigned long long& edges) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
-    fh |= (unsigned)hit[j] << j;
   }
   if (kFirst == kFirstDegree) LazyOffsets<kDegSaturated>(bu_off, v, hit, beg, end);
   if (kFirst == kFirstPacked) LazyOffsets<kPackedSat>(bu_off, v, hit, beg, end);
@@ -868,24 +852,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // and writes them without atomics. With kSplit, vis also holds the rows
 // a split level skips (BottomUp), which stay unvisited: visited gets the
 // hits alone (an atomicOr nobody waits for).
-//
-// kClean (pred_clean; ours, 1×1): pred holds each row's first CSC entry
-// from construction (dob_create), and clean has a row's bit set only
-// where its pred still does. A row that hits at its first entry with its
-// bit set skips its pred write: the value is there. Each level's hits
-// would otherwise write a 4-byte value into nearly every 32-byte sector
-// of pred (5-12 M rows of 2^25 at scale 25, spread by the generator's
-// random labels), a partial-sector write that costs a read of the sector
-// too (scripts/predwrite.cu). A word's rows found at their first entry
-// set their bits, and the other rows the level examined clear theirs,
-// whether a later entry finds them or not (one store a word, no atomic
-// for the rows found further down their lists, which the queue and the
-// warp's help find one by one: clearing their bits one by one made the
-// level 2s after a small frontier 5-11 % slower, results/diropt-1000);
-// a top-down level clears the bits of the rows it finds (Preds). The
-// warp owns its words of clean as of visited, so it writes them plainly;
-// cmine is the chunk's word of clean of lane g + j for word w0 + j.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, bool kClean = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -894,15 +861,12 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
-                                              unsigned long long& edges, uint32_t* clean = nullptr,
-                                              uint32_t cmine = 0, int g = 0) {
+                                              unsigned long long& edges) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
   bool hit[kBuWords], open[kBuWords];
-  unsigned fh;
   WordRows(w0, lane, vis, rows, open);
   FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
-  FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges,
-                                          fh);
+  FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -912,14 +876,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                            edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    uint32_t c = 0, fhits = 0, exam = 0;
-    if constexpr (kClean) {
-      c = __shfl_sync(kFull, cmine, g + j);
-      fhits = __ballot_sync(kFull, (fh >> j) & 1u);
-      exam = __ballot_sync(kFull, open[j]);
-    }
     if (hit[j]) {
-      if (!kClean || !(((fhits & c) >> lane) & 1u)) pred[rows[j]] = parent[j];
+      pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -929,10 +887,6 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
         visited[w0 + j] = vis[j] | hits;
       } else if (hits != 0) {
         atomicOr(&visited[w0 + j], hits);
-      }
-      if constexpr (kClean) {
-        const uint32_t nc = (c & ~exam) | fhits;  // found at the first entry: set; the others examined: clear
-        if (nc != c) clean[w0 + j] = nc;
       }
     }
   }
@@ -951,10 +905,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // into visited and out_queue (zeroed for the chunk first) with atomics,
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
-// (every chunk) was slower (results/diropt-1000). kClean: pred_clean, as
-// BottomUpWords (cmine: lane l's word of clean, word c0 + l), its bits
-// changed with atomics as visited's.
-template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, bool kClean = false>
+// (every chunk) was slower (results/diropt-1000).
+template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -962,8 +914,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
                                             unsigned long long& found, unsigned long long& degrees,
-                                            unsigned long long& edges, uint32_t* clean = nullptr,
-                                            uint32_t cmine = 0) {
+                                            unsigned long long& edges) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
     bool hit[kBuWords], open[kBuWords];
@@ -979,24 +930,14 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       open[j] = r < total;
     }
-    unsigned fh;
     FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent);
-    FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges, fh);
+    FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                              edges);
-      bool write = true;
-      if constexpr (kClean) {  // as BottomUpWords, a row at a time: a round's rows share words
-        const uint32_t bit = 1u << (v[j] & 31);
-        const bool cj = __shfl_sync(kFull, cmine, (int)((v[j] >> 5) - (uint32_t)c0) & 31) & bit;
-        const bool fj = (fh >> j) & 1u;  // hit at its first entry
-        write = !(fj && cj);
-        if (open[j] && fj && !cj) atomicOr(&clean[v[j] >> 5], bit);
-        if (open[j] && !fj && cj) atomicAnd(&clean[v[j] >> 5], ~bit);
-      }
       if (hit[j]) {
-        if (write) pred[v[j]] = parent[j];
+        pred[v[j]] = parent[j];
         found += 1;
         degrees += end[j] - beg[j];
         atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
@@ -1067,18 +1008,15 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // register allocation and instruction order of every bottom-up instance
 // (cuobjdump -sass), and so did one helper for both (WordFound): every
 // other level runs those instances as queue2-25 and the headline measured
-// them, so the 8 lines stay in two copies. kClean: pred_clean, as
-// BottomUpWords (every hit here is a first entry's; the rows queued are
-// among the others examined, so QueueScan leaves clean alone).
-template <int kFirst, bool kClean = false>
+// them, so the 8 lines stay in two copies.
+template <int kFirst>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                            uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
                                            int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
                                            unsigned long long& found, unsigned long long& degrees,
-                                           unsigned long long& edges, uint32_t* clean = nullptr, uint32_t cmine = 0,
-                                           int g = 0) {
+                                           unsigned long long& edges) {
   static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
   bool hit[kBuWords], open[kBuWords];
@@ -1096,17 +1034,14 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
       continue;
     }
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    const uint32_t c = kClean ? __shfl_sync(kFull, cmine, g + j) : 0u;
-    const uint32_t exam = kClean ? __ballot_sync(kFull, open[j]) : 0u;
     if (hit[j]) {
-      if (!kClean || !((c >> lane) & 1u)) pred[rows[j]] = parent[j];
+      pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
       visited[w0 + j] = vis[j] | hits;
-      if (kClean && ((c & ~exam) | hits) != c) clean[w0 + j] = (c & ~exam) | hits;
     }
     const bool more = !hit[j] && end[j] - beg[j] > 1;
     const unsigned m = __ballot_sync(kFull, more);
@@ -1233,21 +1168,16 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // low & ~out_queue (low: the rows of degree below D). Each word's
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
-//
-// kClean (pred_clean, with kSkip): a warp loads the chunk's words of clean
-// with those of visited, and a row that hits at its first entry writes its
-// pred only where its clean bit is clear (BottomUpWords).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, bool kClean = false>
+          bool kQueue = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next,
-                                         const uint32_t* __restrict__ low = nullptr, uint32_t* clean = nullptr) {
+                                         const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(!kClean || kSkip, "pred_clean is bu_skip's");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1263,11 +1193,10 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     // others.
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
-      uint32_t mine = kFull, cmine = 0;
+      uint32_t mine = kFull;
       if (in) {
         mine = visited[c0 + lane];
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
-        if (kClean) cmine = clean[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       if (compact > 0 && open != 0) {
@@ -1284,10 +1213,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kClean>(bu_off, bu_adj, first, deg, in_queue, visited,
-                                                                    out_queue, pred, serial, lane, c0, mine,
-                                                                    incl - cnt, total, found, degrees, edges, clean,
-                                                                    cmine);
+          CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
+                                                            pred, serial, lane, c0, mine, incl - cnt, total, found,
+                                                            degrees, edges);
           continue;
         }
       }
@@ -1299,16 +1227,16 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         if constexpr (kQueue) {
-          QueueWords<kFirst, kClean>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g,
-                                     row_words, vis, q, found, degrees, edges, clean, cmine, g);
+          QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
+                             vis, q, found, degrees, edges);
           if (q.n >= 32 * kBuWords) {
             QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
                                            degrees, edges);
           }
         } else {
-          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist, kClean>(
-              bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial, lane, c0 + g, row_words, vis,
-              found, degrees, edges, clean, cmine, g);
+          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                      out_queue, pred, serial, lane, c0 + g,
+                                                                      row_words, vis, found, degrees, edges);
         }
       }
     }
@@ -1367,9 +1295,6 @@ struct ExploreArgs {
   // D) and the rows of degree below D (a bitmap), else nullptr
   const uint32_t *cut, *low;
   uint32_t *in_queue, *visited, *out_queue, *pred;
-  // pred_clean (1×1): a bit a row, set where pred holds the row's first
-  // CSC entry (BottomUpWords), else nullptr
-  uint32_t* clean;
   const uint32_t* has_leaf;  // with leaves: the rows with a leaf neighbour (FrontierLeaves), else nullptr
   int64_t in_words, row_words;
   uint32_t serial;
@@ -1559,10 +1484,10 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
       hi = min(hi, lo + span);
     }
     TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
-                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, Preds{a.pred, a.clean}, a.big, a.td_lane, a.has_leaf,
+                         a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
                          a.ctr, a.next, split);
   } else {
-    TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, Preds{a.pred, a.clean}, a.big,
+    TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
   }
 }
@@ -1579,7 +1504,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kClean = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1593,13 +1518,13 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     }
     if (!last_td && a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
-      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, Preds{a.pred, a.clean}, a.bu_off, a.ctr}, (int)blockDim.x,
+      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kClean>(
-        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-        a.compact, a.ctr, a.next, nullptr, a.clean);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                        a.visited, a.out_queue, a.pred, a.row_words,
+                                                                        a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1657,7 +1582,7 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
-template <bool kWarpAssist, int kBatch, int kAssist = kBatch, bool kClean = false>
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
@@ -1668,9 +1593,9 @@ __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, co
     bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
     GridSync(a.fold.done);
   }
-  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist, false, kClean>(
-      a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-      a.compact, a.ctr, a.next, a.low, a.clean);
+  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                  a.visited, a.out_queue, a.pred, a.row_words,
+                                                                  a.serial, a.compact, a.ctr, a.next, a.low);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2241,24 +2166,10 @@ enum class BuLevel { kPlain, kDeg, kSplit, kQueue };
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
 // warp's help alone; for kDeg with bu_deg_packed, the instance
 // that reads the first entry and the degree in one word (kFirstPacked),
-// built for those four too; with pred_clean, each level's instance with
-// kClean, built for those four alone.
+// built for those four too.
 ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
-  if (p.pred_clean != 0) {  // its instances: bu_first, bu_skip, bu_batch 2 and the warp's help
-    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    switch (level) {
-      case BuLevel::kQueue: return BottomUpKernel<true, kFirstDense, 2, true, true, true>;
-      case BuLevel::kSplit:
-        return p.split_help == 32 ? SplitBottomUpKernel<true, 2, 1, true> : SplitBottomUpKernel<true, 2, 2, true>;
-      case BuLevel::kDeg:
-        return p.bu_deg_packed != 0 ? BottomUpKernel<true, kFirstPacked, 2, true, false, true>
-                                    : BottomUpKernel<true, kFirstDegree, 2, true, false, true>;
-      case BuLevel::kPlain: return BottomUpKernel<true, kFirstDense, 2, true, false, true>;
-    }
-    return nullptr;
-  }
   if (level == BuLevel::kQueue) {
     return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
   }
@@ -2338,8 +2249,6 @@ struct Handle {
   uint32_t* fdeg = nullptr;   // bu_deg_packed (instead of deg): each row's first entry and degree (kPackedBits)
   uint32_t *cut = nullptr, *low = nullptr;  // split: each row's tail, the rows of degree below D
   uint32_t *isolated = nullptr, *visited = nullptr, *in_q = nullptr, *out_q = nullptr, *pred = nullptr;
-  uint32_t* clean = nullptr;  // pred_clean: the rows whose pred is their first CSC entry (BottomUpWords)
-  bool clean_view = false;    // clean is a view into bits (pred_clean)
   // With leaves (1×1): the leaves grouped by neighbour (LeafPass; its
   // device arrays are freed with the others), and skip, isolated with the
   // leaves' bits (what a reset marks visited; without leaves, isolated
@@ -2447,7 +2356,6 @@ struct Handle {
   ~Handle() {
     cudaSetDevice((int)p.device);
     if (bits != nullptr) visited = in_q = out_q = spare_q = nullptr;  // views into bits
-    if (clean_view) clean = nullptr;                                  // likewise
     if (has_window) {
       cudaStreamAttrValue none{};
       cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &none);
@@ -2455,7 +2363,7 @@ struct Handle {
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
     }
     void* ptrs[] = {td_off, td_adj, first, deg, fdeg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
-                    clean, level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
+                    level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
                     pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
@@ -2516,7 +2424,7 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, clean, has_leaf, col_words(),
+    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                        Next(), Fold{}};
   }
@@ -2534,7 +2442,6 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->single) b += std::max(rw, cw) + 12;                     // the spare queue, EndLevel's count, the split's barrier
   b += 4 * p->local_rows;                                        // pred
   if (p->bu_first) b += 4 * p->local_rows;                       // first
-  if (p->pred_clean) b += rw;                                    // clean
   if (p->bu_deg > 0) b += p->bu_deg_packed != 0 ? 4 * p->local_rows : p->local_rows;  // deg or fdeg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
@@ -2600,10 +2507,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: split_help %lld: want 0, or 32 with bu_batch 2 and bu_serial > 0", (long long)p->split_help);
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
-  BFSB_REQUIRE(p->pred_clean == 0 || (p->pred_clean == 1 && p->single && BottomUpFor(*p) != nullptr &&
-                                      p->local_rows < (1ll << 31)),
-               "dob: pred_clean %lld: want 0, or 1 on a 1×1 grid with bu_first, bu_skip, bu_batch 2 and bu_serial > 0",
-               (long long)p->pred_clean);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
                (long long)p->gated);
@@ -2636,7 +2539,7 @@ int32_t CleanParents(Handle* h, char* err, int32_t errlen) {
 // of it set aside made them 5 % slower (level 3 0.23 -> 0.31 ms), and half
 // of it (16 MiB persisting, the other half's lines streaming) 8 % slower
 // (bottom-up level 2 14 %): results/diropt-1000, window-25 and window-26.
-constexpr int64_t kL2Aside = 20 << 20;  // 20 MiB: pred_clean's window at scale 25 (five bitmaps)
+constexpr int64_t kL2Aside = 16 << 20;
 cudaError_t SetL2Window(Handle* h, int64_t bytes) {
   int max_persist = 0, max_window = 0;
   cudaError_t e = cudaDeviceGetAttribute(&max_persist, cudaDevAttrMaxPersistingL2CacheSize, (int)h->p.device);
@@ -2711,7 +2614,7 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
   BFSB_CHECK(LaunchExplore(h, h->td_kernel, h->WarpGrid((h->col_words() + span - 1) / span), h->Args(), gate));
   if (h->p.td_big > 0 && gate == nullptr) {
     bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
-        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, Preds{h->pred, h->clean}, h->bu_off, h->Cur()});
+        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
     BFSB_CHECK_LAUNCH("HugeKernel");
   }
   return 0;
@@ -2996,21 +2899,12 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     BFSB_CHECK(cudaMemcpy(h->isolated, isolated, 4 * rw, cudaMemcpyHostToDevice));
     h->skip = h->isolated;
     if (p->single) {  // rw == cw
-      // pred_clean: clean a fifth bitmap, in the L2 window with the others
-      // (outside it, the top-down levels' atomics on clean went to DRAM:
-      // level 1 13 % and the top-down level 2s 20 % slower, against 4 %
-      // inside, results/diropt-1000).
-      const int64_t nbits = p->pred_clean ? 5 : 4;
-      BFSB_CHECK(cudaMalloc(&h->bits, 4 * nbits * rw));
+      BFSB_CHECK(cudaMalloc(&h->bits, 4 * 4 * rw));
       h->visited = h->bits;
       h->out_q = h->bits + rw;
       h->in_q = h->bits + 2 * rw;
       h->spare_q = h->bits + 3 * rw;
-      if (nbits == 5) {
-        h->clean = h->bits + 4 * rw;
-        h->clean_view = true;
-      }
-      if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * nbits * rw));
+      if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
       BFSB_CHECK(cudaMalloc(&h->fold_done, 3 * 4));  // EndLevel's count, then the split's barrier (Fold)
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 3 * 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));
@@ -3029,10 +2923,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       memset(h->groot, 0, sizeof(GateRoot));
     }
     BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
-    if (p->pred_clean) {  // every row's pred its first entry, and clean (BottomUpWords); the leaves' below
-      BFSB_CHECK(cudaMemset(h->clean, 0xff, 4 * rw));
-      BFSB_CHECK(cudaMemcpy(h->pred, h->first, 4 * p->local_rows, cudaMemcpyDeviceToDevice));
-    }
     if (p->leaves > 0) {
       // The groups: the pairs come by neighbour (checked above), cut where
       // it changes.

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 41
+#define DOB_ABI_VERSION 42
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -136,13 +136,6 @@ typedef struct dob_params {
                                 first entry and degree from one word
                                 (fdeg; tuned on) instead of first and the
                                 degree byte; 0: the byte */
-  int64_t pred_clean;        /* 1×1 with bu_first, bu_skip, bu_batch 2 and
-                                bu_serial > 0: 1: pred holds each row's
-                                first CSC entry from dob_create, a bitmap
-                                marks the rows whose pred still does, and a
-                                row found at its first entry with its bit
-                                set writes no pred (the value is there);
-                                0: every row found writes its pred */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

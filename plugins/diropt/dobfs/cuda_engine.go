@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 41
+const dobABIVersion = 42
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -34,11 +34,11 @@ type dobParams struct {
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
-	BUDegPacked, PredClean                     int64
+	BUDegPacked                                int64
 }
 
-var _ [256 - unsafe.Sizeof(dobParams{})]struct{} // 32 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 256]struct{}
+var _ [248 - unsafe.Sizeof(dobParams{})]struct{} // 31 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 248]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -192,7 +192,6 @@ type CUDAOptions struct {
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
 	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a block of at most 2^26 columns, else the degree byte)
-	PredClean       bool  // 1×1 with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: a row found at its first entry writes no pred where pred already holds it (a bitmap of such rows)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -265,9 +264,6 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 	}
 	if single && split > 0 {
 		p.Split, p.SplitHelp = split, co.SplitHelp
-	}
-	if co.PredClean && single && co.BUFirst && co.BUSkip && p.BUBatch == 2 && p.BUSerial > 0 {
-		p.PredClean = 1
 	}
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
