@@ -1,5 +1,5 @@
 // predwrite.cu: what a bottom-up level's predecessor writes cost, on
-// device 0 (results/diropt-1000, "What a level's pred writes cost").
+// device 0 (results/diropt-1000, "`pred_clean`, built and measured").
 //
 // diropt's bottom-up levels at scale 25 find 5-12 M rows each, spread over
 // the 2^25 rows (the generator's labels are random), and write each one's
