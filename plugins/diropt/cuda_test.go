@@ -93,6 +93,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
 			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
+			{pGateClock: false}, {pPreset: presetPaper, pGated: true, pGateClock: true},
 			{pL2Window: false}, {pPreset: presetPaper, pL2Window: true},
 			{pTDIDs: false}, {pPreset: presetPaper, pOrder: dobfs.OrderDegree, pTDIDs: true}, {pMode: dobfs.ModeTopDown, pTDIDs: false},
 			{pBUDeg: int64(0)}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUDeg: int64(3)}, {pMode: dobfs.ModeBottomUp, pBUDeg: int64(1)},
@@ -272,11 +273,18 @@ func TestCUDALeaves(t *testing.T) {
 // another), the measured floor between searches (it cancels the queued
 // start), and Close with a start queued. Every search validates, has the
 // vertices and levels of the same root's search before, and its phases
-// tile its time.
+// tile its time. It runs with the start event recorded by the host and
+// queued behind the gate (gate_clock).
 func TestCUDAGated(t *testing.T) {
 	needCUDA(t)
 	g := sdktest.NewGraph(t, 14, 16, 4)
-	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true})
+	for _, clock := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gate_clock=%v", clock), func(t *testing.T) { testGated(t, g, clock) })
+	}
+}
+
+func testGated(t *testing.T, g *sdktest.Graph, clock bool) {
+	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

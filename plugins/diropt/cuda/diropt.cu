@@ -125,8 +125,13 @@
 // between searches (in the harness's parents transfer time). (The
 // driver's own wait on memory, cuStreamWaitValue32, measured 2.9 ms from
 // the gate's opening to level 0's end on an H200: its channel waits a
-// timeslice.) Under Nsight Compute, which serializes launches, the gate
-// would wait forever: profile with gated off.
+// timeslice.) With gate_clock (gated 2) the start event is queued on the
+// stream behind GateKernel too, so the clock starts once the GPU has the
+// root rather than when dob_reset's call to record it reaches the GPU:
+// after the validation that call took about 23 µs of the host, which the
+// clock counted in part (results/diropt-1000). Under Nsight Compute,
+// which serializes launches, the gate would wait forever: profile with
+// gated off.
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -2508,8 +2513,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
-  BFSB_REQUIRE(p->gated == 0 || (p->gated == 1 && p->single), "dob: gated %lld: want 0, or 1 on a 1×1 grid",
-               (long long)p->gated);
+  BFSB_REQUIRE(p->gated == 0 || ((p->gated == 1 || p->gated == 2) && p->single),
+               "dob: gated %lld: want 0, or 1 or 2 on a 1×1 grid", (long long)p->gated);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
   return 0;
@@ -2674,8 +2679,9 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
-  // Gated: behind GateKernel (PdlStart waits for it).
-  BFSB_CHECK(Launch(h, blocks, gated != nullptr, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q,
+  // Gated: behind GateKernel (PdlStart waits for it; with gate_clock
+  // behind the start event, which GateKernel's end lets run).
+  BFSB_CHECK(Launch(h, blocks, gated != nullptr && h->p.gated == 1, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q,
                     h->out_q, h->spare_q, h->p.single ? nullptr : h->all_assigned,
                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
                     h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
@@ -3014,7 +3020,8 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
                (long long)root_col, (long long)root_own);
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (h->armed) {  // a gated start (dob_loop_arm): the search starts, then the gate opens on its root
-    BFSB_CHECK(h->ev.Record(0, h->s_start));
+    // gated 2 (gate_clock): the start event is queued behind the gate (dob_loop_arm)
+    if (h->p.gated == 1) BFSB_CHECK(h->ev.Record(0, h->s_start));
     h->root_own = root_own;
     h->root_global = root_global;
     OpenGate(h, root_row, root_col, root_own, root_global, false);
@@ -3558,6 +3565,10 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   BFSB_CHECK_LAUNCH("GateKernel");
   h->gate_seq = seq;
   h->armed = true;  // from here on the stream waits: Disarm opens it
+  // gated 2 (gate_clock): the search's clock starts once the GPU has its
+  // root, the start event behind GateKernel (the reset then a plain
+  // launch: an event between two kernels ends a programmatic dependence).
+  if (h->p.gated == 2) BFSB_CHECK(h->ev.Record(0, h->s));
   if (int32_t st = LaunchReset(h, -1, -1, -1, LoopInit{h->loop, *lp}, h->droot, seq, err, errlen)) return st;
   h->loop_started = true;
   for (int k = 0; k < levels; ++k) {

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 40
+#define DOB_ABI_VERSION 41
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -98,7 +98,11 @@ typedef struct dob_params {
                                 before it runs, and wait for its end */
   int64_t gated;             /* 1×1 device loop: 1: dob_loop_arm may queue
                                 the next search's launches behind a gate
-                                that its dob_reset opens */
+                                that its dob_reset opens, after it
+                                records the search's start; 2: the same,
+                                the start event queued behind the gate
+                                (the clock starts once the GPU has the
+                                root) */
   int64_t l2_window;         /* 1×1: 1: the bitmaps (visited and the three
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 40
+const dobABIVersion = 41
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -188,6 +188,7 @@ type CUDAOptions struct {
 	BUCompact       int64 // bottom-up with BUSkip: a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row (0: never)
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
 	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
+	GateClock       bool  // with Gated: the search's start event queued behind the gate too (the clock starts once the GPU has the root)
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
@@ -257,7 +258,7 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: b64(co.Gated && single),
+		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: gatedMode(co.Gated && single, co.GateClock),
 		L2Window: b64(co.L2Window && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
 	if co.BUDegPacked && p.BUDeg > 0 && p.BUBatch == 2 && p.BUSerial > 0 && p.LocalCols <= 1<<26 {
 		p.BUDegPacked = 1
@@ -296,6 +297,18 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		}
 	}
 	return e, nil
+}
+
+// gatedMode is dob_params.gated: 0 without a gated start, 1 with the
+// start recorded by dob_reset, 2 with it queued behind the gate (clock).
+func gatedMode(gated, clock bool) int64 {
+	switch {
+	case !gated:
+		return 0
+	case clock:
+		return 2
+	}
+	return 1
 }
 
 func b64(b bool) int64 {
