@@ -39,6 +39,7 @@ const (
 	pPDL       = "pdl"
 	pGated     = "gated"
 	pGateClock = "gate_clock"
+	pDevClock  = "dev_clock"
 	pL2Window  = "l2_window"
 	pTDIDs     = "td_ids"
 	pLeaves    = "leaves"
@@ -142,6 +143,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pGateClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA with gated (else unused): the search's start event is queued on the GPU behind the gate too, so that the clock starts once the GPU has the root, not when the host's call to record it is made (after the validation that call took about 23 µs of the host, part of which the clock counted; results/diropt-1000); the reset then follows the start event as a plain launch. The CPU backend ignores it"},
+			{Name: pDevClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA, 1×1 device loop: the levels after level 0 are timed by the device's clock (%globaltimer) at each level's decision instead of a CUDA event after each, so that no event stands between two launches and, with pdl, every launch after level 0's is a programmatic dependent one (an event between two kernels ends the dependence); level 0 and the search's clock are still CUDA events, and the end is the search's time less its levels' (false: an event after each level). The CPU backend ignores it"},
 			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pTDIDs, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -199,6 +202,7 @@ type options struct {
 	PDL       bool
 	Gated     bool
 	GateClock bool
+	DevClock  bool
 	L2Window  bool
 	TDIDs     bool
 	SplitHelp int64
@@ -216,7 +220,11 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+	}
+	// gate_clock is a form of the gated start, unused without it.
+	if !o.Gated {
+		o.GateClock = false
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -309,7 +317,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -98,6 +98,10 @@
 // finish then decides the next level (EndLevel: the switching rule,
 // DecideKernel's work on 2D grids), so a level is two launches and one
 // CUDA event (its end; a level's time runs from the one before's end).
+// With dev_clock (ours) only level 0 ends with an event: the later levels
+// are timed by the device's clock at their decisions (EndLevel's stamp in
+// LevelRec), so that no event stands between two launches and each is a
+// programmatic dependent launch (pdl).
 // No round trip: the host waits once per batch of levels, polling a flag
 // in pinned memory that the last level sets, and the search starts with
 // one launch (ResetKernel, which also starts the loop). (A host loop,
@@ -254,9 +258,11 @@ struct GateRoot {
 
 // LevelRec is what DecideKernel records about a completed level (ring slot
 // level % kLoopSlots): its direction, n_f, m_f and the adjacency entries
-// read (over the grid).
+// read (over the grid); on 1×1 EndLevel adds the device's clock at the
+// level's decision (%globaltimer, ns), which dev_clock times the levels by.
 struct LevelRec {
   long long dir, nf, mf, edges;
+  long long stamp;
 };
 
 // kLoopSlots bounds the levels enqueued between two dob_loop_sync calls:
@@ -1450,6 +1456,9 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
     st.deep = gate->deep || c->leafy != 0;
     end = true;
   }
+  // The decision's stamp (dev_clock; written on every level, one store):
+  // a level that ran (not one enqueued past the end) has its record.
+  if (!gate->done) f.ring[gate->level % kLoopSlots].stamp = (long long)GlobalTimer();
   *f.next = st;
   if (end && f.host_end != nullptr) {
     __threadfence_system();
@@ -2309,6 +2318,10 @@ struct Handle {
   bool ended = false;       // the search's end event is recorded (dob_loop_sync)
   int end_slot = -1;        // 1×1 device loop: the loop slot of the search's last level, once known
   float end_leaf_ms = 0;    // 1×1: the leaves' pass run in the last level's launch (LoopState::leaf_ns)
+  // dev_clock (1×1): the last reported level's decision stamp (ns), and
+  // the reported levels' time, which dob_finish takes from the search's.
+  long long last_stamp = 0;
+  double levels_ms = 0;
   // The 2D device path's parents (device_exchange): the reset leaves them
   // (parents_dirty) until a per-level WritePred writes them (-1 first) or
   // dob_parents builds them all from what the end-of-search WritePred left
@@ -2515,6 +2528,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || ((p->gated == 1 || p->gated == 2) && p->single),
                "dob: gated %lld: want 0, or 1 or 2 on a 1×1 grid", (long long)p->gated);
+  BFSB_REQUIRE(p->dev_clock == 0 || (p->dev_clock == 1 && p->single),
+               "dob: dev_clock %lld: want 0, or 1 on a 1×1 grid", (long long)p->dev_clock);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
   return 0;
@@ -2747,6 +2762,8 @@ void BeginSearch(Handle* h) {
   h->ended = false;
   h->end_slot = -1;
   h->end_leaf_ms = 0;
+  h->last_stamp = 0;
+  h->levels_ms = 0;
   h->out_clean = true;
   h->prequeued = 0;
   if (h->hend != nullptr) *h->hend = 0;
@@ -2782,7 +2799,11 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
     h->in_q = h->out_q;
     h->out_q = h->spare_q;
     h->spare_q = in;
-    BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
+    // dev_clock: level 0's end only; the later levels are timed by their
+    // decisions' stamps (dob_loop_sync), so that no event comes between
+    // two launches and every launch after level 0's is a programmatic
+    // dependent one (an event between two kernels ends the dependence).
+    if (!h->p.dev_clock || h->level == 0) BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
   } else {
     BFSB_CHECK(h->ev.Record(h->LoopEvent(1), h->s));
   }
@@ -3027,7 +3048,7 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
     OpenGate(h, root_row, root_col, root_own, root_global, false);
     // gate_clock: the search's first runtime call after the validation is
     // slow (above), and WaitEnd's record of the end on s_start would be it
-    // (the end 14 µs later on an H200: results/diropt-1000, gate-25), so
+    // (the end 14 µs later on an H200: results/diropt-1000, gate1-25), so
     // the end event is recorded here once, while the GPU searches; WaitEnd
     // records it again.
     if (h->p.gated == 2) BFSB_CHECK(h->ev.Record(1, h->s_start));
@@ -3086,8 +3107,12 @@ int32_t dob_finish(void* hv, double* seconds, double* end_seconds, char* err, in
   BFSB_CHECK(h->ev.Synchronize(1));
   float ms = 0, end_ms = 0;
   BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
-  if (h->end_slot >= 0) BFSB_CHECK(h->ev.ElapsedMs(Handle::SlotEvent(h->end_slot, 4), 1, &end_ms));
-  end_ms += h->end_leaf_ms;  // the leaves' pass, in the last level's launch (dob_loop_sync)
+  if (h->end_slot >= 0 && h->p.dev_clock) {
+    end_ms = (float)(ms - h->levels_ms);  // the leaves' pass with it (dob_loop_sync took it from the last level)
+  } else {
+    if (h->end_slot >= 0) BFSB_CHECK(h->ev.ElapsedMs(Handle::SlotEvent(h->end_slot, 4), 1, &end_ms));
+    end_ms += h->end_leaf_ms;  // the leaves' pass, in the last level's launch (dob_loop_sync)
+  }
   *seconds = ms / 1e3;
   *end_seconds = end_ms / 1e3;
   return 0;
@@ -3505,7 +3530,11 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     // The end of the level before (level 0: the search's start, dob_reset).
     const int before = l == 0 ? 0 : Handle::SlotEvent((int)((l - 1) % kLoopSlots), 4);
     float gap = 0;
-    if (h->p.single) {
+    if (h->p.single && h->p.dev_clock && l > 0) {
+      // dev_clock: since the level before's decision, by the device's
+      // clock (EndLevel's stamps).
+      t[0] = (float)((r.stamp - h->last_stamp) / 1e6);
+    } else if (h->p.single) {
       // One event a level: the level is the time since the one before
       // ended, its exploration with the decision (EndLevel) and the
       // launches between (level 0: the reset and the loop's start).
@@ -3525,6 +3554,8 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
       h->end_leaf_ms = (float)(st.leaf_ns / 1e6);
       t[0] -= h->end_leaf_ms;
     }
+    h->last_stamp = r.stamp;
+    h->levels_ms += t[0];
     o.explore_ms = t[0];
     o.row_ms = t[1];
     o.column_ms = t[2];

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 41
+#define DOB_ABI_VERSION 42
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -140,6 +140,13 @@ typedef struct dob_params {
                                 first entry and degree from one word
                                 (fdeg; tuned on) instead of first and the
                                 degree byte; 0: the byte */
+  int64_t dev_clock;         /* 1×1 device loop: 1: the levels after level 0
+                                timed by the device's clock at each level's
+                                decision (%globaltimer), with no CUDA event
+                                between them, so that every launch after
+                                level 0's is a programmatic dependent one
+                                (pdl); the end is the search's time less its
+                                levels'; 0: a CUDA event after each level */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -188,7 +195,10 @@ int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int3
  * dob_reset in *seconds, once the device work is complete, and in
  * *end_seconds (1×1 device loop; else 0) the part of them after the last
  * level's decision: the levels enqueued past the end and the host's wait
- * until it records the end (it polls a flag the last level sets). */
+ * until it records the end (it polls a flag the last level sets); with
+ * dev_clock the search's time less its levels' (dob_loop_sync): level 1
+ * then runs from level 0's decision, not its end event, and the end lacks
+ * that step (level 0's last block after its decision, and the event). */
 int32_t dob_finish(void* h, double* seconds, double* end_seconds, char* err, int32_t errlen);
 
 /* dob_stage_out copies out_queue to host dst (⌈local_rows/32⌉ words). */
@@ -341,7 +351,8 @@ typedef struct dob_loop_params {
  * in which the device waits for the host's launches or runs what lies
  * between. 1×1 (one event a level): explore_ms is all of it, since the
  * previous level's end (level 0: since the search's start), and the other
- * parts are 0. */
+ * parts are 0; with dev_clock, levels after level 0 from the device's
+ * stamps of their decisions (level 0 still by events). */
 typedef struct dob_level_rec { /* dir: 0 top-down, 1 bottom-up, 2 split */
   int64_t dir, nf, mf, edges;
   double explore_ms, row_ms, column_ms, switch_ms, gap_ms;
