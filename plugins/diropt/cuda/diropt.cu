@@ -2786,8 +2786,9 @@ int32_t CheckLoopParams(const Handle* h, const char* fn, const dob_loop_params* 
 int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
   h->loop_level = h->level;
   h->loop_slot = h->level % kLoopSlots;
-  // 1×1: one event a level, at its end; a level starts where the one
-  // before ended (level 0: at the search's start).
+  // 1×1: one event a level, at its end (dev_clock: level 0's only,
+  // below); a level starts where the one before ended (level 0: at the
+  // search's start).
   if (!h->p.single) BFSB_CHECK(h->ev.Record(h->LoopEvent(0), h->s));
   if (int32_t st = LaunchTopDown(h, h->LoopCur(), err, errlen)) return st;
   if (h->SplitLaunch()) {

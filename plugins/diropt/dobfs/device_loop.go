@@ -213,9 +213,11 @@ func (rk *Rank) loopPhase(level int, r LevelRecord, resetS float64) results.Leve
 	ph.Bytes[CountFrontierEdges] = r.MF
 	ph.Bytes[CountEdgesExamined] = r.Edges
 	// 1×1: the decision is the exploration's last block (EndLevel in
-	// cuda/diropt.cu), timed with it, and one event a level, so a level's
-	// time runs from the one before's end (level 0: from the search's
-	// start) and has no gap; it has no exchanges.
+	// cuda/diropt.cu), timed with it, and one event a level (with
+	// dev_clock, level 0's event and then the device's stamp of each
+	// decision), so a level's time runs from the one before's end or
+	// decision (level 0: from the search's start) and has no gap; it has
+	// no exchanges.
 	if !rk.single {
 		ph.Times[PhaseSwitch] = r.SwitchS
 		ph.Times[PhaseGap] = r.GapS

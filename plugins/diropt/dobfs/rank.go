@@ -72,7 +72,8 @@ const (
 	PhaseReset          = "reset" // 2D, level 0: lines 1-5 and the root degree's allreduce
 	// PhaseGap (2D device loop) is the device time before a level since
 	// the previous level's end; on level 0, since the search's start. A
-	// 1×1 level's exploration includes it (one event a level).
+	// 1×1 level's exploration includes it (one event a level, or with
+	// dev_clock one stamp of the device's clock a level after level 0).
 	PhaseGap = "gap"
 	// PhaseEnd (1×1 device loop, last level) is the search's time after
 	// its last level: with leaves their pass (in the last level's launch
