@@ -51,6 +51,7 @@
 package main
 
 import (
+	"container/heap"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -299,7 +300,122 @@ func main() {
 			" the most of one warp %d / %d\n",
 			chainWarps, k(c.plain), k(c.queue), k(c.first), k(c.scanPlain), k(c.scanQueue), k(c.help), m(c.queued),
 			c.maxPlain, c.maxQueue)
+		b := balance(g, level)
+		fmt.Printf("  bu_queue's chunks, a chunk's queue scanned at its end: round trips a warp, mean %.1f;"+
+			" the most of one warp, chunks by grid stride %d, each chunk to the first free warp %d"+
+			" (its take free) / %d (a take two round trips)\n", b.mean, b.static, b.dynamic, b.dynamicTake)
 	}
+}
+
+// balanceCount is what balance counts, in round trips.
+type balanceCount struct {
+	mean                 float64 // a warp's, every chunk's waits over chainWarps
+	static               int64   // the most of one warp, chunks by grid stride (the kernel's loop)
+	dynamic, dynamicTake int64   // the most of one warp, each chunk taken by the first warp free, free or at two round trips a take
+}
+
+// finish is a min-heap of the warps' finish times (balance).
+type finish []int64
+
+func (h finish) Len() int           { return len(h) }
+func (h finish) Less(i, j int) bool { return h[i] < h[j] }
+func (h finish) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *finish) Push(x any)        { *h = append(*h, x.(int64)) }
+func (h *finish) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// balance prices, in chains' round trips, how bu_queue's level 2 spreads
+// its chunks of 1,024 rows over its chainWarps warps: each chunk's waits
+// (its groups' first checks, its CompactRows rounds, its queued rows
+// scanned 128 at a time at the chunk's end, a partial round included,
+// where chains carries a warp's queue on to its next chunk), summed by
+// warp as the kernel's grid-stride loop takes them, against the chunks
+// taken in order by whichever warp is free first (a counter a warp takes
+// its next chunk from: free where the take is issued a chunk ahead, else a
+// round trip's two waits).
+func balance(g *graph, level []int8) balanceCount {
+	n := int64(g.vertices())
+	chunks := (n + 1023) / 1024
+	cost := make([]int64, chunks)
+	scan := func(rows [][2]int64) int64 { // rows' rounds of 128: 2 a batch round of the slowest, 2 a help step
+		var w int64
+		for i := 0; i < len(rows); i += 128 {
+			var r int64
+			for _, p := range rows[i:min(i+128, len(rows))] {
+				r = max(r, p[0])
+				w += 2 * p[1]
+			}
+			w += 2 * r
+		}
+		return w
+	}
+	for ch := int64(0); ch < chunks; ch++ {
+		base := ch * 1024
+		var open, queued [][2]int64
+		for v := base; v < min(base+1024, n); v++ {
+			if level[v] >= 0 || g.deg(int32(v)) <= 1 {
+				continue
+			}
+			l := g.list(int32(v))
+			sc, hit := int64(len(l)), false
+			for i, u := range l {
+				if level[u] == 2 {
+					sc, hit = int64(i+1), true
+					break
+				}
+			}
+			r, st, q := rowScan(int64(len(l)), sc, hit)
+			open = append(open, [2]int64{r, st})
+			if q {
+				queued = append(queued, [2]int64{r, st})
+			}
+		}
+		switch {
+		case len(open) == 0:
+		case len(open) <= 256: // CompactRows: a round of 128 rows waits twice for its checks, then scans
+			for i := 0; i < len(open); i += 128 {
+				cost[ch] += 2 + scan(open[i:min(i+128, len(open))])
+			}
+		default:
+			for g0 := base; g0 < min(base+1024, n); g0 += 128 {
+				for v := g0; v < min(g0+128, n); v++ {
+					if level[v] < 0 && g.deg(int32(v)) > 1 {
+						cost[ch] += 2 // the group's first checks
+						break
+					}
+				}
+			}
+			cost[ch] += scan(queued)
+		}
+	}
+	var b balanceCount
+	var sum int64
+	per := make([]int64, chainWarps)
+	for ch, c := range cost {
+		per[int64(ch)%chainWarps] += c
+		sum += c
+	}
+	b.mean = float64(sum) / chainWarps
+	b.static = slices.Max(per)
+	for _, take := range []int64{0, 2} {
+		h := make(finish, chainWarps)
+		heap.Init(&h)
+		for _, c := range cost {
+			t := heap.Pop(&h).(int64)
+			heap.Push(&h, t+take+c)
+		}
+		most := slices.Max(h)
+		if take == 0 {
+			b.dynamic = most
+		} else {
+			b.dynamicTake = most
+		}
+	}
+	return b
 }
 
 // loads is the entries the CUDA bottom-up kernel loads and tests for a row
