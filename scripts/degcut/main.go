@@ -357,18 +357,10 @@ func balance(g *graph, level []int8) balanceCount {
 		base := ch * 1024
 		var open, queued [][2]int64
 		for v := base; v < min(base+1024, n); v++ {
-			if level[v] >= 0 || g.deg(int32(v)) <= 1 {
+			o, r, st, q := openRow(g, level, v)
+			if !o {
 				continue
 			}
-			l := g.list(int32(v))
-			sc, hit := int64(len(l)), false
-			for i, u := range l {
-				if level[u] == 2 {
-					sc, hit = int64(i+1), true
-					break
-				}
-			}
-			r, st, q := rowScan(int64(len(l)), sc, hit)
 			open = append(open, [2]int64{r, st})
 			if q {
 				queued = append(queued, [2]int64{r, st})
@@ -481,6 +473,27 @@ func rowScan(n, scan int64, hit bool) (rounds, steps int64, queue bool) {
 	return rounds, (rest + step - 1) / step, true
 }
 
+// openRow reports whether row v is open on the bottom-up level after the
+// frontier (level[u] == 2): unvisited, of degree 2 or more (leaves and
+// isolated rows are visited at the reset); and for an open row its scan
+// (rowScan: batch rounds, help steps, whether bu_queue queues it), to its
+// first frontier neighbour or its list's end.
+func openRow(g *graph, level []int8, v int64) (open bool, rounds, steps int64, queue bool) {
+	if level[v] >= 0 || g.deg(int32(v)) <= 1 {
+		return false, 0, 0, false
+	}
+	l := g.list(int32(v))
+	scan, hit := int64(len(l)), false
+	for i, u := range l {
+		if level[u] == 2 {
+			scan, hit = int64(i+1), true
+			break
+		}
+	}
+	rounds, steps, queue = rowScan(int64(len(l)), scan, hit)
+	return true, rounds, steps, queue
+}
+
 // chains counts, for the bottom-up level after the frontier (level[u] ==
 // 2) of the plain tuned kernel and of bu_queue, the round trips each warp
 // waits for in turn, summed over the warps. A warp takes chunks of 32
@@ -513,19 +526,8 @@ func chains(g *graph, level []int8) chainCount {
 		}
 	}
 	rowOf := func(v int64) (open bool, p pend, queue bool) {
-		if level[v] >= 0 || g.deg(int32(v)) <= 1 {
-			return false, pend{}, false
-		}
-		l := g.list(int32(v))
-		scan, hit := int64(len(l)), false
-		for i, u := range l {
-			if level[u] == 2 {
-				scan, hit = int64(i+1), true
-				break
-			}
-		}
-		r, s, q := rowScan(int64(len(l)), scan, hit)
-		return true, pend{r, s}, q
+		open, r, s, queue := openRow(g, level, v)
+		return open, pend{r, s}, queue
 	}
 	chunks := (n + 1023) / 1024
 	for w := int64(0); w < chainWarps; w++ {
