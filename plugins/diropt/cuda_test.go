@@ -121,13 +121,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pDegPacked: false}, {pDegPacked: true, pBUCompact: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(1), pDegPacked: true},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pDegPacked: true, pBUCompact: int64(0)},
-			// bu_take (tuned: levels 1 to 3): off; on every level, bottom-up
-			// ones too (the plain instance's take on levels 1 and 4 on);
-			// with every chunk through the take's loop (bu_compact 0) at
-			// 1,024 threads a block (the queue's take with 96 KB). The
-			// split cases below take on their level 2.
-			{pBUTake: int64(0)}, {pMode: dobfs.ModeBottomUp, pBUTake: int64(1 << 20)},
-			{pBUTake: int64(1 << 20), pBUCompact: int64(0), pThreads: int64(1024)},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

@@ -48,7 +48,6 @@ const (
 	pSplitTo   = "split_to"
 	pSplitHelp = "split_help"
 	pBUQueue   = "bu_queue"
-	pBUTake    = "bu_take"
 	pDegPacked = "bu_deg_packed"
 	pThreads   = "threads_per_block"
 	pExchange  = "exchange"
@@ -162,8 +161,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA with split, bu_batch 2 and bu_serial > 0 (otherwise unused: with bu_batch 1 every level's help steps are 32 entries already, and bu_serial 0 has no help): entries the warp's help loads a step on the split level, 32 (the lanes' own scan still 2 entries at once) or 0, as on every bottom-up level (32·bu_batch). Tuned: 32, faster on the split level 2s of its window at scale 25 on an H200 (results/diropt-1000, help-25). The CPU backend ignores it"},
 			{Name: pBUQueue, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
 				Help: "CUDA bottom-up with bu_first, bu_skip, bu_batch 2 and bu_serial > 0 (otherwise unused): the level (its index, the root's level 0; bu_deg's level runs bu_deg's instance) whose warps check the first entries of each group of four words' rows and queue the rows that missed with more entries in shared memory (3 KB a warp), scanning them once 128 are queued, a lane a row (the lanes' own scans and the warp's help as before), instead of scanning each group's before the next (0: no level). Tuned: 2, the bottom-up level 2s after a large frontier 15 % faster at scale 25 on an H200 (results/diropt-1000, queue2-25); on every plain bottom-up level the later levels were slower (queue-25). The CPU backend ignores it"},
-			{Name: pBUTake, Type: sdk.TypeInt, Default: int64(3), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0),
-				Help: "CUDA bottom-up with bu_first, bu_skip, bu_batch 2 and bu_serial > 0 (otherwise unused): the bottom-up launches of levels 1 to bu_take (the root's level 0) give a warp its chunks of 32 words after its first as it frees (one atomic a chunk, issued a chunk ahead) instead of by grid stride, so that the warps whose rows miss more wait less for the last one; the levels whose kernel has the take: bu_queue's, bu_deg's with bu_deg_packed, the split level's with split_help 32, and the plain one (0: no level). The CPU backend ignores it"},
 			{Name: pDegPacked, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA with bu_deg, bu_batch 2 and bu_serial > 0 (otherwise unused), on a block of at most 2^26 columns (scale 26 on one GPU; past it the degree byte): level bu_deg reads each row's first entry and degree from one word (the entry in 26 bits, the degree saturated at 63 in 6) instead of the dense first entries and the degree byte, one sector a row instead of two at level 3's density. Tuned: on, level 3 5 % faster (58 of 64 roots, median time ratio 0.951) at scale 25 on an H200 (results/diropt-1000, packed-25). The CPU backend ignores it"},
 			{Name: pThreads, Type: sdk.TypeInt, Default: int64(256), Min: sdk.Bound(64), Max: sdk.Bound(1024), Multiple: 32,
@@ -210,7 +207,6 @@ type options struct {
 	TDIDs     bool
 	SplitHelp int64
 	BUQueue   int64
-	BUTake    int64
 	DegPacked bool
 	Threads   int
 	Workers   int
@@ -224,7 +220,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), BUTake: cfg.Int(pBUTake), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	// gate_clock is a form of the gated start, unused without it.
 	if !o.Gated {
@@ -241,10 +237,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	// which runs bu_deg's instance.
 	if !o.BUFirst || !o.BUSkip || o.BUBatch != 2 || o.BUSerial == 0 || o.BUQueue == dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) {
 		o.BUQueue = 0
-	}
-	// bu_take is an instance of the same four, unused (0) without them.
-	if !o.BUFirst || !o.BUSkip || o.BUBatch != 2 || o.BUSerial == 0 {
-		o.BUTake = 0
 	}
 	if dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) == 0 || o.BUBatch != 2 || o.BUSerial == 0 {
 		o.DegPacked = false
@@ -325,7 +317,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUTake: v.opt.BUTake, BUDegPacked: v.opt.DegPacked, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -174,7 +174,6 @@ struct Counters {
   // level of leaves below the last level's frontier.
   unsigned long long leafy;
   unsigned long long leaves;  // with leaves: the leaves the search reached (LeafPass)
-  unsigned long long chunks;  // bu_take: the chunks of 32 words taken past the grid's first (BottomUp)
 };
 
 __device__ __forceinline__ unsigned long long WarpSum(unsigned long long x) {
@@ -195,7 +194,7 @@ __device__ __forceinline__ void AddCounts(Counters* c, Counters* next, unsigned 
     if (e) atomicAdd(&c->edges, e);
   }
   if (next != nullptr && blockIdx.x == 0 && threadIdx.x == 0) {
-    next->found = next->degrees = next->edges = next->nbig = next->leafy = next->leaves = next->chunks = 0;
+    next->found = next->degrees = next->edges = next->nbig = next->leafy = next->leaves = 0;
   }
 }
 
@@ -1171,22 +1170,11 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // all visited, about 60 such round trips a warp at scale 25 (0.07 ms for a
 // level that read 20 K entries on an H200). BottomUpKernel is bounded to
 // 64 registers (__launch_bounds__(1024, 1): any block size), which the
-// chunk's state would otherwise take to 76 with bu_batch 2.
-//
-// kTake (with kSkip; bu_take, ours): a warp's chunks of 32 words after
-// its first go to the first warp free, an atomicAdd on the level's
-// Counters::chunks, instead of by grid stride. Lane 0 issues the take as
-// the warp starts a chunk and the warp reads it at the chunk's end, so
-// that its round trip overlaps the chunk's own. A chunk's work follows
-// its rows' degrees and hits: on the bottom-up level 2s of scale 25,
-// priced on the CPU (results/diropt-1000, degcut-balance-25.txt), the
-// warp that waits for the most round trips waits for 5-12 % fewer. The
-// first chunk stays the warp's own (warp·32: the first `warps` chunks
-// need no take), and the take counts the chunks past them; the level
-// before zeroed the set (AddCounts' next, or the search's reset), so it
-// starts at 0. A take a chunk is 32 K atomics on one word a level at
-// scale 25, which one L2 slice serves in about 16 µs: the late levels,
-// whose chunks are a load each, could wait on it (bu_take picks levels).
+// chunk's state would otherwise take to 76 with bu_batch 2. A warp takes
+// its chunks by grid stride: taken instead by the first warp free (an
+// atomic a chunk, issued a chunk ahead; bu_take, de8bdfe), the bottom-up
+// level 2s were no faster, level 3 5 % slower, on an H200 at scale 25
+// (results/diropt-1000, take-25).
 //
 // kSplit (with kSkip; a split level's bottom-up side, dobfs/split.go):
 // a row is explored where it is unvisited and either of degree at least D
@@ -1196,7 +1184,7 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false, bool kTake = false>
+          bool kQueue = false>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
@@ -1205,7 +1193,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          const uint32_t* __restrict__ low = nullptr) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(!kTake || kSkip, "bu_take takes bu_skip's chunks");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1218,12 +1205,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     // out_queue word is 0; only the groups of kBuWords words with an open
     // word (a clear bit) are explored. BottomUpWords writes the out_queue
     // words of the groups it explores, full ones too; the chunk writes the
-    // others. kTake: `ahead` is the chunk after this one, past the first
-    // `warps` (lane 0's take).
-    unsigned long long ahead = 0;
-    for (int64_t c0 = warp * 32; c0 < row_words;
-         c0 = kTake ? (warps + (int64_t)__shfl_sync(kFull, ahead, 0)) * 32 : c0 + warps * 32) {
-      if (kTake && lane == 0) ahead = atomicAdd(&ctr->chunks, 1ull);
+    // others.
+    for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
       uint32_t mine = kFull;
       if (in) {
@@ -1539,7 +1522,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, bool kTake = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1557,9 +1540,9 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kTake>(
-        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-        a.compact, a.ctr, a.next);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                        a.visited, a.out_queue, a.pred, a.row_words,
+                                                                        a.serial, a.compact, a.ctr, a.next);
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1617,7 +1600,7 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
-template <bool kWarpAssist, int kBatch, int kAssist = kBatch, bool kTake = false>
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
@@ -1628,9 +1611,9 @@ __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, co
     bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
     GridSync(a.fold.done);
   }
-  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist, false, kTake>(
-      a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-      a.compact, a.ctr, a.next, a.low);
+  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                  a.visited, a.out_queue, a.pred, a.row_words,
+                                                                  a.serial, a.compact, a.ctr, a.next, a.low);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2157,7 +2140,7 @@ __global__ void CountsKernel(const Counters* explored, Counters* merged, long lo
   red[0] = (long long)shares->found;
   red[1] = (long long)shares->degrees;
   red[2] = (long long)explored->edges;
-  merged->found = merged->degrees = merged->edges = merged->nbig = merged->chunks = 0;
+  merged->found = merged->degrees = merged->edges = merged->nbig = 0;
 }
 
 // DecideKernel ends a level of a 2D grid's device loop: the decision
@@ -2201,23 +2184,10 @@ enum class BuLevel { kPlain, kDeg, kSplit, kQueue };
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
 // warp's help alone; for kDeg with bu_deg_packed, the instance
 // that reads the first entry and the degree in one word (kFirstPacked),
-// built for those four too. With take (bu_take), the instance whose
-// chunks go to the first warp free (kTake), built for those four alone:
-// the queue's, bu_deg_packed's, the split's with split_help 32 and the
-// plain one.
-ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain, bool take = false) {
+// built for those four too.
+ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
-  if (take) {
-    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    switch (level) {
-      case BuLevel::kQueue: return BottomUpKernel<true, kFirstDense, 2, true, true, true>;
-      case BuLevel::kDeg: return p.bu_deg_packed != 0 ? BottomUpKernel<true, kFirstPacked, 2, true, false, true> : nullptr;
-      case BuLevel::kSplit: return p.split_help == 32 ? SplitBottomUpKernel<true, 2, 1, true> : nullptr;
-      case BuLevel::kPlain: return BottomUpKernel<true, kFirstDense, 2, true, false, true>;
-    }
-    return nullptr;
-  }
   if (level == BuLevel::kQueue) {
     return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
   }
@@ -2289,9 +2259,6 @@ struct Handle {
   ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   ExploreKernel queue_kernel = nullptr; // bu_queue: the instance level bu_queue launches instead (QueueWords)
-  // bu_take: the instances levels 1 to bu_take launch instead, by BuLevel
-  // (kTake; nullptr where a level's has none: it launches its own).
-  ExploreKernel take_kernel[4] = {};
   size_t queue_smem = 0;                // queue_kernel's dynamic shared memory: kQueueBytes a warp
   cudaStream_t s = nullptr;
   uint32_t *td_off = nullptr, *td_adj = nullptr, *bu_off = nullptr, *bu_adj = nullptr;
@@ -2461,9 +2428,6 @@ struct Handle {
     return (int)std::max<int64_t>(1, std::min<int64_t>(b, resident));
   }
   Counters* Cur() const { return ctr + (level & 1); }
-  // Take is the take's instance (bu_take) of the level's kernel at
-  // `level`, nullptr past bu_take or where it has none.
-  ExploreKernel Take(BuLevel l) const { return level >= 1 && level <= p.bu_take ? take_kernel[(int)l] : nullptr; }
   Counters* Next() const { return ctr + ((level + 1) & 1); }
   // LoopEvent is event k of the current loop slot: 0 the level's start, 1
   // its exploration's end, 2 the row exchange's and merge's end, 3 the
@@ -2551,9 +2515,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
-  BFSB_REQUIRE(p->bu_take == 0 || (p->bu_take > 0 && p->bu_take < (1ll << 31) && BottomUpFor(*p, BuLevel::kPlain, true) != nullptr),
-               "dob: bu_take %lld: want 0, or a level with bu_first, bu_skip, bu_batch 2 and bu_serial > 0",
-               (long long)p->bu_take);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
                (long long)p->bu_deg_packed);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, BuLevel::kDeg) != nullptr),
@@ -2707,14 +2668,11 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // (results/diropt-1000, deg-after-25).
   // bu_queue likewise: level bu_queue runs the instance that queues the
   // rows its first check missed.
-  // bu_take likewise: levels 1 to bu_take launch their instance's take.
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   const bool queue = h->queue_kernel != nullptr && h->level == h->p.bu_queue;
   if (deg && h->fdeg != nullptr) a.first = h->fdeg;  // bu_deg_packed: kFirstPacked's first is fdeg
-  const BuLevel level = deg ? BuLevel::kDeg : queue ? BuLevel::kQueue : BuLevel::kPlain;
-  ExploreKernel k = deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel;
-  if (ExploreKernel t = h->Take(level)) k = t;
-  BFSB_CHECK(LaunchExplore(h, k, grid, a, gate, queue ? h->queue_smem : 0));
+  BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel, grid, a, gate,
+                           queue ? h->queue_smem : 0));
   return 0;
 }
 
@@ -2726,9 +2684,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
 int32_t LaunchSplit(Handle* h, const LoopState* gate, char* err, int32_t errlen) {
   ExploreArgs a = h->Args();
   a.fold.done = h->fold_done + 1;  // GridSync's words (Fold)
-  ExploreKernel k = h->split_kernel;
-  if (ExploreKernel t = h->Take(BuLevel::kSplit)) k = t;
-  BFSB_CHECK(LaunchExplore(h, k, BottomUpGrid(h), a, gate));
+  BFSB_CHECK(LaunchExplore(h, h->split_kernel, BottomUpGrid(h), a, gate));
   return 0;
 }
 
@@ -2931,26 +2887,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       h->split_kernel = BottomUpFor(*p, BuLevel::kSplit);
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->split_kernel, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
-    }
-    if (p->bu_take > 0) {  // the take's instances of the levels' kernels above, on the same grid
-      const struct {
-        BuLevel level;
-        bool used;
-        size_t smem;
-      } uses[] = {{BuLevel::kPlain, true, 0},
-                  {BuLevel::kDeg, p->bu_deg > 0, 0},
-                  {BuLevel::kSplit, p->split > 0, 0},
-                  {BuLevel::kQueue, p->bu_queue > 0, h->queue_smem}};
-      for (const auto& u : uses) {
-        ExploreKernel k = u.used ? BottomUpFor(*p, u.level, true) : nullptr;
-        if (k == nullptr) continue;
-        if (u.smem > 0) {
-          BFSB_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)u.smem));
-        }
-        BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, h->tpb, u.smem));
-        h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
-        h->take_kernel[(int)u.level] = k;
-      }
     }
     BFSB_CHECK(cudaStreamCreateWithFlags(&h->s, cudaStreamNonBlocking));
     BFSB_CHECK(h->ev.Create(Handle::kLoopEvent0 + Handle::kLoopEvents * kLoopSlots));

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 43
+#define DOB_ABI_VERSION 42
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -147,15 +147,6 @@ typedef struct dob_params {
                                 level 0's is a programmatic dependent one
                                 (pdl); the end is the search's time less its
                                 levels'; 0: a CUDA event after each level */
-  int64_t bu_take;           /* with bu_first, bu_skip, bu_batch 2 and
-                                bu_serial > 0: the bottom-up launches of
-                                levels 1 to bu_take (the root's level 0)
-                                give a warp its chunks of 32 words after
-                                its first as it frees, not by grid stride,
-                                on the levels whose instance has the take
-                                (bu_queue's, bu_deg's with bu_deg_packed,
-                                the split's with split_help 32 and the
-                                plain one); 0: none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
