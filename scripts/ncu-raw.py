@@ -16,6 +16,7 @@ duration times the tag rate: how long the same requests take at L2's peak
 rate; the two largest stall reasons, each a share of the cycles between
 two issued instructions; the kernel.
 
+    git show aee5a2f:results/diropt-1000/profile-l2-25-raw.csv.gz > results/diropt-1000/profile-l2-25-raw.csv.gz
     python3 scripts/ncu-raw.py results/diropt-1000/profile-l2-25-raw.csv.gz 18 19 28 29 38 39 50 21 31 41 51
     python3 scripts/ncu-raw.py --metrics l1tex__t_sector_hit_rate.pct,dram__bytes_read.sum \
         results/diropt-1000/profile-queue-25-raw.csv.gz 45 54
