@@ -40,6 +40,8 @@ const (
 	pGated     = "gated"
 	pGateClock = "gate_clock"
 	pDevClock  = "dev_clock"
+	pResetStmp = "reset_stamp"
+	pPredLines = "pred_lines"
 	pL2Window  = "l2_window"
 	pTDIDs     = "td_ids"
 	pLeaves    = "leaves"
@@ -145,6 +147,10 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA with gated (else unused): the search's start event is queued on the GPU behind the gate too, so that the clock starts once the GPU has the root, not when the host's call to record it is made (after the validation that call took about 23 µs of the host, part of which the clock counted; results/diropt-1000); the reset then follows the start event as a plain launch. The CPU backend ignores it"},
 			{Name: pDevClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: the levels after level 0 are timed by the device's clock (%globaltimer) at each level's decision instead of a CUDA event after each, so that no event stands between two launches and, with pdl, every launch after level 0's is a programmatic dependent one (an event between two kernels ends the dependence); level 0 and the search's clock are still CUDA events, and the end is the search's time less its levels' (false: an event after each level). The CPU backend ignores it"},
+			{Name: pResetStmp, Type: sdk.TypeBool, Default: false, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA with dev_clock (else unused), 1×1 device loop: level 0 too is timed by the device's clock, from the reset's first instruction to its decision, so that no CUDA event follows level 0 and level 1's first launch is a programmatic dependent one as well; the search's clock is still its start and end events, and the part before the reset's first instruction (the start event's step and the reset's launch) goes to the end (false: level 0 ends with a CUDA event). The CPU backend ignores it"},
+			{Name: pPredLines, Type: sdk.TypeBool, Default: false, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA, 1×1 with bu_queue (else unused): level bu_queue's bottom-up launch writes whole the 32-byte sectors of the predecessors that hold no vertex visited before it but isolated ones and leaves (a vertex found gets its parent, any other its first CSC entry: a leaf's one neighbour; the others' are never read or are written again when found), so that no sector is read from DRAM to merge a part of it; and where bu_deg's packed level is the next (tuned: levels 2 and 3), a vertex found there at its first entry in such a sector writes nothing, its predecessor already that entry (false: each vertex found writes its own predecessor). The CPU backend ignores it"},
 			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pTDIDs, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -203,6 +209,8 @@ type options struct {
 	Gated     bool
 	GateClock bool
 	DevClock  bool
+	ResetStmp bool
+	PredLines bool
 	L2Window  bool
 	TDIDs     bool
 	SplitHelp int64
@@ -220,11 +228,15 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
-	// gate_clock is a form of the gated start, unused without it.
+	// gate_clock is a form of the gated start, unused without it, and
+	// reset_stamp one of dev_clock.
 	if !o.Gated {
 		o.GateClock = false
+	}
+	if !o.DevClock {
+		o.ResetStmp = false
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -237,6 +249,10 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	// which runs bu_deg's instance.
 	if !o.BUFirst || !o.BUSkip || o.BUBatch != 2 || o.BUSerial == 0 || o.BUQueue == dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) {
 		o.BUQueue = 0
+	}
+	// pred_lines writes on bu_queue's level, unused (false) without it.
+	if o.BUQueue == 0 {
+		o.PredLines = false
 	}
 	if dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) == 0 || o.BUBatch != 2 || o.BUSerial == 0 {
 		o.DegPacked = false
@@ -317,7 +333,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -239,6 +239,10 @@ struct LoopState {
   // (EndLevel), its device time (%globaltimer, ns) that dob_loop_sync
   // moves from that level to the search's end; else 0.
   long long leaf_ns;
+  // start_ns: with dev_clock 2 (reset_stamp), the device's clock at the
+  // reset's first instruction (ResetKernel, %globaltimer, ns), from which
+  // dob_loop_sync times level 0.
+  long long start_ns;
   // gated: 1 a cancelled start (the queued launches do nothing), 2 a
   // start that read a stale root (dob_loop_sync reports it), else 0.
   int gate;
@@ -612,18 +616,30 @@ constexpr uint32_t kPackedMask = (1u << kPackedBits) - 1, kPackedSat = (1u << (3
 // the offsets are in. With kFirstDegree (bu_deg) the range is [0, the row's
 // degree byte) instead, the offsets left to LazyOffsets; with kFirstPacked
 // (bu_deg_packed) first is fdeg, the first entry and the degree in one
-// word (kPackedBits), one load a row.
-template <int kFirst>
+// word (kPackedBits), one load a row. kWant (pred_lines, kFirstDense
+// only): u is also loaded for the rows want names that are not open (in
+// the same load instruction, so in the same request a line), their range
+// left empty.
+template <int kFirst, bool kWant = false>
 __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off,
                                              const uint32_t* __restrict__ bu_adj,
                                              const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                              const uint32_t (&v)[kBuWords], const bool (&open)[kBuWords],
                                              uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords],
-                                             uint32_t (&u)[kBuWords]) {
+                                             uint32_t (&u)[kBuWords], const bool (&want)[kBuWords]) {
+  static_assert(!kWant || kFirst == kFirstDense, "kWant loads the dense first entries");
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     beg[j] = end[j] = 0;
     u[j] = 0;
+    if constexpr (kWant) {
+      if (open[j] || want[j]) u[j] = __ldcs(&first[v[j]]);
+      if (open[j]) {
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
+      }
+      continue;
+    }
     if (open[j]) {
       if constexpr (kFirst == kFirstPacked) {
         const uint32_t x = __ldcs(&first[v[j]]);
@@ -811,17 +827,20 @@ __device__ __forceinline__ void LazyOffsets(const uint32_t* __restrict__ bu_off,
 // entry is in in_queue, with kFirstDegree the offsets where needed
 // (LazyOffsets), bs where each list's scan goes on (end once it hit),
 // then, for kBatch > 1, the lanes' own scans (BatchScan). Shared by
-// BottomUpWords and CompactRows.
+// BottomUpWords and CompactRows. first_hits gets bit j where row j hit at
+// its first entry (pred_lines' level after; unused, it costs nothing).
 template <bool kWarpAssist, int kFirst, int kBatch>
 __device__ __forceinline__ void FirstCheck(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ in_queue, const uint32_t (&v)[kBuWords],
                                            uint32_t (&beg)[kBuWords], uint32_t (&end)[kBuWords], uint32_t serial,
                                            uint32_t (&parent)[kBuWords], bool (&hit)[kBuWords],
-                                           uint32_t (&bs)[kBuWords], unsigned long long& edges) {
+                                           uint32_t (&bs)[kBuWords], unsigned long long& edges,
+                                           unsigned& first_hits) {
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
     edges += beg[j] < end[j];
+    first_hits |= (unsigned)hit[j] << j;
   }
   if (kFirst == kFirstDegree) LazyOffsets<kDegSaturated>(bu_off, v, hit, beg, end);
   if (kFirst == kFirstPacked) LazyOffsets<kPackedSat>(bu_off, v, hit, beg, end);
@@ -857,13 +876,35 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
   if (kWarpAssist) WarpAssist<kAssist>(bu_adj, in_queue, lane, b, e, hit, parent, edges);
 }
 
+// LinesOk is the calling warp's 32 bytes of shared memory in which a
+// bottom-up chunk of pred_lines' level after the lines level keeps each of
+// its words' sectors of pred the lines level wrote whole (PredSectors), a
+// byte a word: held in a register across the chunk, the instance spilled.
+__shared__ uint8_t lines_sectors[1024];
+__device__ __forceinline__ uint8_t* LinesOk() { return lines_sectors + (threadIdx.x & ~31u); }
+
+// PredSectors (pred_lines) gives the sectors of pred (8 rows, 32 bytes)
+// of a word of rows whose rows visited before the lines level, but for
+// skip's (isolated rows and leaves), are pre: bit s for sector s where
+// none.
+__device__ __forceinline__ uint32_t PredSectors(uint32_t pre) {
+  uint32_t ok = 0;
+#pragma unroll
+  for (int s = 0; s < 4; ++s) ok |= (uint32_t)(((pre >> (8 * s)) & 0xffu) == 0) << s;
+  return ok;
+}
+
 // BottomUpWords explores the kBuWords words of rows of a bottom-up level
 // from word w0, whose visited words are vis (all ones past row_words);
 // see BottomUpKernel. The warp owns these words of visited and out_queue
 // and writes them without atomics. With kSplit, vis also holds the rows
 // a split level skips (BottomUp), which stay unvisited: visited gets the
 // hits alone (an atomicOr nobody waits for).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch>
+// kLines 2 (pred_lines' level after its lines level; ours): a row that hit
+// at its first entry in a sector the level before wrote whole (okg: bit
+// 8j + s for sector s of word j, PredSectors) writes no pred: it holds
+// that first entry already.
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, int kLines = 0>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
                                               const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -872,12 +913,18 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               int64_t w0, int64_t row_words,
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
-                                              unsigned long long& edges) {
+                                              unsigned long long& edges, uint32_t okg = 0) {
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
   bool hit[kBuWords], open[kBuWords];
   WordRows(w0, lane, vis, rows, open);
-  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
-  FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent, open);
+  unsigned fh = 0;
+  FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges, fh);
+  uint32_t nw = 0;  // kLines 2: bit j where row j's pred holds its parent already
+  if constexpr (kLines == 2) {
+#pragma unroll
+    for (int j = 0; j < kBuWords; ++j) nw |= ((fh >> j) & (okg >> (8 * j + (lane >> 3))) & 1u) << j;
+  }
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     if (vis[j] == kFull) {  // every vertex of the word visited (or isolated)
@@ -888,7 +935,7 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                            edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
     if (hit[j]) {
-      pred[rows[j]] = parent[j];
+      if (!((nw >> j) & 1u)) pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -917,7 +964,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // since a round's rows share words. bu_compact 256 made level 4 0.054 ->
 // 0.038 ms and level 3 0.190 -> 0.179 ms at scale 25 on an H200; 1024
 // (every chunk) was slower (results/diropt-1000).
-template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch>
+//
+// kLines 2 (pred_lines' level after its lines level): as BottomUpWords's,
+// LinesOk()[l] the sectors of the chunk's word l written whole (PredSectors).
+template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, int kLines = 0>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
                                             const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -941,14 +991,22 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
       v[j] = (uint32_t)((c0 + w) * 32) + (uint32_t)__fns(~word, 0, (int)(r - xw) + 1);
       open[j] = r < total;
     }
-    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent);
-    FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, parent, open);
+    unsigned fh = 0;
+    FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges, fh);
+    uint32_t nw = 0;  // kLines 2: bit j where row j's pred holds its parent already (its sector written whole)
+    if constexpr (kLines == 2) {
+#pragma unroll
+      for (int j = 0; j < kBuWords; ++j) {
+        nw |= ((fh >> j) & (LinesOk()[(v[j] >> 5) - (uint32_t)c0] >> ((v[j] & 31) >> 3)) & 1u) << j;
+      }
+    }
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                              edges);
       if (hit[j]) {
-        pred[v[j]] = parent[j];
+        if (!((nw >> j) & 1u)) pred[v[j]] = parent[j];
         found += 1;
         degrees += end[j] - beg[j];
         atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
@@ -1020,19 +1078,45 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // (cuobjdump -sass), and so did one helper for both (WordFound): every
 // other level runs those instances as queue2-25 and the headline measured
 // them, so the 8 lines stay in two copies.
-template <int kFirst>
+//
+// kLines 1 (pred_lines' lines level; ours): every row of a sector of pred
+// that okg marks (bit 4j + s for sector s of word j: no row of it visited
+// before the level but the skip rows, PredSectors) is written, so that
+// the sector goes back to DRAM whole instead of read first to merge a
+// part: a row found, its parent; any other, its first entry (a leaf's
+// pred is its one neighbour, that entry; an isolated row's is never
+// read; a row still unvisited gets its pred when a later level finds it,
+// and the level after, if a row of it hits at that entry, need not write
+// it: BottomUpWords, CompactRows).
+// The group's four words of skip are one 16-byte load, issued with the
+// first entries, which are loaded for every row of a word with an open
+// row (the same load instruction a word, so no request more).
+template <int kFirst, int kLines = 0>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                            const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                            uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
                                            int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
                                            unsigned long long& found, unsigned long long& degrees,
-                                           unsigned long long& edges) {
+                                           unsigned long long& edges, const uint32_t* __restrict__ skip = nullptr) {
   static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
+  static_assert(kLines == 0 || kBuWords == 4, "pred_lines loads a group's four words of skip at once");
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
-  bool hit[kBuWords], open[kBuWords];
+  bool hit[kBuWords], open[kBuWords], want[kBuWords];
   WordRows(w0, lane, vis, rows, open);
-  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent);
+  uint4 sk{};
+  if constexpr (kLines == 1) {
+    if (w0 + kBuWords <= row_words) {
+      sk = __ldg(reinterpret_cast<const uint4*>(skip + w0));  // w0: a multiple of 4
+    } else {  // the last group: words past row_words are full (vis), their skip unread
+      sk.x = __ldg(&skip[w0]);
+      sk.y = w0 + 1 < row_words ? __ldg(&skip[w0 + 1]) : 0u;
+      sk.z = w0 + 2 < row_words ? __ldg(&skip[w0 + 2]) : 0u;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kBuWords; ++j) want[j] = kLines == 1 && vis[j] != kFull;
+  FirstEntries<kFirst, kLines == 1>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent, want);
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) {
     hit[j] = beg[j] < end[j] && InQueue(in_queue, parent[j]);
@@ -1045,8 +1129,13 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
       continue;
     }
     const unsigned hits = __ballot_sync(kFull, hit[j]);
+    bool line = false;  // kLines 1: the row's sector holds no row visited before the level but skip's
+    if constexpr (kLines == 1) {
+      const uint32_t skw = j == 0 ? sk.x : j == 1 ? sk.y : j == 2 ? sk.z : sk.w;
+      line = ((vis[j] & ~skw) >> (lane & ~7) & 0xffu) == 0;
+    }
+    if (hit[j] || line) pred[rows[j]] = parent[j];
     if (hit[j]) {
-      pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -1183,16 +1272,27 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // low & ~out_queue (low: the rows of degree below D). Each word's
 // out_queue is then written as on any bottom-up level: its hits (the
 // marked rows among them), or 0 (SplitBottomUpKernel).
+//
+// kLines (pred_lines; ours, with kSkip on 1×1): 1 on the lines level
+// (bu_queue's, kQueue), which writes whole the sectors of pred that hold
+// no row visited before it but skip's (PredSectors, QueueWords; such a
+// level explores no chunk a lane a row, bu_compact, whose rows it would
+// not write whole), 2 on the level after it, whose rows that hit at their
+// first entry in those sectors write nothing (BottomUpWords, CompactRows)
+// where `lines` says the level before was the lines level, bottom-up.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
-          bool kQueue = false>
+          bool kQueue = false, int kLines = 0>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                          const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
                                          const uint32_t* __restrict__ in_queue, uint32_t* visited,
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next,
-                                         const uint32_t* __restrict__ low = nullptr) {
+                                         const uint32_t* __restrict__ low = nullptr,
+                                         const uint32_t* __restrict__ skip = nullptr, bool lines = false) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
+  static_assert(kLines == 0 || (kSkip && !kSplit && (kLines == 2 || kQueue)), "pred_lines: bu_skip's plain levels");
+  static_assert(kLines == 0 || kBuWords == 4, "pred_lines packs a group's four words' sectors in 16 bits");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1214,7 +1314,17 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
-      if (compact > 0 && open != 0) {
+      // pred_lines' level after the lines level: each word's sectors the
+      // lines level wrote whole, a byte a word in shared memory (no
+      // register held across the chunk: in one, the instance spilled).
+      if constexpr (kLines == 2) {
+        uint32_t pre = kFull;
+        if (in && lines) pre = mine & ~__ldg(&skip[c0 + lane]) & ~__ldg(&in_queue[c0 + lane]);  // less its finds
+        __syncwarp();  // the last chunk's reads
+        LinesOk()[lane] = (uint8_t)PredSectors(pre);
+        __syncwarp();
+      }
+      if (kLines != 1 && compact > 0 && open != 0) {
         // bu_compact: a chunk of at most `compact` unvisited rows is
         // explored a lane a row (CompactRows).
         const uint32_t cnt = (uint32_t)__popc(~mine);
@@ -1228,9 +1338,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue,
-                                                            pred, serial, lane, c0, mine, incl - cnt, total, found,
-                                                            degrees, edges);
+          CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kLines>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                    out_queue, pred, serial, lane, c0, mine,
+                                                                    incl - cnt, total, found, degrees, edges);
           continue;
         }
       }
@@ -1241,17 +1351,18 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
+        const uint32_t okg = kLines == 2 ? *reinterpret_cast<const uint32_t*>(LinesOk() + g) : 0u;
         if constexpr (kQueue) {
-          QueueWords<kFirst>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g, row_words,
-                             vis, q, found, degrees, edges);
+          QueueWords<kFirst, kLines>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g,
+                                     row_words, vis, q, found, degrees, edges, skip);
           if (q.n >= 32 * kBuWords) {
             QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
                                            degrees, edges);
           }
         } else {
-          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist>(bu_off, bu_adj, first, deg, in_queue, visited,
-                                                                      out_queue, pred, serial, lane, c0 + g,
-                                                                      row_words, vis, found, degrees, edges);
+          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist, kLines>(
+              bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial, lane, c0 + g, row_words, vis,
+              found, degrees, edges, okg);
         }
       }
     }
@@ -1318,6 +1429,7 @@ struct ExploreArgs {
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
+  const uint32_t* skip = nullptr;  // pred_lines: the rows a reset marks visited (isolated, leaves)
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
@@ -1522,7 +1634,12 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // On a 1×1 grid it also ends the level (EndLevel), every level, since it
 // is the level's last launch; a split level's too, whose work
 // SplitBottomUpKernel did before it.
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false>
+//
+// kLines (pred_lines, 1×1): 1 the lines level's instance (bu_queue's), 2
+// the level after's, which skips its writes only where the level before
+// was bottom-up (LoopState::prev_dir 1: the lines level's instance ran;
+// BottomUp).
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1540,9 +1657,9 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        cur);
     }
   } else if (!Skip(gate, 1)) {
-    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
-                                                                        a.visited, a.out_queue, a.pred, a.row_words,
-                                                                        a.serial, a.compact, a.ctr, a.next);
+    BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
+        a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
+        a.compact, a.ctr, a.next, nullptr, a.skip, kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1));
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1744,6 +1861,9 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
                             LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off) {
   PdlStart();
+  // The reset's first instruction on the device's clock, from which
+  // dev_clock 2 (reset_stamp) times level 0 (LoopState::start_ns).
+  const long long start_ns = blockIdx.x == 0 && threadIdx.x == 0 ? (long long)GlobalTimer() : 0;
   if (gated != nullptr) {  // a gated start: the root GateKernel copied, read once a block
     __shared__ long long root[4];
     __shared__ int state;  // LoopState::gate
@@ -1792,6 +1912,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
     if (init.st != nullptr) {
       StartState(init, true);
       init.st->root = root_row;
+      init.st->start_ns = start_ns;
     }
   }
 }
@@ -2018,7 +2139,7 @@ __global__ void FloorKernel(const uint32_t* __restrict__ bu_off, const uint32_t*
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) iso[j] = w0 + j < row_words ? skip[w0 + j] : kFull;
     WordRows(w0, lane, iso, v, open);
-    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, u);
+    FirstEntries<kFirst>(bu_off, bu_adj, first, deg, v, open, beg, end, u, open);
 #pragma unroll
     for (int j = 0; j < kBuWords; ++j) {
       if (beg[j] < end[j]) acc += (uint32_t)InQueue(in_queue, u[j]) + (end[j] - beg[j]);
@@ -2097,6 +2218,7 @@ __device__ void StartState(const LoopInit& in, bool start) {
   st->root = -1;
   st->leaves = 0;
   st->leaf_ns = 0;
+  st->start_ns = 0;
   st->gate = 0;
   if (start) {
     st->mf = in.lp.mf;
@@ -2184,12 +2306,16 @@ enum class BuLevel { kPlain, kDeg, kSplit, kQueue };
 // rows (level bu_queue), built for bu_first, bu_skip, bu_batch 2 and the
 // warp's help alone; for kDeg with bu_deg_packed, the instance
 // that reads the first entry and the degree in one word (kFirstPacked),
-// built for those four too.
+// built for those four too. With pred_lines, kQueue's instance writes
+// whole sectors of pred (kLines 1), and kDeg's packed one, where bu_deg is
+// the level after bu_queue, skips the writes they make redundant (kLines
+// 2); a bu_deg elsewhere keeps its instance (every write made).
 ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
   if (level == BuLevel::kQueue) {
-    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstDense, 2, true, true> : nullptr;
+    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
+    return p.pred_lines ? BottomUpKernel<true, kFirstDense, 2, true, true, 1> : BottomUpKernel<true, kFirstDense, 2, true, true>;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
   // per bu_batch (1, 2) and warp's help (without, with).
@@ -2209,7 +2335,9 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
                 SplitBottomUpKernel<true, 2>);
   }
   if (deg && p.bu_deg_packed != 0) {
-    return first && skip && assist && p.bu_batch == 2 ? BottomUpKernel<true, kFirstPacked, 2, true> : nullptr;
+    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
+    return p.pred_lines && p.bu_deg == p.bu_queue + 1 ? BottomUpKernel<true, kFirstPacked, 2, true, false, 2>
+                                                      : BottomUpKernel<true, kFirstPacked, 2, true>;
   }
   if (deg) {
     return pick(BottomUpKernel<false, kFirstDegree, 1, true>, BottomUpKernel<true, kFirstDegree, 1, true>,
@@ -2448,7 +2576,7 @@ struct Handle {
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}};
+                       Next(), Fold{}, skip};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2462,8 +2590,8 @@ int64_t DeviceBytes(const dob_params* p) {
   b += 3 * rw + cw;                                              // isolated, visited, out_queue; in_queue
   if (p->leaves > 0) b += 2 * rw + 12 * p->leaves + 4;           // skip, has_leaf, the leaves by neighbour
   if (p->single) b += std::max(rw, cw) + 12;                     // the spare queue, EndLevel's count, the split's barrier
-  b += 4 * p->local_rows;                                        // pred
-  if (p->bu_first) b += 4 * p->local_rows;                       // first
+  b += 32 * rw;                                                  // pred (whole words)
+  if (p->bu_first) b += 32 * rw;                                 // first (whole words)
   if (p->bu_deg > 0) b += p->bu_deg_packed != 0 ? 4 * p->local_rows : p->local_rows;  // deg or fdeg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
@@ -2511,6 +2639,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, BuLevel::kQueue) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
+  BFSB_REQUIRE(p->pred_lines == 0 || (p->pred_lines == 1 && p->single && p->bu_queue > 0),
+               "dob: pred_lines %lld: want 0, or 1 on a 1×1 grid with bu_queue", (long long)p->pred_lines);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),
@@ -2532,8 +2662,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
   BFSB_REQUIRE(p->gated == 0 || ((p->gated == 1 || p->gated == 2) && p->single),
                "dob: gated %lld: want 0, or 1 or 2 on a 1×1 grid", (long long)p->gated);
-  BFSB_REQUIRE(p->dev_clock == 0 || (p->dev_clock == 1 && p->single),
-               "dob: dev_clock %lld: want 0, or 1 on a 1×1 grid", (long long)p->dev_clock);
+  BFSB_REQUIRE(p->dev_clock == 0 || ((p->dev_clock == 1 || p->dev_clock == 2) && p->single),
+               "dob: dev_clock %lld: want 0, or 1 or 2 on a 1×1 grid", (long long)p->dev_clock);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
                (long long)p->bu_compact);
   return 0;
@@ -2808,7 +2938,9 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
     // decisions' stamps (dob_loop_sync), so that no event comes between
     // two launches and every launch after level 0's is a programmatic
     // dependent one (an event between two kernels ends the dependence).
-    if (!h->p.dev_clock || h->level == 0) BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
+    // dev_clock 2 (reset_stamp): no level's, level 0 timed from the
+    // reset's stamp, so that level 1's first launch is dependent too.
+    if (!h->p.dev_clock || (h->level == 0 && h->p.dev_clock == 1)) BFSB_CHECK(h->ev.Record(h->LoopEvent(4), h->s));
   } else {
     BFSB_CHECK(h->ev.Record(h->LoopEvent(1), h->s));
   }
@@ -2908,7 +3040,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
     if (p->bu_first) {
-      BFSB_CHECK(cudaMalloc(&h->first, 4 * p->local_rows));
+      BFSB_CHECK(cudaMalloc(&h->first, 4 * 32 * rw));  // whole words: pred_lines reads a word's every row
       if (p->bu_deg > 0 && p->bu_deg_packed != 0) {
         BFSB_CHECK(cudaMalloc(&h->fdeg, 4 * p->local_rows));
       } else if (p->bu_deg > 0) {
@@ -2954,7 +3086,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dgroot, h->groot, 0));
       memset(h->groot, 0, sizeof(GateRoot));
     }
-    BFSB_CHECK(cudaMalloc(&h->pred, 4 * p->local_rows));
+    BFSB_CHECK(cudaMalloc(&h->pred, 4 * 32 * rw));  // whole words: pred_lines writes a sector's every row
     if (p->leaves > 0) {
       // The groups: the pairs come by neighbour (checked above), cut where
       // it changes.
@@ -3535,10 +3667,13 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
     // The end of the level before (level 0: the search's start, dob_reset).
     const int before = l == 0 ? 0 : Handle::SlotEvent((int)((l - 1) % kLoopSlots), 4);
     float gap = 0;
-    if (h->p.single && h->p.dev_clock && l > 0) {
+    if (h->p.single && h->p.dev_clock && (l > 0 || h->p.dev_clock == 2)) {
       // dev_clock: since the level before's decision, by the device's
-      // clock (EndLevel's stamps).
-      t[0] = (float)((r.stamp - h->last_stamp) / 1e6);
+      // clock (EndLevel's stamps); level 0 with dev_clock 2 since the
+      // reset's first instruction (ResetKernel's stamp), the time before
+      // it (the start event's step and the reset's launch) going to the
+      // end, the search's time less its levels' (dob_finish).
+      t[0] = (float)((r.stamp - (l == 0 ? st.start_ns : h->last_stamp)) / 1e6);
     } else if (h->p.single) {
       // One event a level: the level is the time since the one before
       // ended, its exploration with the decision (EndLevel) and the

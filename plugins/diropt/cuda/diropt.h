@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 42
+#define DOB_ABI_VERSION 44
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -146,7 +146,25 @@ typedef struct dob_params {
                                 between them, so that every launch after
                                 level 0's is a programmatic dependent one
                                 (pdl); the end is the search's time less its
-                                levels'; 0: a CUDA event after each level */
+                                levels'; 2 (reset_stamp): level 0 too, from
+                                the reset's first instruction (ResetKernel's
+                                stamp), with no event after it, so that
+                                level 1's first launch is dependent too (the
+                                time before the reset's first instruction
+                                goes to the end); 0: a CUDA event after each
+                                level */
+  int64_t pred_lines;        /* 1×1 with bu_queue: 1: level bu_queue's
+                                bottom-up launch writes whole the 32-byte
+                                sectors of pred that hold no row visited
+                                before it but isolated ones and leaves (a
+                                row found: its parent; any other: its first
+                                CSC entry, a leaf's neighbour), so that no
+                                sector is read from DRAM to merge a part,
+                                and level bu_queue + 1, where it is bu_deg's
+                                packed level, writes no pred for a row that
+                                hits at its first entry in such a sector
+                                after a bottom-up level bu_queue; 0: every
+                                found row's pred alone */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

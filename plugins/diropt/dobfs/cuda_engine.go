@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 42
+const dobABIVersion = 44
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -34,11 +34,11 @@ type dobParams struct {
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
-	BUDegPacked, DevClock                      int64
+	BUDegPacked, DevClock, PredLines           int64
 }
 
-var _ [256 - unsafe.Sizeof(dobParams{})]struct{} // 32 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 256]struct{}
+var _ [264 - unsafe.Sizeof(dobParams{})]struct{} // 33 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 264]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -190,6 +190,8 @@ type CUDAOptions struct {
 	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
 	GateClock       bool  // with Gated: the search's start event queued behind the gate too (the clock starts once the GPU has the root)
 	DevClock        bool  // 1×1 device loop: levels after level 0 timed by the device's clock at their decisions, no CUDA event between launches
+	ResetStamp      bool  // with DevClock: level 0 too, from the reset's first instruction, no event after it (dev_clock 2)
+	PredLines       bool  // 1×1 with BUQueue: level BUQueue writes whole sectors of pred, and level BUQueue+1 (BUDeg's packed level) skips the writes that makes redundant
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
@@ -260,7 +262,7 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
 		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: gatedMode(co.Gated && single, co.GateClock),
-		L2Window: b64(co.L2Window && single), DevClock: b64(co.DevClock && single), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
+		L2Window: b64(co.L2Window && single), DevClock: devClock(co.DevClock && single, co.ResetStamp), PredLines: b64(co.PredLines && single && co.BUQueue > 0), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
 	if co.BUDegPacked && p.BUDeg > 0 && p.BUBatch == 2 && p.BUSerial > 0 && p.LocalCols <= 1<<26 {
 		p.BUDegPacked = 1
 	}
@@ -302,6 +304,18 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 
 // gatedMode is dob_params.gated: 0 without a gated start, 1 with the
 // start recorded by dob_reset, 2 with it queued behind the gate (clock).
+// devClock is dob_params.dev_clock: 0 off, 1 the levels after level 0 by
+// the device's clock, 2 level 0 too (ResetStamp).
+func devClock(on, resetStamp bool) int64 {
+	switch {
+	case !on:
+		return 0
+	case resetStamp:
+		return 2
+	}
+	return 1
+}
+
 func gatedMode(gated, clock bool) int64 {
 	switch {
 	case !gated:
