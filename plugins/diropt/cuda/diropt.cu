@@ -880,7 +880,7 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 // bottom-up chunk of pred_lines' level after the lines level keeps each of
 // its words' sectors of pred the lines level wrote whole (PredSectors), a
 // byte a word: held in a register across the chunk, the instance spilled.
-__shared__ uint8_t lines_sectors[1024];
+__shared__ __align__(16) uint8_t lines_sectors[1024];  // a group's four bytes read as one word
 __device__ __forceinline__ uint8_t* LinesOk() { return lines_sectors + (threadIdx.x & ~31u); }
 
 // PredSectors (pred_lines) gives the sectors of pred (8 rows, 32 bytes)
