@@ -121,11 +121,11 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pDegPacked: false}, {pDegPacked: true, pBUCompact: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(1), pDegPacked: true},
 			{pMode: dobfs.ModeBottomUp, pBUDeg: int64(2), pDegPacked: true, pBUCompact: int64(0)},
-			// reset_stamp: level 0 by the device's clock too, gated and
-			// not, and with every level bottom-up (checkLevelsEnd: each
-			// level's time and the end positive, tiling the search).
-			{pResetStmp: true}, {pResetStmp: true, pGated: false}, {pMode: dobfs.ModeBottomUp, pResetStmp: true},
-			// pred_lines: level 2's whole sectors and level 3's skipped
+			// reset_stamp (tuned on): level 0 by the device's clock too;
+			// off; not gated; with every level bottom-up (checkLevelsEnd:
+			// each level's time and the end positive, tiling the search).
+			{pResetStmp: false}, {pResetStmp: true, pGated: false}, {pMode: dobfs.ModeBottomUp, pResetStmp: true},
+			// pred_lines (tuned on): off; level 2's whole sectors and level 3's skipped
 			// writes (every search of a case on one handle, so a sector
 			// left from the search before would fail validation); level
 			// 3 through CompactRows alone (bu_compact 1024) and never
@@ -134,7 +134,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// rows); without the packed level 3 (level 2 alone); on level
 			// 3 with no level after it (bu_deg 0); and after a split level
 			// 2 (level 3 writes every row).
-			{pPredLines: true}, {pPredLines: true, pBUCompact: int64(1024)}, {pPredLines: true, pBUCompact: int64(0)},
+			{pPredLines: false}, {pPredLines: true, pBUCompact: int64(1024)}, {pPredLines: true, pBUCompact: int64(0)},
 			{pMode: dobfs.ModeBottomUp, pPredLines: true}, {pMode: dobfs.ModeBottomUp, pPredLines: true, pLeaves: false},
 			{pPredLines: true, pDegPacked: false}, {pPredLines: true, pBUQueue: int64(3), pBUDeg: int64(0)},
 			{pPredLines: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},

@@ -966,7 +966,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
 // (every chunk) was slower (results/diropt-1000).
 //
 // kLines 2 (pred_lines' level after its lines level): as BottomUpWords's,
-// LinesOk()[l] the sectors of the chunk's word l written whole (PredSectors).
+// where lines, LinesOk()[l] the sectors of the chunk's word l written
+// whole (PredSectors).
 template <bool kWarpAssist, int kFirst, int kBatch, int kAssist = kBatch, int kLines = 0>
 __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             const uint32_t* __restrict__ bu_adj,
@@ -975,7 +976,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
                                             uint32_t* out_queue, uint32_t* pred, uint32_t serial, int lane,
                                             int64_t c0, uint32_t mine, uint32_t excl, uint32_t total,
                                             unsigned long long& found, unsigned long long& degrees,
-                                            unsigned long long& edges) {
+                                            unsigned long long& edges, bool lines = false) {
   for (uint32_t r0 = 0; r0 < total; r0 += 32 * kBuWords) {
     uint32_t v[kBuWords], beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords];
     bool hit[kBuWords], open[kBuWords];
@@ -995,7 +996,7 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
     unsigned fh = 0;
     FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, v, beg, end, serial, parent, hit, bs, edges, fh);
     uint32_t nw = 0;  // kLines 2: bit j where row j's pred holds its parent already (its sector written whole)
-    if constexpr (kLines == 2) {
+    if (kLines == 2 && lines) {
 #pragma unroll
       for (int j = 0; j < kBuWords; ++j) {
         nw |= ((fh >> j) & (LinesOk()[(v[j] >> 5) - (uint32_t)c0] >> ((v[j] & 31) >> 3)) & 1u) << j;
@@ -1088,9 +1089,9 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // read; a row still unvisited gets its pred when a later level finds it,
 // and the level after, if a row of it hits at that entry, need not write
 // it: BottomUpWords, CompactRows).
-// The group's four words of skip are one 16-byte load, issued with the
-// first entries, which are loaded for every row of a word with an open
-// row (the same load instruction a word, so no request more).
+// okg: bit 8j + s for sector s of word j (the chunk's PredSectors, from
+// shared memory). The first entries are loaded for every row of a word
+// with an open row (the same load instruction a word, so no request more).
 template <int kFirst, int kLines = 0>
 __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
                                            const uint32_t* __restrict__ first, const uint8_t* __restrict__ deg,
@@ -1098,22 +1099,11 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
                                            uint32_t* out_queue, uint32_t* pred, int lane, int64_t w0,
                                            int64_t row_words, const uint32_t (&vis)[kBuWords], RowQueue& q,
                                            unsigned long long& found, unsigned long long& degrees,
-                                           unsigned long long& edges, const uint32_t* __restrict__ skip = nullptr) {
+                                           unsigned long long& edges, uint32_t okg = 0) {
   static_assert(kFirst != kFirstDegree, "bu_queue is the offsets' instance (LazyOffsets is not queued)");
-  static_assert(kLines == 0 || kBuWords == 4, "pred_lines loads a group's four words of skip at once");
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], rows[kBuWords];
   bool hit[kBuWords], open[kBuWords], want[kBuWords];
   WordRows(w0, lane, vis, rows, open);
-  uint4 sk{};
-  if constexpr (kLines == 1) {
-    if (w0 + kBuWords <= row_words) {
-      sk = __ldg(reinterpret_cast<const uint4*>(skip + w0));  // w0: a multiple of 4
-    } else {  // the last group: words past row_words are full (vis), their skip unread
-      sk.x = __ldg(&skip[w0]);
-      sk.y = w0 + 1 < row_words ? __ldg(&skip[w0 + 1]) : 0u;
-      sk.z = w0 + 2 < row_words ? __ldg(&skip[w0 + 2]) : 0u;
-    }
-  }
 #pragma unroll
   for (int j = 0; j < kBuWords; ++j) want[j] = kLines == 1 && vis[j] != kFull;
   FirstEntries<kFirst, kLines == 1>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent, want);
@@ -1129,11 +1119,8 @@ __device__ __forceinline__ void QueueWords(const uint32_t* __restrict__ bu_off, 
       continue;
     }
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    bool line = false;  // kLines 1: the row's sector holds no row visited before the level but skip's
-    if constexpr (kLines == 1) {
-      const uint32_t skw = j == 0 ? sk.x : j == 1 ? sk.y : j == 2 ? sk.z : sk.w;
-      line = ((vis[j] & ~skw) >> (lane & ~7) & 0xffu) == 0;
-    }
+    // kLines 1: the row's sector holds no row visited before the level but skip's
+    const bool line = kLines == 1 && ((okg >> (8 * j + (lane >> 3))) & 1u);
     if (hit[j] || line) pred[rows[j]] = parent[j];
     if (hit[j]) {
       found += 1;
@@ -1288,7 +1275,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          uint32_t* out_queue, uint32_t* pred, int64_t row_words, uint32_t serial,
                                          uint32_t compact, Counters* ctr, Counters* next,
                                          const uint32_t* __restrict__ low = nullptr,
-                                         const uint32_t* __restrict__ skip = nullptr, bool lines = false) {
+                                         const uint32_t* __restrict__ skip = nullptr, uint8_t* lines_g = nullptr,
+                                         bool lines = false) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
   static_assert(kLines == 0 || (kSkip && !kSplit && (kLines == 2 || kQueue)), "pred_lines: bu_skip's plain levels");
@@ -1314,14 +1302,21 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
-      // pred_lines' level after the lines level: each word's sectors the
-      // lines level wrote whole, a byte a word in shared memory (no
-      // register held across the chunk: in one, the instance spilled).
-      if constexpr (kLines == 2) {
-        uint32_t pre = kFull;
-        if (in && lines) pre = mine & ~__ldg(&skip[c0 + lane]) & ~__ldg(&in_queue[c0 + lane]);  // less its finds
+      // pred_lines: each word's sectors of pred written whole, a byte a
+      // word in shared memory (no register held across the chunk: in one,
+      // the instance spilled). The lines level finds them (PredSectors)
+      // and keeps them in lines_g for the level after, which reads them
+      // there where the level before was the lines level (lines).
+      if (kLines == 1 || (kLines == 2 && lines)) {
+        uint8_t ok4 = 0;
+        if (kLines == 1) {
+          ok4 = (uint8_t)PredSectors(in ? mine & ~__ldg(&skip[c0 + lane]) : kFull);
+          if (in) lines_g[c0 + lane] = ok4;
+        } else if (in) {
+          ok4 = lines_g[c0 + lane];
+        }
         __syncwarp();  // the last chunk's reads
-        LinesOk()[lane] = (uint8_t)PredSectors(pre);
+        LinesOk()[lane] = ok4;
         __syncwarp();
       }
       if (kLines != 1 && compact > 0 && open != 0) {
@@ -1340,7 +1335,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
           __syncwarp();
           CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kLines>(bu_off, bu_adj, first, deg, in_queue, visited,
                                                                     out_queue, pred, serial, lane, c0, mine,
-                                                                    incl - cnt, total, found, degrees, edges);
+                                                                    incl - cnt, total, found, degrees, edges, lines);
           continue;
         }
       }
@@ -1351,10 +1346,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (((open >> g) & ((1u << kBuWords) - 1)) == 0) continue;
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
-        const uint32_t okg = kLines == 2 ? *reinterpret_cast<const uint32_t*>(LinesOk() + g) : 0u;
+        const uint32_t okg =
+            kLines == 1 || (kLines == 2 && lines) ? *reinterpret_cast<const uint32_t*>(LinesOk() + g) : 0u;
         if constexpr (kQueue) {
           QueueWords<kFirst, kLines>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g,
-                                     row_words, vis, q, found, degrees, edges, skip);
+                                     row_words, vis, q, found, degrees, edges, okg);
           if (q.n >= 32 * kBuWords) {
             QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
                                            degrees, edges);
@@ -1429,7 +1425,11 @@ struct ExploreArgs {
   BigQueue big;
   Counters *ctr, *next;
   Fold fold;  // the 1×1 device loop's end of a level (EndLevel; next nullptr: none)
-  const uint32_t* skip = nullptr;  // pred_lines: the rows a reset marks visited (isolated, leaves)
+  // pred_lines: the rows a reset marks visited (isolated, leaves), and a
+  // byte a word of rows: the sectors of pred the lines level wrote whole
+  // (PredSectors), which the level after reads.
+  const uint32_t* skip = nullptr;
+  uint8_t* lines = nullptr;
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
@@ -1659,7 +1659,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
   } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-        a.compact, a.ctr, a.next, nullptr, a.skip, kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1));
+        a.compact, a.ctr, a.next, nullptr, a.skip, a.lines,
+        kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1));
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -2401,6 +2402,7 @@ struct Handle {
   // itself).
   LeafGroups leaves{};
   uint32_t* skip = nullptr;
+  uint8_t* lines = nullptr;  // pred_lines: a byte a word of rows (ExploreArgs::lines)
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
   // 1×1: visited and the three queues in one allocation (bits), and with
@@ -2523,6 +2525,7 @@ struct Handle {
     }
     if (has_leaf != nullptr) cudaFree(has_leaf);
     if (skip != nullptr && skip != isolated) cudaFree(skip);
+    if (lines != nullptr) cudaFree(lines);
     if (!Aligned()) {
       if (own != nullptr) cudaFree(own);
       if (gather != nullptr) cudaFree(gather);
@@ -2576,7 +2579,7 @@ struct Handle {
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}, skip};
+                       Next(), Fold{}, skip, lines};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2594,6 +2597,7 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->bu_first) b += 32 * rw;                                 // first (whole words)
   if (p->bu_deg > 0) b += p->bu_deg_packed != 0 ? 4 * p->local_rows : p->local_rows;  // deg or fdeg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
+  if (p->pred_lines) b += rw / 4;                                // lines: a byte a word
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -3039,6 +3043,7 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       BFSB_CHECK(cudaMalloc(&h->bu_adj, 4 * std::max<int64_t>(p->bu_nnz, 1)));
       if (p->bu_nnz > 0) BFSB_CHECK(cudaMemcpy(h->bu_adj, bu_adj, 4 * p->bu_nnz, cudaMemcpyHostToDevice));
     }
+    if (p->pred_lines) BFSB_CHECK(cudaMalloc(&h->lines, rw));
     if (p->bu_first) {
       BFSB_CHECK(cudaMalloc(&h->first, 4 * 32 * rw));  // whole words: pred_lines reads a word's every row
       if (p->bu_deg > 0 && p->bu_deg_packed != 0) {
