@@ -402,6 +402,11 @@ func (p *parser) only(v any, key string) ([]map[string]string, error) {
 			if !ok || !isIdent(d) || val == "" {
 				return nil, p.errf(key, "want \"dimension=value\" pairs separated by commas, got %q", s)
 			}
+			if d == "seed" {
+				// A seed pair is "A,B" as a case reports it; the list's
+				// commas separate pairs, so the config writes "A/B".
+				val = strings.ReplaceAll(val, "/", ",")
+			}
 			match[d] = val
 		}
 		out = append(out, match)

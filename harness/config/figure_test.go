@@ -20,7 +20,7 @@ series = ["bitmap_messages", "variant"]
 kind = "bar"
 title = "Weak scaling"
 reference = "paper.csv"
-only = ["scale=21,gpus=1", "scale = 22, grid = 1x2"]
+only = ["scale=21,gpus=1", "scale = 22, grid = 1x2", "variant=diropt,seed=2/3"]
 
 [[figure]]
 name = "levels"
@@ -42,7 +42,7 @@ logy = true
 	if !reflect.DeepEqual(f.Series, []string{"bitmap_messages", "variant"}) {
 		t.Fatalf("series = %v", f.Series)
 	}
-	want := []map[string]string{{"scale": "21", "gpus": "1"}, {"scale": "22", "grid": "1x2"}}
+	want := []map[string]string{{"scale": "21", "gpus": "1"}, {"scale": "22", "grid": "1x2"}, {"variant": "diropt", "seed": "2,3"}}
 	if !reflect.DeepEqual(f.Only, want) {
 		t.Fatalf("only = %v", f.Only)
 	}
