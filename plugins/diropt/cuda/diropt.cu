@@ -877,9 +877,10 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 }
 
 // LinesOk is the calling warp's 32 bytes of shared memory in which a
-// bottom-up chunk of pred_lines' level after the lines level keeps each of
-// its words' sectors of pred the lines level wrote whole (PredSectors), a
-// byte a word: held in a register across the chunk, the instance spilled.
+// bottom-up chunk of pred_lines' two levels keeps each of its words'
+// sectors of pred the lines level writes (or wrote) whole (PredSectors),
+// a byte a word: held in a register across the chunk, the instance
+// spilled.
 __shared__ __align__(16) uint8_t lines_sectors[1024];  // a group's four bytes read as one word
 __device__ __forceinline__ uint8_t* LinesOk() { return lines_sectors + (threadIdx.x & ~31u); }
 
@@ -1081,8 +1082,8 @@ __device__ __forceinline__ RowQueue WarpQueue() {
 // them, so the 8 lines stay in two copies.
 //
 // kLines 1 (pred_lines' lines level; ours): every row of a sector of pred
-// that okg marks (bit 4j + s for sector s of word j: no row of it visited
-// before the level but the skip rows, PredSectors) is written, so that
+// that okg marks (no row of it visited before the level but the skip
+// rows, PredSectors) is written, so that
 // the sector goes back to DRAM whole instead of read first to merge a
 // part: a row found, its parent; any other, its first entry (a leaf's
 // pred is its one neighbour, that entry; an isolated row's is never
