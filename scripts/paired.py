@@ -20,7 +20,9 @@ root. With a level L after the case numbers it also prints, root by root, level 
 frontier, m_f, entries examined and exploration time (ms) in both cases,
 then for each direction each case's mean level-L time over its searches
 that went that way there and, over the roots that went that way in both,
-in how many b was faster, the median ratio and the sign test, and the roots whose direction at level L differs between the cases
+in how many b was faster, the median ratio and the sign test, the mean
+time of level L + 1 after each direction and of those searches in both
+cases, and the roots whose direction at level L differs between the cases
 (switched: the A/B of a switching threshold such as alpha). Two runs of
 different lengths are compared over the roots they share (Graph500's
 keys are a prefix of a longer run's).
@@ -191,9 +193,29 @@ def main():
             print(f"level {level} {name}, mean: {means[0]} / {means[1]}")
             if ratios[d]:
                 paired(ratios[d], f"level {level} {name} in both (b / a)")
+        after(a, b, level, dirs)
         switched(a, b, level)
         if len(rest) >= 3:
             window(a, b, level, float(rest[1]), float(rest[2]))
+
+
+def after(a, b, level, dirs):
+    """By level `level`'s direction (the roots that went it in both cases):
+    level `level` + 1's mean time after it and the searches' mean time in
+    each case, and in how many of those roots b's level `level` + 1 was
+    faster (a step that acts on the level after one direction only)."""
+    nxt = level + 1
+    for d, name in dirs.items():
+        xs = [(x, y) for x, y in zip(a["bfs"], b["bfs"])
+              if direction(x, level)[0] == d and direction(y, level)[0] == d]
+        if not xs:
+            continue
+        la, lb = [explore_ms(x, nxt) for x, _ in xs], [explore_ms(y, nxt) for _, y in xs]
+        sa, sb = [x["time_s"] * 1e3 for x, _ in xs], [y["time_s"] * 1e3 for _, y in xs]
+        k = sum(v < u for u, v in zip(la, lb))
+        print(f"after a {name} level {level} ({len(xs)} roots): level {nxt} mean ms a / b "
+              f"{statistics.mean(la):.4f} / {statistics.mean(lb):.4f} (b faster in {k}), "
+              f"search {statistics.mean(sa):.4f} / {statistics.mean(sb):.4f}")
 
 
 def dir_of(p):
