@@ -1272,8 +1272,9 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // whole, it is not. On an H200 level 3 after a bottom-up level 2 was 16 %
 // faster (30 of 38 roots) at scale 25, the bottom-up level 2s 9 % faster
 // at 26, and level 3 after a top-down or split level 2, where it skips
-// nothing, 2-4 % slower: the kLines 2 instance spills 8 bytes under nvcc
-// 13 and loads a chunk's byte after its visited words
+// nothing, 2-4 % slower: the kLines 2 instance spills (8 bytes of stack
+// in a first build under nvcc 13) and loads a chunk's byte after its
+// visited words
 // (results/diropt-1000, "`reset_stamp` and `pred_lines`").
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
           bool kQueue = false, int kLines = 0>
