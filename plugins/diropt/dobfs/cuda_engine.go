@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 44
+const dobABIVersion = 45
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
