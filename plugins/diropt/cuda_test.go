@@ -133,24 +133,11 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// in their sectors); without leaves (the leaves searched as
 			// rows); without the packed level 3 (level 2 alone); on level
 			// 3 with no level after it (bu_deg 0); and after a split level
-			// 2 without split_lines (level 3 writes every row).
+			// 2 (level 3 writes every row).
 			{pPredLines: false}, {pPredLines: true, pBUCompact: int64(1024)}, {pPredLines: true, pBUCompact: int64(0)},
 			{pMode: dobfs.ModeBottomUp, pPredLines: true}, {pMode: dobfs.ModeBottomUp, pPredLines: true, pLeaves: false},
 			{pPredLines: true, pDegPacked: false}, {pPredLines: true, pBUQueue: int64(3), pBUDeg: int64(0)},
-			{pSplitLns: false, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			// split_lines (tuned on): the split level 2 (its window wide
-			// open) writes whole sectors and level 3 skips after it; with
-			// every chunk compact (no sector whole: level 3 writes every
-			// row) and none; with D above every degree (every row low:
-			// only the marked ones explored, most words left whole) and
-			// below every degree (no row low); on level 3 with bu_queue 3
-			// (the split's bytes unread: level 3 writes its own).
-			{pSplitLns: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			{pSplitLns: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUCompact: int64(1024)},
-			{pSplitLns: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUCompact: int64(0)},
-			{pSplitLns: true, pSplit: int64(1 << 20), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			{pSplitLns: true, pSplit: int64(1), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			{pSplitLns: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pBUQueue: int64(3), pBUDeg: int64(4)},
+			{pPredLines: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
 			// The split level with its window wide open (TestSplit), from
 			// a bound below every row's degree to one above all, through
 			// each instance of its kernel and the BigQueue's tails.

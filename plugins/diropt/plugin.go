@@ -42,7 +42,6 @@ const (
 	pDevClock  = "dev_clock"
 	pResetStmp = "reset_stamp"
 	pPredLines = "pred_lines"
-	pSplitLns  = "split_lines"
 	pL2Window  = "l2_window"
 	pTDIDs     = "td_ids"
 	pLeaves    = "leaves"
@@ -152,8 +151,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA with dev_clock (else unused), 1×1 device loop: level 0 too is timed by the device's clock, from the reset's first instruction to its decision, so that no CUDA event follows level 0 and level 1's first launch is a programmatic dependent one as well; the search's clock is still its start and end events, and the part before the reset's first instruction (the start event's step and the reset's launch) goes to the end (false: level 0 ends with a CUDA event). The CPU backend ignores it"},
 			{Name: pPredLines, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 with bu_queue (else unused): level bu_queue's bottom-up launch writes whole the 32-byte sectors of the predecessors that hold no vertex visited before it but isolated ones and leaves (a vertex found gets its parent, any other its first CSC entry: a leaf's one neighbour; the others' are never read or are written again when found), so that no sector is read from DRAM to merge a part of it; and where bu_deg's packed level is the next (tuned: levels 2 and 3), a vertex found there at its first entry in such a sector writes nothing, its predecessor already that entry (false: each vertex found writes its own predecessor). The CPU backend ignores it"},
-			{Name: pSplitLns, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA with pred_lines, split and split_help 32 (else unused): the split level 2's bottom-up side writes whole sectors of the predecessors too (every vertex of such a sector, the ones the split skips among them, gets its parent or its first CSC entry; not in a chunk it explores a lane a row), so that level 3 after a split level skips the writes of its vertices found at their first entry, as after a bottom-up level 2 (false: level 3 writes every predecessor after a split level). The CPU backend ignores it"},
 			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pTDIDs, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -214,7 +211,6 @@ type options struct {
 	DevClock  bool
 	ResetStmp bool
 	PredLines bool
-	SplitLns  bool
 	L2Window  bool
 	TDIDs     bool
 	SplitHelp int64
@@ -232,7 +228,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
 		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), SplitLns: cfg.Bool(pSplitLns), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	// gate_clock is a form of the gated start, unused without it, and
 	// reset_stamp one of dev_clock.
@@ -277,11 +273,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	// bu_deg 2 names level 2 too, whose kernel is the split's.
 	if o.Order != dobfs.OrderDegree || o.TDLane == 0 || !o.BUFirst || !o.BUSkip || dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) == dobfs.SplitLevel {
 		o.Split = 0
-	}
-	// split_lines is pred_lines on the split level's instance of
-	// split_help 32, unused (false) without the three.
-	if !o.PredLines || o.Split == 0 || o.SplitHelp != 32 {
-		o.SplitLns = false
 	}
 	return o, nil
 }
@@ -342,7 +333,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, SplitLines: v.opt.SplitLns, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -632,24 +632,31 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
   for (int j = 0; j < kBuWords; ++j) {
     beg[j] = end[j] = 0;
     u[j] = 0;
-    if constexpr (kFirst == kFirstPacked) {
+    if constexpr (kWant) {
+      if (open[j] || want[j]) u[j] = __ldcs(&first[v[j]]);
       if (open[j]) {
-        const uint32_t x = __ldcs(&first[v[j]]);
-        u[j] = x & kPackedMask;
-        end[j] = x >> kPackedBits;
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
       }
       continue;
     }
-    if (kFirst && (open[j] || (kWant && want[j]))) u[j] = __ldcs(&first[v[j]]);
-    if (!open[j]) continue;
-    if (kFirst == kFirstDegree) {
-      end[j] = __ldcs(&deg[v[j]]);
-    } else if (kFirst) {
-      beg[j] = __ldcs(&bu_off[v[j]]);
-      end[j] = __ldcs(&bu_off[v[j] + 1]);
-    } else {
-      beg[j] = bu_off[v[j]];
-      end[j] = bu_off[v[j] + 1];
+    if (open[j]) {
+      if constexpr (kFirst == kFirstPacked) {
+        const uint32_t x = __ldcs(&first[v[j]]);
+        u[j] = x & kPackedMask;
+        end[j] = x >> kPackedBits;
+        continue;
+      }
+      if (kFirst) u[j] = __ldcs(&first[v[j]]);
+      if (kFirst == kFirstDegree) {
+        end[j] = __ldcs(&deg[v[j]]);
+      } else if (kFirst) {
+        beg[j] = __ldcs(&bu_off[v[j]]);
+        end[j] = __ldcs(&bu_off[v[j] + 1]);
+      } else {
+        beg[j] = bu_off[v[j]];
+        end[j] = bu_off[v[j] + 1];
+      }
     }
   }
   if (!kFirst) {
@@ -897,11 +904,7 @@ __device__ __forceinline__ uint32_t PredSectors(uint32_t pre) {
 // kLines 2 (pred_lines' level after its lines level; ours): a row that hit
 // at its first entry in a sector the level before wrote whole (okg: bit
 // 8j + s for sector s of word j, PredSectors) writes no pred: it holds
-// that first entry already. kLines 1 (with kSplit: split_lines, the split
-// level as the lines level; ours): every row of a sector okg marks is
-// written, as QueueWords's kLines 1 writes them (a row found, its parent;
-// any other, its first entry, loaded for every row of a word with an
-// open one), the rows the split skips too.
+// that first entry already.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSplit = false, int kAssist = kBatch, int kLines = 0>
 __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_off,
                                               const uint32_t* __restrict__ bu_adj,
@@ -912,13 +915,10 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
                                               const uint32_t (&vis)[kBuWords],
                                               unsigned long long& found, unsigned long long& degrees,
                                               unsigned long long& edges, uint32_t okg = 0) {
-  static_assert(kLines != 1 || kSplit, "BottomUpWords's lines level is the split's (QueueWords is bu_queue's)");
   uint32_t beg[kBuWords], end[kBuWords], parent[kBuWords], bs[kBuWords], rows[kBuWords];
-  bool hit[kBuWords], open[kBuWords], want[kBuWords];
+  bool hit[kBuWords], open[kBuWords];
   WordRows(w0, lane, vis, rows, open);
-#pragma unroll
-  for (int j = 0; j < kBuWords; ++j) want[j] = kLines == 1 && vis[j] != kFull;
-  FirstEntries<kFirst, kLines == 1>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent, want);
+  FirstEntries<kFirst>(bu_off, bu_adj, first, deg, rows, open, beg, end, parent, open);
   unsigned fh = 0;
   FirstCheck<kWarpAssist, kFirst, kBatch>(bu_off, bu_adj, in_queue, rows, beg, end, serial, parent, hit, bs, edges, fh);
   uint32_t nw = 0;  // kLines 2: bit j where row j's pred holds its parent already
@@ -935,10 +935,8 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     ScanRest<kWarpAssist, kBatch, kAssist>(bu_adj, in_queue, lane, serial, beg[j], bs[j], end[j], hit[j], parent[j],
                                            edges);
     const unsigned hits = __ballot_sync(kFull, hit[j]);
-    // kLines 1: the row's sector is written whole (a row not found, its first entry)
-    const bool line = kLines == 1 && ((okg >> (8 * j + (lane >> 3))) & 1u);
-    if ((hit[j] && !((nw >> j) & 1u)) || line) pred[rows[j]] = parent[j];
     if (hit[j]) {
+      if (!((nw >> j) & 1u)) pred[rows[j]] = parent[j];
       found += 1;
       degrees += end[j] - beg[j];
     }
@@ -1270,10 +1268,6 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // not write whole), 2 on the level after it, whose rows that hit at their
 // first entry in those sectors write nothing (BottomUpWords, CompactRows)
 // where `lines` says the level before was the lines level, bottom-up.
-// With kSplit, kLines 1 is split_lines: the split level 2 is a lines
-// level too, through BottomUpWords (its words' first entries loaded for
-// every row, the rows it skips written too; a compact chunk's sectors
-// are not written whole), and level 3 skips as after bu_queue's level.
 // A partial sector of pred is read from DRAM before it goes back; written
 // whole, it is not. On an H200 level 3 after a bottom-up level 2 was 16 %
 // faster (30 of 38 roots) at scale 25, the bottom-up level 2s 9 % faster
@@ -1281,7 +1275,12 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // nothing, 2-4 % slower: the kLines 2 instance spills (8 bytes of stack
 // in a first build under nvcc 13) and loads a chunk's byte after its
 // visited words
-// (results/diropt-1000, "`reset_stamp` and `pred_lines`").
+// (results/diropt-1000, "`reset_stamp` and `pred_lines`"). The split
+// level 2 as a lines level too (split_lines, d16d16a: its words' first
+// entries loaded for every row, the rows it skips written too, a compact
+// chunk's sectors not whole) made the split level 2s 2 % slower (0 of 18
+// faster) and level 3 after them no faster, on an H200 at scale 25
+// (results/diropt-1000, splitlines-25); removed.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
           bool kQueue = false, int kLines = 0>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
@@ -1294,9 +1293,8 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          bool lines = false) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(kLines == 0 || (kSkip && (kSplit ? kLines == 1 : kLines == 2 || kQueue)),
-                "pred_lines: bu_skip's plain levels and (split_lines) the split's");
-  static_assert(kLines == 0 || kBuWords == 4, "pred_lines reads a group's four words' bytes as one word");
+  static_assert(kLines == 0 || (kSkip && !kSplit && (kLines == 2 || kQueue)), "pred_lines: bu_skip's plain levels");
+  static_assert(kLines == 0 || kBuWords == 4, "pred_lines packs a group's four words' sectors in 16 bits");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1312,57 +1310,48 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     // others.
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
-      uint32_t mine = kFull, seen = kFull, sk = kFull;  // seen: visited alone (kSplit adds the rows it skips to mine)
-      uint8_t ok4 = 0;
+      uint32_t mine = kFull;
       if (in) {
-        // pred_lines' skip (lines level) and byte (the level after) with
-        // the visited word, not a round trip after it.
-        mine = seen = visited[c0 + lane];
-        if (kLines == 1) sk = __ldg(&skip[c0 + lane]);
-        if (kLines == 2 && lines) ok4 = lines_g[c0 + lane];
+        mine = visited[c0 + lane];
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
-      // bu_compact: a chunk of at most `compact` unvisited rows is
-      // explored a lane a row (CompactRows); not on bu_queue's lines
-      // level (QueueWords writes the sectors whole; CompactRows a row).
-      const bool counted = (kLines != 1 || kSplit) && compact > 0 && open != 0;
-      uint32_t cnt = 0, incl = 0, total = 0;
-      if (counted) {
-        cnt = (uint32_t)__popc(~mine);
-        incl = cnt;
-#pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-          const uint32_t t = __shfl_up_sync(kFull, incl, d);
-          if (lane >= d) incl += t;
-        }
-        total = __shfl_sync(kFull, incl, 31);
-      }
-      const bool compacted = counted && total <= compact;
       // pred_lines: each word's sectors of pred written whole, a byte a
       // word in shared memory (no register held across the chunk: in one,
       // the instance spilled). The lines level finds them (PredSectors)
       // and keeps them in lines_g for the level after, which reads them
-      // there where the level before was a lines level (lines). The
-      // split's (split_lines) writes none in a word it leaves whole (no
-      // row to explore: BottomUpWords skips it) or a compact chunk.
+      // there where the level before was the lines level (lines).
       if (kLines == 1 || (kLines == 2 && lines)) {
+        uint8_t ok4 = 0;
         if (kLines == 1) {
-          ok4 = (uint8_t)PredSectors(in ? seen & ~sk : kFull);
-          if (kSplit && (mine == kFull || compacted)) ok4 = 0;
+          ok4 = (uint8_t)PredSectors(in ? mine & ~__ldg(&skip[c0 + lane]) : kFull);
           if (in) lines_g[c0 + lane] = ok4;
+        } else if (in) {
+          ok4 = lines_g[c0 + lane];
         }
         __syncwarp();  // the last chunk's reads
         LinesOk()[lane] = ok4;
         __syncwarp();
       }
-      if (compacted) {
-        if (in) out_queue[c0 + lane] = 0;
-        __syncwarp();
-        CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kLines>(bu_off, bu_adj, first, deg, in_queue, visited,
-                                                                  out_queue, pred, serial, lane, c0, mine,
-                                                                  incl - cnt, total, found, degrees, edges, lines);
-        continue;
+      if (kLines != 1 && compact > 0 && open != 0) {
+        // bu_compact: a chunk of at most `compact` unvisited rows is
+        // explored a lane a row (CompactRows).
+        const uint32_t cnt = (uint32_t)__popc(~mine);
+        uint32_t incl = cnt;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+          const uint32_t t = __shfl_up_sync(kFull, incl, d);
+          if (lane >= d) incl += t;
+        }
+        const uint32_t total = __shfl_sync(kFull, incl, 31);
+        if (total <= compact) {
+          if (in) out_queue[c0 + lane] = 0;
+          __syncwarp();
+          CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kLines>(bu_off, bu_adj, first, deg, in_queue, visited,
+                                                                    out_queue, pred, serial, lane, c0, mine,
+                                                                    incl - cnt, total, found, degrees, edges, lines);
+          continue;
+        }
       }
       const bool explored = ((open >> (lane & ~(kBuWords - 1))) & ((1u << kBuWords) - 1)) != 0;
       if (in && !explored) out_queue[c0 + lane] = 0;
@@ -1455,7 +1444,6 @@ struct ExploreArgs {
   // (PredSectors), which the level after reads.
   const uint32_t* skip = nullptr;
   uint8_t* lines = nullptr;
-  bool split_lines = false;  // split_lines: a split level writes lines too (pred_lines 2)
 };
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
@@ -1664,8 +1652,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // kLines (pred_lines, 1×1): 1 the lines level's instance (bu_queue's), 2
 // the level after's, which skips its writes only where the level before
 // was bottom-up (LoopState::prev_dir 1: the lines level's instance ran;
-// BottomUp) or, with split_lines, split (SplitBottomUpKernel's lines
-// instance ran).
+// BottomUp).
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
@@ -1687,8 +1674,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
         a.compact, a.ctr, a.next, nullptr, a.skip, a.lines,
-        kLines == 1 || (kLines == 2 && gate != nullptr &&
-                        (gate->prev_dir == 1 || (a.split_lines && gate->prev_dir == kSplitDir))));
+        kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1));
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -1746,11 +1732,7 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
-//
-// kLines 1 (split_lines; ours): the split level is a lines level too
-// (BottomUp), so that level 3 after it skips the writes of its rows that
-// hit at their first entry, as after a bottom-up level 2.
-template <bool kWarpAssist, int kBatch, int kAssist = kBatch, int kLines = 0>
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
 __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   if (!SplitLevel(gate)) return;
@@ -1761,9 +1743,9 @@ __global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, co
     bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
     GridSync(a.fold.done);
   }
-  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist, false, kLines>(
-      a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
-      a.compact, a.ctr, a.next, a.low, a.skip, a.lines, kLines == 1);
+  BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
+                                                                  a.visited, a.out_queue, a.pred, a.row_words,
+                                                                  a.serial, a.compact, a.ctr, a.next, a.low);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2342,9 +2324,7 @@ enum class BuLevel { kPlain, kDeg, kSplit, kQueue };
 // built for those four too. With pred_lines, kQueue's instance writes
 // whole sectors of pred (kLines 1), and kDeg's packed one, where bu_deg is
 // the level after bu_queue, skips the writes they make redundant (kLines
-// 2); a bu_deg elsewhere keeps its instance (every write made). With
-// pred_lines 2 (split_lines) the split instance of split_help 32 writes
-// whole sectors too (kLines 1).
+// 2); a bu_deg elsewhere keeps its instance (every write made).
 ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) {
   const bool assist = p.bu_serial > 0, first = p.bu_first != 0, skip = p.bu_skip != 0;
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
@@ -2363,8 +2343,7 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
     return nullptr;
   };
   if (split && p.split_help == 32) {
-    if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    return p.pred_lines == 2 ? SplitBottomUpKernel<true, 2, 1, 1> : SplitBottomUpKernel<true, 2, 1>;
+    return first && skip && assist && p.bu_batch == 2 ? SplitBottomUpKernel<true, 2, 1> : nullptr;
   }
   if (split) {
     return pick(SplitBottomUpKernel<false, 1>, SplitBottomUpKernel<true, 1>, SplitBottomUpKernel<false, 2>,
@@ -2614,7 +2593,7 @@ struct Handle {
   ExploreArgs Args() const {
     return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
                        row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}, skip, lines, p.pred_lines == 2};
+                       Next(), Fold{}, skip, lines};
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2678,10 +2657,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, BuLevel::kQueue) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
-  BFSB_REQUIRE(p->pred_lines == 0 || ((p->pred_lines == 1 || p->pred_lines == 2) && p->single && p->bu_queue > 0),
-               "dob: pred_lines %lld: want 0, or 1 or 2 on a 1×1 grid with bu_queue", (long long)p->pred_lines);
-  BFSB_REQUIRE(p->pred_lines != 2 || (p->split > 0 && p->split_help == 32),
-               "dob: pred_lines 2 (split_lines) needs split and split_help 32");
+  BFSB_REQUIRE(p->pred_lines == 0 || (p->pred_lines == 1 && p->single && p->bu_queue > 0),
+               "dob: pred_lines %lld: want 0, or 1 on a 1×1 grid with bu_queue", (long long)p->pred_lines);
   BFSB_REQUIRE(BottomUpFor(*p) != nullptr, "dob: bu_batch %lld: want 1 or 2", (long long)p->bu_batch);
   BFSB_REQUIRE(p->bu_deg >= 0 && p->bu_deg < (1ll << 31), "dob: bu_deg %lld out of range", (long long)p->bu_deg);
   BFSB_REQUIRE(p->bu_queue >= 0 && p->bu_queue < (1ll << 31) && (p->bu_queue == 0 || p->bu_queue != p->bu_deg),

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 45
+#define DOB_ABI_VERSION 44
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -163,11 +163,7 @@ typedef struct dob_params {
                                 and level bu_queue + 1, where it is bu_deg's
                                 packed level, writes no pred for a row that
                                 hits at its first entry in such a sector
-                                after a bottom-up level bu_queue; 2
-                                (split_lines, with split and split_help 32):
-                                as 1, and the split level 2 writes its
-                                sectors whole too, level 3 skipping after it
-                                as after a bottom-up level 2; 0: every
+                                after a bottom-up level bu_queue; 0: every
                                 found row's pred alone */
 } dob_params;
 

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 45
+const dobABIVersion = 44
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -192,7 +192,6 @@ type CUDAOptions struct {
 	DevClock        bool  // 1×1 device loop: levels after level 0 timed by the device's clock at their decisions, no CUDA event between launches
 	ResetStamp      bool  // with DevClock: level 0 too, from the reset's first instruction, no event after it (dev_clock 2)
 	PredLines       bool  // 1×1 with BUQueue: level BUQueue writes whole sectors of pred, and level BUQueue+1 (BUDeg's packed level) skips the writes that makes redundant
-	SplitLines      bool  // with PredLines, a split level and SplitHelp 32: the split level 2 writes whole sectors of pred too, level 3 skipping after it as after level BUQueue
 	L2Window        bool  // 1×1: the bitmaps an L2 access-policy window of persisting lines
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
@@ -262,15 +261,14 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: stepMode(co.Gated && single, co.GateClock),
-		L2Window: b64(co.L2Window && single), DevClock: stepMode(co.DevClock && single, co.ResetStamp), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
+		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: gatedMode(co.Gated && single, co.GateClock),
+		L2Window: b64(co.L2Window && single), DevClock: devClock(co.DevClock && single, co.ResetStamp), PredLines: b64(co.PredLines && single && co.BUQueue > 0), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
 	if co.BUDegPacked && p.BUDeg > 0 && p.BUBatch == 2 && p.BUSerial > 0 && p.LocalCols <= 1<<26 {
 		p.BUDegPacked = 1
 	}
 	if single && split > 0 {
 		p.Split, p.SplitHelp = split, co.SplitHelp
 	}
-	p.PredLines = stepMode(co.PredLines && single && co.BUQueue > 0, co.SplitLines && p.Split > 0 && p.SplitHelp == 32)
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -304,17 +302,25 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 	return e, nil
 }
 
-// stepMode is a dob_params field of a step with a second form: 0 off, 1
-// on, 2 on in its second form. gated: 1 with the start recorded by
-// dob_reset, 2 with it queued behind the gate (GateClock); dev_clock: 1
-// the levels after level 0 by the device's clock, 2 level 0 too
-// (ResetStamp); pred_lines: 1 level BUQueue's sectors, 2 the split
-// level's too (SplitLines).
-func stepMode(on, second bool) int64 {
+// gatedMode is dob_params.gated: 0 without a gated start, 1 with the
+// start recorded by dob_reset, 2 with it queued behind the gate (clock).
+// devClock is dob_params.dev_clock: 0 off, 1 the levels after level 0 by
+// the device's clock, 2 level 0 too (ResetStamp).
+func devClock(on, resetStamp bool) int64 {
 	switch {
 	case !on:
 		return 0
-	case second:
+	case resetStamp:
+		return 2
+	}
+	return 1
+}
+
+func gatedMode(gated, clock bool) int64 {
+	switch {
+	case !gated:
+		return 0
+	case clock:
 		return 2
 	}
 	return 1
