@@ -300,6 +300,12 @@ func main() {
 			" the most of one warp %d / %d\n",
 			chainWarps, k(c.plain), k(c.queue), k(c.first), k(c.scanPlain), k(c.scanQueue), k(c.help), m(c.queued),
 			c.maxPlain, c.maxQueue)
+		lc := lines(g, level, splitD)
+		fmt.Printf("  pred_lines at level 2 (D = %d): level 3's rows %.2f M; in sectors written whole by a bottom-up"+
+			" level 2 %.2f M (%.0f %%), by a split one %.2f M (%.0f %%); the split's chunks of 1,024 rows:"+
+			" %d with an open row, %d of them of 256 open rows or fewer (bu_compact: no sector whole)\n",
+			splitD, m(lc.level3), m(lc.bottomUp), 100*float64(lc.bottomUp)/float64(max(lc.level3, 1)),
+			m(lc.split), 100*float64(lc.split)/float64(max(lc.level3, 1)), lc.openChunks, lc.compactChunks)
 		b := balance(g, level)
 		fmt.Printf("  bu_queue's chunks, a chunk's queue scanned at its end: round trips a warp, mean %.1f;"+
 			" the most of one warp, chunks by grid stride %d, each chunk to the first free warp %d"+
@@ -590,6 +596,93 @@ func chains(g *graph, level []int8) chainCount {
 		flush(q)
 		c.maxPlain = max(c.maxPlain, c.plain-plain0)
 		c.maxQueue = max(c.maxQueue, c.queue-queue0)
+	}
+	return c
+}
+
+// linesCount is what lines counts.
+type linesCount struct {
+	level3, bottomUp, split   int64 // level 3's rows: all, and those in sectors a level 2 wrote whole
+	openChunks, compactChunks int64 // the split's chunks with an open row, and of them those bu_compact explores
+}
+
+// lines counts, for level 2 (level: the levels 0 and 1 set, the frontier
+// at 2), the rows level 3 finds (unvisited after level 2, with a
+// neighbour level 2 found) that lie in a sector of pred (8 rows) that
+// level 2 writes whole under pred_lines: a sector with no row visited
+// before level 2 but leaves and isolated rows. A bottom-up level 2
+// (bu_queue's) writes every such sector; a split one (split_lines,
+// d16d16a) only in the words it explores (a word with an open row: an
+// unvisited row of degree at least d, or one with a frontier neighbour)
+// of a chunk of 32 words with more than 256 open rows, since bu_compact
+// explores the others a lane a row (results/diropt-1000, split_lines).
+func lines(g *graph, level []int8, d int64) linesCount {
+	var c linesCount
+	n := int64(g.vertices())
+	skip := func(v int64) bool { return g.deg(int32(v)) <= 1 }
+	pre := func(v int64) bool { return level[v] >= 0 && level[v] < 2 && !skip(v) } // visited before level 2, not skip's
+	found2 := make([]bool, n)                                                      // found at level 2: a frontier neighbour
+	for v := range n {
+		if level[v] >= 0 || skip(v) {
+			continue
+		}
+		for _, u := range g.list(int32(v)) {
+			if level[u] == 2 {
+				found2[v] = true
+				break
+			}
+		}
+	}
+	open := func(v int64) bool { return level[v] < 0 && !skip(v) && (g.deg(int32(v)) >= d || found2[v]) }
+	for c0 := int64(0); c0 < n; c0 += 1024 {
+		c1 := min(c0+1024, n)
+		var cnt int64
+		for v := c0; v < c1; v++ {
+			if open(v) {
+				cnt++
+			}
+		}
+		compact := cnt > 0 && cnt <= 256
+		if cnt > 0 {
+			c.openChunks++
+		}
+		if compact {
+			c.compactChunks++
+		}
+		for w := c0; w < c1; w += 32 {
+			wordOpen := false
+			for v := w; v < min(w+32, c1); v++ {
+				wordOpen = wordOpen || open(v)
+			}
+			for s := w; s < min(w+32, c1); s += 8 {
+				whole := true
+				for v := s; v < min(s+8, c1); v++ {
+					whole = whole && !pre(v)
+				}
+				for v := s; v < min(s+8, c1); v++ {
+					if level[v] >= 0 || skip(v) || found2[v] {
+						continue
+					}
+					l3 := false
+					for _, u := range g.list(int32(v)) {
+						if found2[u] {
+							l3 = true
+							break
+						}
+					}
+					if !l3 {
+						continue
+					}
+					c.level3++
+					if whole {
+						c.bottomUp++
+						if wordOpen && !compact {
+							c.split++
+						}
+					}
+				}
+			}
+		}
 	}
 	return c
 }
