@@ -34,6 +34,11 @@
 // entries before it knows which hit (loads). For the tuned kernel (serial
 // 4, batch 2: steps of 64) and for steps of 32, plain and split (D = 64).
 //
+// And, for pred_lines (lines, below), level 3's rows that lie in sectors
+// of pred a bottom-up or a split level 2 writes whole, and the split's
+// chunks that bu_compact explores a lane a row (none of whose sectors it
+// writes whole).
+//
 // And the dependent round trips of the bottom-up kernel's warps (chains,
 // below), plain and with bu_queue: the waits a warp makes in turn, which
 // bound a level whose warps wait on memory rather than on L2's request
