@@ -1280,7 +1280,8 @@ __device__ __forceinline__ void QueueScan(const uint32_t* __restrict__ bu_adj, c
 // entries loaded for every row, the rows it skips written too, a compact
 // chunk's sectors not whole) made the split level 2s 2 % slower (0 of 18
 // faster) and level 3 after them no faster, on an H200 at scale 25
-// (results/diropt-1000, splitlines-25); removed.
+// (results/diropt-1000, splitlines-25): at the split roots nearly every
+// chunk is compact, so it wrote no sector whole (degcut-lines-25); removed.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kSplit = false, int kAssist = kBatch,
           bool kQueue = false, int kLines = 0>
 __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, const uint32_t* __restrict__ bu_adj,
