@@ -140,6 +140,7 @@ func main() {
 	rng := rand.New(rand.NewSource(1))
 	level := make([]int8, n)
 	claimed := make([]uint8, n) // bit i: a neighbour of the frontier below 2^ks[i]
+	found2 := make([]bool, n)   // found at level 2: an unvisited row with a frontier neighbour (lines)
 	var given []int32
 	for _, f := range strings.Split(*rootList, ",") {
 		if r, err := strconv.Atoi(f); err == nil {
@@ -194,6 +195,7 @@ func main() {
 		cutTD := make([]int64, len(ks))
 		cutBU := make([]int64, len(ks))
 		clear(claimed)
+		clear(found2)
 		for _, v := range front {
 			mf += g.deg(v)
 			for _, u := range g.list(v) {
@@ -238,6 +240,7 @@ func main() {
 				}
 			}
 			if hit {
+				found2[v] = true
 				hitRows++
 				hitBU += scan
 			} else {
@@ -305,7 +308,7 @@ func main() {
 			" the most of one warp %d / %d\n",
 			chainWarps, k(c.plain), k(c.queue), k(c.first), k(c.scanPlain), k(c.scanQueue), k(c.help), m(c.queued),
 			c.maxPlain, c.maxQueue)
-		lc := lines(g, level, splitD)
+		lc := lines(g, level, found2, splitD)
 		fmt.Printf("  pred_lines at level 2 (D = %d): level 3's rows %.2f M; in sectors written whole by a bottom-up"+
 			" level 2 %.2f M (%.0f %%), by a split one %.2f M (%.0f %%); the split's chunks of 1,024 rows:"+
 			" %d with an open row, %d of them of 256 open rows or fewer (bu_compact: no sector whole)\n",
@@ -612,7 +615,7 @@ type linesCount struct {
 }
 
 // lines counts, for level 2 (level: the levels 0 and 1 set, the frontier
-// at 2), the rows level 3 finds (unvisited after level 2, with a
+// at 2; found2: the rows level 2 finds, main's scan), the rows level 3 finds (unvisited after level 2, with a
 // neighbour level 2 found) that lie in a sector of pred (8 rows) that
 // level 2 writes whole under pred_lines: a sector with no row visited
 // before level 2 but leaves and isolated rows. A bottom-up level 2
@@ -621,23 +624,11 @@ type linesCount struct {
 // unvisited row of degree at least d, or one with a frontier neighbour)
 // of a chunk of 32 words with more than 256 open rows, since bu_compact
 // explores the others a lane a row (results/diropt-1000, split_lines).
-func lines(g *graph, level []int8, d int64) linesCount {
+func lines(g *graph, level []int8, found2 []bool, d int64) linesCount {
 	var c linesCount
 	n := int64(g.vertices())
 	skip := func(v int64) bool { return g.deg(int32(v)) <= 1 }
 	pre := func(v int64) bool { return level[v] >= 0 && level[v] < 2 && !skip(v) } // visited before level 2, not skip's
-	found2 := make([]bool, n)                                                      // found at level 2: a frontier neighbour
-	for v := range n {
-		if level[v] >= 0 || skip(v) {
-			continue
-		}
-		for _, u := range g.list(int32(v)) {
-			if level[u] == 2 {
-				found2[v] = true
-				break
-			}
-		}
-	}
 	open := func(v int64) bool { return level[v] < 0 && !skip(v) && (g.deg(int32(v)) >= d || found2[v]) }
 	for c0 := int64(0); c0 < n; c0 += 1024 {
 		c1 := min(c0+1024, n)
