@@ -83,9 +83,11 @@ const (
 // and m_u / 9 (split: the rows of lower degree marked top-down from the
 // tails of the frontier's lists, the marked and the other rows explored
 // bottom-up; dobfs/split.go); alpha 24, chosen with all of those but the split among 14..40 on the
-// roots that its value changes at scales 25 and 26. With
-// those, bu_serial 2 and 8 measured slower than 4, beta 100 to 1000 no
-// faster than Beamer's 24, td_lane 8 the same as 32, td_big 256 no
+// roots that its value changes at scales 25 and 26; beta 2000, so that a
+// shrinking frontier's late levels stay bottom-up down to n / 2000
+// vertices (with the bottom-up steps a late bottom-up level costs about
+// what a top-down one of a few thousand vertices does). With
+// those, bu_serial 2 and 8 measured slower than 4, td_lane 8 the same as 32, td_big 256 no
 // faster than 1024, and a found vertex's degree read from a dense array
 // instead of its two offsets the same (results/diropt-1000).
 const (
@@ -115,8 +117,8 @@ func (plugin) Info() sdk.Info {
 				Help: "direction of each level: hybrid (Beamer et al.'s switching with alpha and beta), topdown (every level from in_queue, CSR) or bottomup (every level from the unvisited vertices, CSC)"},
 			{Name: pAlpha, Type: sdk.TypeFloat, Default: 24.0, Presets: map[string]any{presetPaper: 14.0}, Min: sdk.Bound(1),
 				Help: "hybrid: switch top-down to bottom-up when the frontier's edges m_f exceed the unexplored edges m_u / alpha while the frontier grows (paper: 14 as in Beamer et al.; the GAP benchmark suite uses 15; tuned: 24, which on an H200 at scales 25 and 26 sends bottom-up the level 2s that are faster so and keeps top-down at scale 25 those that are not)"},
-			{Name: pBeta, Type: sdk.TypeFloat, Default: 24.0, Min: sdk.Bound(1),
-				Help: "hybrid: switch bottom-up to top-down when the frontier's vertices n_f fall below n / beta while the frontier shrinks (24 as in Beamer et al.; the GAP benchmark suite uses 18)"},
+			{Name: pBeta, Type: sdk.TypeFloat, Default: 2000.0, Presets: map[string]any{presetPaper: 24.0}, Min: sdk.Bound(1),
+				Help: "hybrid: switch bottom-up to top-down when the frontier's vertices n_f fall below n / beta while the frontier shrinks (paper: 24 as in Beamer et al.; the GAP benchmark suite uses 18; tuned: 2000, which on an H200 keeps bottom-up the late levels of a shrinking frontier down to about 17 K vertices at scale 25, 34 K at 26: since the bottom-up steps such a level costs about as much as a top-down level of a few thousand vertices)"},
 			{Name: pWritePred, Type: sdk.TypeString, Default: dobfs.WritePredEnd, Choices: []string{dobfs.WritePredEnd, dobfs.WritePredLevel},
 				Help: "2D grids: when WritePred sends the predecessors of the vertices a rank assigned to their owners along the grid row: end (once, after the last level) or level (after every level's row exchange). Ignored on 1×1"},
 			{Name: pOrder, Type: sdk.TypeString, Default: dobfs.OrderDegree, Presets: map[string]any{presetPaper: dobfs.OrderID}, Choices: []string{dobfs.OrderID, dobfs.OrderDegree},
