@@ -21,6 +21,9 @@
 # matches KERNEL_REGEX (default: every kernel). Profiled kernels are
 # replayed about 35 times each, so keep the config small (a case or two,
 # a few searches): its times are not benchmark results.
+# NCU_SKIP=N skips the first N launches that match KERNEL_REGEX (ncu's
+# --launch-skip), so that COUNT launches of a later search are profiled
+# without replaying every launch before them.
 # With NCU_METRICS set (e.g. gpu__time_duration.sum) ncu collects only
 # those metrics, in one pass a launch, instead of the sections: each
 # launch's own device time, for where a level's time goes between its
@@ -40,6 +43,7 @@ plugin=$1 config=$2 out=$3 kernel=${4:-.} count=${5:-10}
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 [ -x "$ncu" ] || { echo "ncu-plugin: no ncu on this machine" >&2; exit 1; }
 [ -x "bin/$plugin" ] || { echo "ncu-plugin: no bin/$plugin (make build)" >&2; exit 1; }
+case ${NCU_SKIP:-0} in *[!0-9]*) echo "ncu-plugin: NCU_SKIP=$NCU_SKIP: want a count" >&2; exit 2 ;; esac
 case ${NCU_CACHE:-all} in all | none) ;; *) echo "ncu-plugin: NCU_CACHE=$NCU_CACHE: want all or none" >&2; exit 2 ;; esac
 [ "${NCU_CACHE:-all}" = all ] || [ -n "${NCU_METRICS:-}" ] || { echo "ncu-plugin: NCU_CACHE=none needs NCU_METRICS (of one pass a launch: above)" >&2; exit 2; }
 mkdir -p "$out"
@@ -64,7 +68,7 @@ trap 'mv -f "$real" "bin/$plugin"; rm -rf "$run"' EXIT
 cat >"bin/$plugin" <<EOF
 #!/usr/bin/env bash
 # launcher for the ncu profile of scripts/ncu-plugin.sh; cookie: breadth-first-search
-exec "$ncu" --log-file "$out/ncu-\$\$.log" --clock-control none --cache-control ${NCU_CACHE:-all} -k "regex:$kernel" -c $count \\
+exec "$ncu" --log-file "$out/ncu-\$\$.log" --clock-control none --cache-control ${NCU_CACHE:-all} -k "regex:$kernel" -s ${NCU_SKIP:-0} -c $count \\
   $(echo $sections) -o "$out/prof-\$\$" -f "$PWD/$real" "\$@"
 EOF
 chmod +x "bin/$plugin"
