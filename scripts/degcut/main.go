@@ -51,8 +51,11 @@
 // and for each k the cut's top-down and bottom-up entries, in millions
 // (a row the top-down part reaches is not scanned).
 //
+// With -leaves it counts only the leaves step's groups (leafGroups).
+//
 //	go run ./scripts/degcut -scale 25 -roots 8   (about 9 minutes and 13 GB)
 //	go run ./scripts/degcut -scale 25 -root 33338285,7222815
+//	go run ./scripts/degcut -scale 23 -leaves
 package main
 
 import (
@@ -131,10 +134,15 @@ func main() {
 	scale := flag.Int("scale", 22, "Graph500 scale")
 	roots := flag.Int("roots", 10, "search keys (random vertices with a neighbour)")
 	rootList := flag.String("root", "", "comma-separated search keys instead of random ones")
+	leavesOnly := flag.Bool("leaves", false, "count only the leaves step's groups (leafGroups) and stop")
 	flag.Parse()
 	g := build(*scale)
 	n := g.vertices()
 	fmt.Printf("scale %d: %d CSC entries\n", *scale, len(g.adj))
+	if *leavesOnly {
+		leafGroups(g)
+		return
+	}
 	ks := []int{6, 8, 9, 10, 11, 12}
 	ds := []int64{8, 16, 32, 64, 128, 256}
 	rng := rand.New(rand.NewSource(1))
@@ -681,4 +689,32 @@ func lines(g *graph, level []int8, found2 []bool, d int64) linesCount {
 		}
 	}
 	return c
+}
+
+// leafGroups prints what diropt's leaves step (LeafPass in
+// plugins/diropt/cuda/diropt.cu) reads after every search: the leaves
+// (rows of degree 1), their groups by neighbour (one a neighbour that is
+// not a leaf; one a leaf whose neighbour is a leaf too, the two-vertex
+// components, which every search clears) and those components' leaves.
+func leafGroups(g *graph) {
+	n := g.vertices()
+	var isolated, leaves, groups, pairLeaves int64
+	head := make([]bool, n) // a non-leaf neighbour already counted as a group
+	for v := int32(0); v < n; v++ {
+		switch g.deg(v) {
+		case 0:
+			isolated++
+		case 1:
+			leaves++
+			w := g.list(v)[0]
+			if g.deg(w) == 1 {
+				pairLeaves++
+			} else if !head[w] {
+				head[w] = true
+				groups++
+			}
+		}
+	}
+	fmt.Printf("isolated %d, leaves %d, groups by a neighbour that is not a leaf %d, leaves in two-vertex components %d (a group each)\n",
+		isolated, leaves, groups, pairLeaves)
 }
