@@ -8,15 +8,10 @@ in the level it follows).
 
     python3 scripts/level-means.py FILE@i [FILE@j ...] [--levels N]   (N: levels 0..N-1, default 7)
 """
-import gzip
-import json
 import statistics
 import sys
 
-
-def load(path):
-    with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
-        return json.load(f)
+from paired import load
 
 
 def row(spec, nlevels):

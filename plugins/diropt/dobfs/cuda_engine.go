@@ -302,8 +302,6 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 	return e, nil
 }
 
-// gatedMode is dob_params.gated: 0 without a gated start, 1 with the
-// start recorded by dob_reset, 2 with it queued behind the gate (clock).
 // devClock is dob_params.dev_clock: 0 off, 1 the levels after level 0 by
 // the device's clock, 2 level 0 too (ResetStamp).
 func devClock(on, resetStamp bool) int64 {
@@ -316,6 +314,8 @@ func devClock(on, resetStamp bool) int64 {
 	return 1
 }
 
+// gatedMode is dob_params.gated: 0 without a gated start, 1 with the
+// start recorded by dob_reset, 2 with it queued behind the gate (clock).
 func gatedMode(gated, clock bool) int64 {
 	switch {
 	case !gated:
