@@ -91,6 +91,12 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUSkip: false}, {pPreset: presetPaper, pBUSkip: true}, {pMode: dobfs.ModeBottomUp, pBUSkip: true, pBUBatch: int64(1)},
 			{pTDLane: int64(0)}, {pPreset: presetPaper, pTDLane: int64(32)}, {pMode: dobfs.ModeTopDown, pTDLane: int64(1), pTDBig: int64(0)},
 			{pMode: dobfs.ModeTopDown, pTDLane: int64(1024), pTDBatch: int64(1)}, {pTDBatch: int64(1)}, {pMode: dobfs.ModeTopDown, pTDBatch: int64(4), pTDBig: int64(0)},
+			// td_eager (tuned 2): off; every level's visits eager (top-down
+			// throughout, with and without the long lists' queue, and td_batch
+			// 1); the paper's top-down with the long lists' visits eager.
+			{pTDEager: int64(0)}, {pMode: dobfs.ModeTopDown, pTDEager: int64(1 << 20)},
+			{pMode: dobfs.ModeTopDown, pTDEager: int64(1 << 20), pTDBig: int64(0), pTDBatch: int64(1)},
+			{pPreset: presetPaper, pTDBig: int64(64), pTDEager: int64(3)},
 			{pBUCompact: int64(1024)}, {pMode: dobfs.ModeBottomUp, pBUCompact: int64(128)}, {pBUCompact: int64(1024), pBUFirst: false, pBUBatch: int64(1)},
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
@@ -125,6 +131,10 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// off; not gated; with every level bottom-up (checkLevelsEnd:
 			// each level's time and the end positive, tiling the search).
 			{pResetStmp: false}, {pResetStmp: true, pGated: false}, {pMode: dobfs.ModeBottomUp, pResetStmp: true},
+			// dev_end (tuned on): off (the start and end events); with
+			// every level bottom-up (the leaves' pass in a launch after
+			// the last level) and top-down (in the last level's own).
+			{pDevEnd: false}, {pMode: dobfs.ModeBottomUp, pDevEnd: true}, {pMode: dobfs.ModeTopDown, pDevEnd: true},
 			// pred_lines (tuned on): off; level 2's whole sectors and level 3's skipped
 			// writes (every search of a case on one handle, so a sector
 			// left from the search before would fail validation); level
@@ -294,18 +304,19 @@ func TestCUDALeaves(t *testing.T) {
 // another), the measured floor between searches (it cancels the queued
 // start), and Close with a start queued. Every search validates, has the
 // vertices and levels of the same root's search before, and its phases
-// tile its time. It runs with the start event recorded by the host and
-// queued behind the gate (gate_clock).
+// tile its time. It runs with the start event recorded by the host,
+// queued behind the gate (gate_clock), and with no events, the search
+// timed by the device's clock (dev_end).
 func TestCUDAGated(t *testing.T) {
 	needCUDA(t)
 	g := sdktest.NewGraph(t, 14, 16, 4)
-	for _, clock := range []bool{false, true} {
-		t.Run(fmt.Sprintf("gate_clock=%v", clock), func(t *testing.T) { testGated(t, g, clock) })
+	for _, m := range []struct{ clock, devEnd bool }{{false, false}, {true, false}, {true, true}} {
+		t.Run(fmt.Sprintf("gate_clock=%v,dev_end=%v", m.clock, m.devEnd), func(t *testing.T) { testGated(t, g, m.clock, m.devEnd) })
 	}
 }
 
-func testGated(t *testing.T, g *sdktest.Graph, clock bool) {
-	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock})
+func testGated(t *testing.T, g *sdktest.Graph, clock, devEnd bool) {
+	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock, pDevEnd: devEnd})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,10 +35,12 @@ const (
 	pBUSkip    = "bu_skip"
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
+	pTDEager   = "td_eager"
 	pBUCompact = "bu_compact"
 	pPDL       = "pdl"
 	pGated     = "gated"
 	pGateClock = "gate_clock"
+	pDevEnd    = "dev_end"
 	pDevClock  = "dev_clock"
 	pResetStmp = "reset_stamp"
 	pPredLines = "pred_lines"
@@ -139,6 +141,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down: a lane takes a word of in_queue (four words a lane at once) and expands its lists of fewer than this many entries alone, every lane of the warp at once, the warp reading the longer ones together (0: a warp per word, its lists one after another, as Algorithm 3). The CPU backend ignores it"},
 			{Name: pTDBatch, Type: sdk.TypeInt, Default: int64(4), Presets: map[string]any{presetPaper: int64(1)}, Min: sdk.Bound(1), Max: sdk.Bound(4),
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
+			{Name: pTDEager, Type: sdk.TypeInt, Default: int64(2), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1 << 30),
+				Help: "CUDA, device loop: the first td_eager levels (tuned 2: levels 0 and 1, whose frontier is the root or its neighbours) claim each top-down entry with the atomicOr at once, its degree loaded beside it, without the visited test before it (Algorithm 3 line 36), so that a step of a list waits on two round trips instead of four: in those levels nearly every entry is new and a few lists, each read by one warp or block in a chain of steps, are the level's time (0: the test first on every level, as the paper's). The CPU backend ignores it"},
 			{Name: pBUCompact, Type: sdk.TypeInt, Default: int64(256), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
 			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -147,6 +151,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pGateClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA with gated (else unused): the search's start event is queued on the GPU behind the gate too, so that the clock starts once the GPU has the root, not when the host's call to record it is made (after the validation that call took about 23 µs of the host, part of which the clock counted; results/diropt-1000); the reset then follows the start event as a plain launch. The CPU backend ignores it"},
+			{Name: pDevEnd, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA with gate_clock and reset_stamp (else unused), 1×1 device loop: a gated search is timed by the device's clock (%globaltimer) from the gate's reading of the root to the decision of the level that ends it, after the leaves' pass, where the parent array is complete in device memory (the design's end of a search), instead of from the start event behind the gate to an end event the host records once it sees the search's end flag (its wait and its call counted); with no start event the reset is a programmatic dependent launch behind the gate again. The CPU backend ignores it"},
 			{Name: pDevClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: the levels after level 0 are timed by the device's clock (%globaltimer) at each level's decision instead of a CUDA event after each, so that no event stands between two launches and, with pdl, every launch after level 0's is a programmatic dependent one (an event between two kernels ends the dependence); level 0 and the search's clock are still CUDA events, and the end is the search's time less its levels' (false: an event after each level). The CPU backend ignores it"},
 			{Name: pResetStmp, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -206,10 +212,12 @@ type options struct {
 	BUSkip    bool
 	TDLane    int64
 	TDBatch   int64
+	TDEager   int64
 	BUCompact int64
 	PDL       bool
 	Gated     bool
 	GateClock bool
+	DevEnd    bool
 	DevClock  bool
 	ResetStmp bool
 	PredLines bool
@@ -229,16 +237,19 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves),
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), BUCompact: cfg.Int(pBUCompact),
-		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), BUCompact: cfg.Int(pBUCompact),
+		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevEnd: cfg.Bool(pDevEnd), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
-	// gate_clock is a form of the gated start, unused without it, and
-	// reset_stamp one of dev_clock.
+	// gate_clock is a form of the gated start, unused without it,
+	// reset_stamp one of dev_clock, and dev_end one of both.
 	if !o.Gated {
 		o.GateClock = false
 	}
 	if !o.DevClock {
 		o.ResetStmp = false
+	}
+	if !o.GateClock || !o.ResetStmp {
+		o.DevEnd = false
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -335,7 +346,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -135,6 +135,7 @@ func main() {
 	roots := flag.Int("roots", 10, "search keys (random vertices with a neighbour)")
 	rootList := flag.String("root", "", "comma-separated search keys instead of random ones")
 	leavesOnly := flag.Bool("leaves", false, "count only the leaves step's groups (leafGroups) and stop")
+	level1 := flag.Bool("level1", false, "print only level 1's lists by length (level1Lists) for each root")
 	flag.Parse()
 	g := build(*scale)
 	n := g.vertices()
@@ -157,6 +158,10 @@ func main() {
 	}
 	if len(given) > 0 {
 		*roots = len(given)
+	}
+	if *level1 {
+		level1Lists(g, given)
+		return
 	}
 	for ri := range *roots {
 		var root int32
@@ -717,4 +722,28 @@ func leafGroups(g *graph) {
 	}
 	fmt.Printf("isolated %d, leaves %d, groups by a neighbour that is not a leaf %d, leaves in two-vertex components %d (a group each)\n",
 		isolated, leaves, groups, pairLeaves)
+}
+
+// level1Lists prints, for each root, level 1's lists (the root's
+// neighbours' lists, every entry, leaves too, as the top-down level reads
+// them) by length: those of td_big (1,024) entries or more, which diropt
+// queues for bfsb::HugeExpand over the whole GPU, those of 32-1,023
+// entries, each read by one warp (the longest of them, its chain of
+// steps), and the rest, each read by one lane.
+func level1Lists(g *graph, roots []int32) {
+	fmt.Println("root\tn_f1\tm_f1\tbig\tbig_entries\twarp\twarp_entries\twarp_max\tlane\tlane_entries")
+	for _, r := range roots {
+		var nbig, ebig, nwarp, ewarp, wmax, nlane, elane int64
+		for _, u := range g.list(r) {
+			switch d := g.deg(u); {
+			case d >= 1024:
+				nbig, ebig = nbig+1, ebig+d
+			case d >= 32:
+				nwarp, ewarp, wmax = nwarp+1, ewarp+d, max(wmax, d)
+			default:
+				nlane, elane = nlane+1, elane+d
+			}
+		}
+		fmt.Printf("%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", r, g.deg(r), ebig+ewarp+elane, nbig, ebig, nwarp, ewarp, wmax, nlane, elane)
+	}
 }

@@ -133,7 +133,15 @@
 // stream behind GateKernel too, so the clock starts once the GPU has the
 // root rather than when dob_reset's call to record it reaches the GPU:
 // after the validation that call took about 23 µs of the host, which the
-// clock counted in part (results/diropt-1000). Under Nsight Compute,
+// clock counted in part (results/diropt-1000). With dev_end (gated 3) no
+// event is recorded: the search's time is the device's clock from
+// GateKernel's reading of the root (GateRoot::open_ns) to the decision of
+// the level that ends the search (LoopState::end_ns, after the leaves'
+// pass), where the parent array is complete in device memory, the end the
+// design gives a search; the host's wait for the end flag and its record
+// of the end event are out of it, as they are for a variant whose end
+// event follows its last kernel on the stream, and the reset is again a
+// programmatic dependent launch behind the gate. Under Nsight Compute,
 // which serializes launches, the gate would wait forever: profile with
 // gated off.
 #include <cuda_runtime.h>
@@ -243,6 +251,11 @@ struct LoopState {
   // reset's first instruction (ResetKernel, %globaltimer, ns), from which
   // dob_loop_sync times level 0.
   long long start_ns;
+  // gate_ns and end_ns: with gated 3 (dev_end), the device's clock when
+  // GateKernel read the root (GateRoot::open_ns) and at the decision of
+  // the level that ended the search (EndLevel's last block, after the
+  // leaves' pass): the search's time (dob_finish); else 0.
+  long long gate_ns, end_ns;
   // gated: 1 a cancelled start (the queued launches do nothing), 2 a
   // start that read a stale root (dob_loop_sync reports it), else 0.
   int gate;
@@ -258,6 +271,7 @@ struct GateRoot {
   uint32_t cancel;  // 1: a cancelled start (Disarm)
   uint32_t pad;
   long long row, col, own, global;
+  long long open_ns;  // GateKernel's copy: the device's clock when it read the root (gated 3)
 };
 
 // LevelRec is what DecideKernel records about a completed level (ring slot
@@ -317,11 +331,22 @@ __device__ __forceinline__ void Mark(uint32_t* out_queue, uint32_t v) { atomicOr
 // the visited test (a stale word only costs an atomic: bits never clear
 // during a search), then atomicOr on visited; the
 // thread whose atomicOr set the bit adds v to out_queue and writes its
-// predecessor.
+// predecessor. eager (td_eager; ours): no test, the atomicOr at once and
+// v's offsets loaded beside it (Visits says why).
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
                                       uint32_t* pred, const uint32_t* __restrict__ bu_off,
-                                      unsigned long long& found, unsigned long long& degrees) {
+                                      unsigned long long& found, unsigned long long& degrees, bool eager = false) {
   const uint32_t mask = 1u << (v & 31);
+  if (eager) {
+    const uint32_t old = atomicOr(&visited[v >> 5], mask);
+    const uint32_t b = __ldg(&bu_off[v]), e = __ldg(&bu_off[v + 1]);
+    if (old & mask) return;
+    atomicOr(&out_queue[v >> 5], mask);
+    pred[v] = u;
+    found += 1;
+    degrees += e - b;
+    return;
+  }
   // Line 36's test reads the word from L2 (ld.global.cg), not through the
   // read-only path: a copy cached in L1 misses the bits other blocks set in
   // this level, and on a large top-down level (a few hubs reaching millions
@@ -347,11 +372,22 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
 // With mark (a split level's top-down side, dobfs/split.go) each entry is
 // only marked in out_queue (an atomicOr whose result nobody waits for),
 // for the level's bottom-up side to find, its parent too.
+//
+// With eager (td_eager; ours, not in [1]) an entry is claimed without the
+// visited test (line 36): the atomicOr at once, with the entry's CSC
+// offsets (its degree, for m_f) loaded beside it, so that a step waits on
+// two round trips (the entry, then the claim and the offsets together)
+// instead of four (the entry, the test, the claim, the offsets). The test
+// saves an atomic where most entries are visited already; in a level one
+// step or less from the root nearly none is (leaves aside, which few lists
+// hold), and its lists are few, each read by one warp (or block) in a chain
+// of steps while the rest of the GPU waits: there the chain is the level's
+// time (results/diropt-1000).
 template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                        const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                       unsigned long long& degrees, bool mark = false) {
+                                       unsigned long long& degrees, bool mark = false, bool eager = false) {
   uint32_t v[kBatch], m[kBatch], old[kBatch];
 #pragma unroll
   for (int k = 0; k < kBatch; ++k) {
@@ -363,6 +399,25 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
       if (m[k] != 0) atomicOr(&out_queue[v[k] >> 5], m[k]);  // Mark, with the bit in hand
+    }
+    return;
+  }
+  if (eager) {
+    uint32_t b[kBatch], d[kBatch];
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      if (m[k] == 0) continue;
+      old[k] = atomicOr(&visited[v[k] >> 5], m[k]);  // line 37, no test
+      b[k] = __ldg(&bu_off[v[k]]);
+      d[k] = __ldg(&bu_off[v[k] + 1]);
+    }
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      if (m[k] == 0 || (old[k] & m[k])) continue;
+      atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
+      pred[v[k]] = u;
+      found += 1;
+      degrees += d[k] - b[k];
     }
     return;
   }
@@ -392,7 +447,7 @@ template <int kBatch>
 __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, int lane, uint32_t beg, uint32_t end,
                                           uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                           const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                          unsigned long long& degrees, bool mark = false) {
+                                          unsigned long long& degrees, bool mark = false, bool eager = false) {
   for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
        pending = __ballot_sync(kFull, beg < end)) {
     const int leader = __ffs(pending) - 1;
@@ -411,7 +466,7 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
       }
     } else {
       for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
-        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees, mark);
+        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees, mark, eager);
       }
     }
   }
@@ -432,8 +487,9 @@ struct BigVisit {
   uint32_t *visited, *out_queue, *pred;
   const uint32_t* bu_off;
   Counters* ctr;
+  bool eager;  // td_eager's levels (Visits)
   __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
-    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees);
+    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees, eager);
   }
   __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
 };
@@ -526,7 +582,7 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t lo,
                                              int64_t in_words, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                              BigQueue big, uint32_t lane_max, const uint32_t* __restrict__ has_leaf,
-                                             Counters* ctr, Counters* next, bool split) {
+                                             Counters* ctr, Counters* next, bool split, bool eager) {
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t span = 32 * kTdWords;
@@ -570,12 +626,12 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg
           beg = end;
         } else if (end - beg < lane_max) {  // the lane alone
           for (; beg < end; beg = (uint32_t)min((uint64_t)end, (uint64_t)beg + kBatch)) {
-            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees, split);
+            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees, split, eager);
           }
         }
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
-      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees, split);
+      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees, split, eager);
       fl.Add(hl, u);  // hl is 0 where the lane had no vertex
     }
   }
@@ -632,14 +688,7 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
   for (int j = 0; j < kBuWords; ++j) {
     beg[j] = end[j] = 0;
     u[j] = 0;
-    if constexpr (kWant) {
-      if (open[j] || want[j]) u[j] = __ldcs(&first[v[j]]);
-      if (open[j]) {
-        beg[j] = __ldcs(&bu_off[v[j]]);
-        end[j] = __ldcs(&bu_off[v[j] + 1]);
-      }
-      continue;
-    }
+    if (kWant && (open[j] || want[j])) u[j] = __ldcs(&first[v[j]]);
     if (open[j]) {
       if constexpr (kFirst == kFirstPacked) {
         const uint32_t x = __ldcs(&first[v[j]]);
@@ -647,7 +696,7 @@ __device__ __forceinline__ void FirstEntries(const uint32_t* __restrict__ bu_off
         end[j] = x >> kPackedBits;
         continue;
       }
-      if (kFirst) u[j] = __ldcs(&first[v[j]]);
+      if (kFirst && !kWant) u[j] = __ldcs(&first[v[j]]);
       if (kFirst == kFirstDegree) {
         end[j] = __ldcs(&deg[v[j]]);
       } else if (kFirst) {
@@ -1295,7 +1344,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
   static_assert(kLines == 0 || (kSkip && !kSplit && (kLines == 2 || kQueue)), "pred_lines: bu_skip's plain levels");
-  static_assert(kLines == 0 || kBuWords == 4, "pred_lines packs a group's four words' sectors in 16 bits");
+  static_assert(kLines == 0 || kBuWords == 4, "pred_lines reads a group's four words' sector bytes as one 32-bit word");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -1445,7 +1494,14 @@ struct ExploreArgs {
   // (PredSectors), which the level after reads.
   const uint32_t* skip = nullptr;
   uint8_t* lines = nullptr;
+  uint32_t td_eager = 0;  // td_eager: the first levels whose top-down visits claim at once (Visits)
 };
+
+// Eager reports whether this device-loop level's top-down visits are
+// td_eager's (Visits): one of the first td_eager levels.
+__device__ __forceinline__ bool Eager(const ExploreArgs& a, const LoopState* gate) {
+  return gate != nullptr && gate->level < (long long)a.td_eager;
+}
 
 // LeafPass is the leaves step (ours, not in [1]; dobfs/leaves.go says why
 // a search may leave them out), after the last level: a leaf v is visited
@@ -1588,8 +1644,12 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
     end = true;
   }
   // The decision's stamp (dev_clock; written on every level, one store):
-  // a level that ran (not one enqueued past the end) has its record.
-  if (!gate->done) f.ring[gate->level % kLoopSlots].stamp = (long long)GlobalTimer();
+  // a level that ran (not one enqueued past the end) has its record. The
+  // search's end (gated 3: its time ends here, the parent array complete
+  // in device memory, every block's writes before this block's count).
+  const long long now = (long long)GlobalTimer();
+  if (!gate->done) f.ring[gate->level % kLoopSlots].stamp = now;
+  if (end) st.end_ns = now;
   *f.next = st;
   if (end && f.host_end != nullptr) {
     __threadfence_system();
@@ -1630,7 +1690,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
     }
     TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
                          a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
-                         a.ctr, a.next, split);
+                         a.ctr, a.next, split, Eager(a, gate));
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
@@ -1668,7 +1728,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     }
     if (!last_td && a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
-      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr}, (int)blockDim.x,
+      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr, Eager(a, gate)},
+                       (int)blockDim.x,
                        cur);
     }
   } else if (!Skip(gate, 1)) {
@@ -1929,6 +1990,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
       StartState(init, true);
       init.st->root = root_row;
       init.st->start_ns = start_ns;
+      if (gated != nullptr) init.st->gate_ns = gated->open_ns;
     }
   }
 }
@@ -1944,6 +2006,7 @@ __global__ void GateKernel(const GateRoot* gate, GateRoot* root, uint32_t seq) {
   const volatile GateRoot* g = gate;
   while (g->gate != seq) __nanosleep(256);
   GateRoot r{};
+  r.open_ns = (long long)GlobalTimer();
   r.gate = seq;
   r.seq = g->seq;
   r.cancel = g->cancel;
@@ -2235,6 +2298,8 @@ __device__ void StartState(const LoopInit& in, bool start) {
   st->leaves = 0;
   st->leaf_ns = 0;
   st->start_ns = 0;
+  st->gate_ns = 0;
+  st->end_ns = 0;
   st->gate = 0;
   if (start) {
     st->mf = in.lp.mf;
@@ -2499,6 +2564,12 @@ struct Handle {
   uint32_t gate_seq = 0;
   bool armed = false;
   int prequeued = 0;
+  // gated 3 (dev_end): this search is timed by the device's clock (a
+  // gated start: dob_reset opened the gate), from GateKernel's stamp
+  // (gate_ns) to the end's (end_ns, EndLevel), both from the final loop
+  // state (dob_loop_sync).
+  bool dev_timed = false;
+  long long gate_ns = 0, end_ns = 0;
 
   int64_t row_words() const { return (p.local_rows + 31) / 32; }
   int64_t col_words() const { return (p.local_cols + 31) / 32; }
@@ -2592,9 +2663,11 @@ struct Handle {
   LoopState* LoopNext() const { return loop + ((loop_level + 1) & 1); }
   // The exploration's arguments for the current level.
   ExploreArgs Args() const {
-    return ExploreArgs{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
-                       row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
-                       Next(), Fold{}, skip, lines};
+    ExploreArgs a{td_off, td_adj, bu_off, bu_adj, first, deg, cut, low, in_q, visited, out_q, pred, has_leaf, col_words(),
+                  row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
+                  Next(), Fold{}, skip, lines};
+    a.td_eager = (uint32_t)p.td_eager;
+    return a;
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
 };
@@ -2656,6 +2729,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->bu_skip == 0 || p->bu_skip == 1, "dob: bu_skip %lld: want 0 or 1", (long long)p->bu_skip);
   BFSB_REQUIRE(p->td_lane >= 0 && p->td_lane <= 1024, "dob: td_lane %lld: want 0 to 1024", (long long)p->td_lane);
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
+  BFSB_REQUIRE(p->td_eager >= 0 && p->td_eager < (1ll << 31), "dob: td_eager %lld: want 0 to 2^31 - 1",
+               (long long)p->td_eager);
   BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, BuLevel::kQueue) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->pred_lines == 0 || (p->pred_lines == 1 && p->single && p->bu_queue > 0),
@@ -2679,8 +2754,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
-  BFSB_REQUIRE(p->gated == 0 || ((p->gated == 1 || p->gated == 2) && p->single),
-               "dob: gated %lld: want 0, or 1 or 2 on a 1×1 grid", (long long)p->gated);
+  BFSB_REQUIRE(p->gated == 0 || (p->gated >= 1 && p->gated <= 3 && p->single && (p->gated != 3 || p->dev_clock == 2)),
+               "dob: gated %lld: want 0, or 1 to 3 on a 1×1 grid (3 with dev_clock 2)", (long long)p->gated);
   BFSB_REQUIRE(p->dev_clock == 0 || ((p->dev_clock == 1 || p->dev_clock == 2) && p->single),
                "dob: dev_clock %lld: want 0, or 1 or 2 on a 1×1 grid", (long long)p->dev_clock);
   BFSB_REQUIRE(p->bu_compact >= 0 && p->bu_compact <= 1024, "dob: bu_compact %lld: want 0 to 1024",
@@ -2787,7 +2862,7 @@ int32_t LaunchTopDown(Handle* h, const LoopState* gate, char* err, int32_t errle
   BFSB_CHECK(LaunchExplore(h, h->td_kernel, h->WarpGrid((h->col_words() + span - 1) / span), h->Args(), gate));
   if (h->p.td_big > 0 && gate == nullptr) {
     bfsb::HugeKernel<kBigThreads><<<h->big_grid, kBigThreads, 0, h->s>>>(
-        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur()});
+        h->Big(), h->td_adj, BigVisit{h->visited, h->out_q, h->pred, h->bu_off, h->Cur(), false});
     BFSB_CHECK_LAUNCH("HugeKernel");
   }
   return 0;
@@ -2848,8 +2923,9 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
   const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((qw + h->tpb - 1) / h->tpb, h->resident));
   // Gated: behind GateKernel (PdlStart waits for it; with gate_clock
-  // behind the start event, which GateKernel's end lets run).
-  BFSB_CHECK(Launch(h, blocks, gated != nullptr && h->p.gated == 1, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q,
+  // behind the start event, which GateKernel's end lets run; with dev_end
+  // no event, the search's start GateKernel's stamp).
+  BFSB_CHECK(Launch(h, blocks, gated != nullptr && h->p.gated != 2, ResetKernel, rw, qw, (const uint32_t*)h->skip, h->visited, h->in_q,
                     h->out_q, h->spare_q, h->p.single ? nullptr : h->all_assigned,
                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
                     h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
@@ -2919,6 +2995,8 @@ void BeginSearch(Handle* h) {
   h->levels_ms = 0;
   h->out_clean = true;
   h->prequeued = 0;
+  h->dev_timed = false;
+  h->gate_ns = h->end_ns = 0;
   if (h->hend != nullptr) *h->hend = 0;
 }
 
@@ -3209,6 +3287,9 @@ int32_t dob_reset(void* hv, int64_t root_row, int64_t root_col, int64_t root_own
     // the end event is recorded here once, while the GPU searches; WaitEnd
     // records it again.
     if (h->p.gated == 2) BFSB_CHECK(h->ev.Record(1, h->s_start));
+    // gated 3 (dev_end): no event; the device's clock from GateKernel's
+    // reading of the root to the end's decision (dob_finish).
+    h->dev_timed = h->p.gated == 3;
     return 0;
   }
   BFSB_CHECK(h->ev.Record(0, h->s));
@@ -3259,11 +3340,18 @@ int32_t dob_finish(void* hv, double* seconds, double* end_seconds, char* err, in
   BFSB_REQUIRE(h != nullptr && seconds != nullptr && end_seconds != nullptr, "dob_finish: null argument");
   BFSB_CHECK(cudaSetDevice((int)h->p.device));
   if (int32_t st = FlushReset(h, err, errlen)) return st;
-  if (!h->ended) BFSB_CHECK(h->ev.Record(1, h->s));
-  h->ended = true;
-  BFSB_CHECK(h->ev.Synchronize(1));
   float ms = 0, end_ms = 0;
-  BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
+  if (h->dev_timed) {  // dev_end: the device's clock (dob_loop_sync read both stamps)
+    BFSB_REQUIRE(h->ended && h->gate_ns > 0 && h->end_ns > h->gate_ns,
+                 "dob_finish: the search's device stamps are missing (ended %d, gate %lld ns, end %lld ns)",
+                 (int)h->ended, h->gate_ns, h->end_ns);
+    ms = (float)((h->end_ns - h->gate_ns) / 1e6);
+  } else {
+    if (!h->ended) BFSB_CHECK(h->ev.Record(1, h->s));
+    h->ended = true;
+    BFSB_CHECK(h->ev.Synchronize(1));
+    BFSB_CHECK(h->ev.ElapsedMs(0, 1, &ms));
+  }
   if (h->end_slot >= 0 && h->p.dev_clock) {
     end_ms = (float)(ms - h->levels_ms);  // the leaves' pass with it (dob_loop_sync took it from the last level)
   } else {
@@ -3631,8 +3719,8 @@ int32_t WaitEnd(Handle* h, char* err, int32_t errlen) {
       // Gated, on the start's stream, which is idle: the end is when the
       // host learned it, not after the levels the batch enqueued past it
       // (launches that return at once, about 8 µs a level on an H200
-      // under Nsight Compute).
-      BFSB_CHECK(h->ev.Record(1, h->s_start != nullptr ? h->s_start : h->s));
+      // under Nsight Compute). dev_end: the device stamped it (EndLevel).
+      if (!h->dev_timed) BFSB_CHECK(h->ev.Record(1, h->s_start != nullptr ? h->s_start : h->s));
       h->ended = true;
       return 0;
     }
@@ -3724,6 +3812,10 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
   }
   *n = k;
   *done = st.done;
+  if (st.done && !leaves_left) {
+    h->gate_ns = st.gate_ns;
+    h->end_ns = st.end_ns;
+  }
   leaves[0] = st.done && !leaves_left ? st.leaves : 0;
   leaves[1] = st.done && !leaves_left ? st.deep : 0;
   h->loop_synced = h->level;
@@ -3738,6 +3830,8 @@ int32_t dob_loop_sync(void* hv, dob_level_rec* recs, int64_t cap, int64_t* n, in
                  last->done, last->leaf_pending);
     leaves[0] = last->leaves;
     leaves[1] = last->deep;
+    h->gate_ns = last->gate_ns;
+    h->end_ns = last->end_ns;
     h->loop_synced = h->level;
   }
   return 0;

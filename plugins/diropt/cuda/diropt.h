@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 44
+#define DOB_ABI_VERSION 45
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -102,7 +102,12 @@ typedef struct dob_params {
                                 records the search's start; 2: the same,
                                 the start event queued behind the gate
                                 (the clock starts once the GPU has the
-                                root) */
+                                root); 3 (dev_end, with dev_clock 2): no
+                                events, the search timed by the device's
+                                clock from GateKernel's reading of the
+                                root to the decision of the level that
+                                ends it, where the parent array is
+                                complete in device memory */
   int64_t l2_window;         /* 1×1: 1: the bitmaps (visited and the three
                                 queues, one allocation) are an L2
                                 access-policy window of persisting lines
@@ -165,6 +170,13 @@ typedef struct dob_params {
                                 hits at its first entry in such a sector
                                 after a bottom-up level bu_queue; 0: every
                                 found row's pred alone */
+  int64_t td_eager;          /* device loop: > 0: the top-down visits of
+                                the first td_eager levels (their frontier
+                                one step or less from the root, few
+                                vertices visited) claim each entry with the
+                                atomicOr at once, its degree loaded beside
+                                it, without the visited test before it; 0:
+                                the test first on every level */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
@@ -216,7 +228,11 @@ int32_t dob_explore(void* h, int32_t bottom_up, int64_t* counts, char* err, int3
  * until it records the end (it polls a flag the last level sets); with
  * dev_clock the search's time less its levels' (dob_loop_sync): level 1
  * then runs from level 0's decision, not its end event, and the end lacks
- * that step (level 0's last block after its decision, and the event). */
+ * that step (level 0's last block after its decision, and the event).
+ * With gated 3 (dev_end), for a gated search, the seconds are the device's
+ * clock from GateKernel's reading of the root to the decision of the
+ * level that ended the search (the leaves' pass before it): no host wait
+ * in them. */
 int32_t dob_finish(void* h, double* seconds, double* end_seconds, char* err, int32_t errlen);
 
 /* dob_stage_out copies out_queue to host dst (⌈local_rows/32⌉ words). */

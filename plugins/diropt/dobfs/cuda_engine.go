@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 44
+const dobABIVersion = 45
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -34,11 +34,11 @@ type dobParams struct {
 	BUFirst, BUBatch, BUSkip, TDLane, TDBatch  int64
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
-	BUDegPacked, DevClock, PredLines           int64
+	BUDegPacked, DevClock, PredLines, TDEager  int64
 }
 
-var _ [264 - unsafe.Sizeof(dobParams{})]struct{} // 33 int64 fields
-var _ [unsafe.Sizeof(dobParams{}) - 264]struct{}
+var _ [272 - unsafe.Sizeof(dobParams{})]struct{} // 34 int64 fields
+var _ [unsafe.Sizeof(dobParams{}) - 272]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
 type dobDevBufs struct {
@@ -189,6 +189,7 @@ type CUDAOptions struct {
 	PDL             bool  // 1×1 device loop: exploration kernels as programmatic dependent launches
 	Gated           bool  // 1×1 device loop: the next search's start queued behind a gate after Parents (LoopArm)
 	GateClock       bool  // with Gated: the search's start event queued behind the gate too (the clock starts once the GPU has the root)
+	DevEnd          bool  // with GateClock and ResetStamp: no events, the search timed by the device's clock from the gate's reading of the root to the decision that ends it (gated 3)
 	DevClock        bool  // 1×1 device loop: levels after level 0 timed by the device's clock at their decisions, no CUDA event between launches
 	ResetStamp      bool  // with DevClock: level 0 too, from the reset's first instruction, no event after it (dev_clock 2)
 	PredLines       bool  // 1×1 with BUQueue: level BUQueue writes whole sectors of pred, and level BUQueue+1 (BUDeg's packed level) skips the writes that makes redundant
@@ -196,6 +197,7 @@ type CUDAOptions struct {
 	SplitHelp       int64 // the split level's warp help: 0 (32·BUBatch entries a step, as other levels) or 32
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
 	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a block of at most 2^26 columns, else the degree byte)
+	TDEager         int64 // device loop: the first levels (their count) whose top-down visits claim each entry at once, its degree loaded beside it, with no visited test first (0: none)
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -261,14 +263,15 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		OwnLen: b.OwnLen(), ThreadsPerBlock: int64(co.ThreadsPerBlock), TDBig: co.TDBig, BUSerial: co.BUSerial,
 		GridR: int64(l.R), GridC: int64(l.C), GridJ: int64(b.J), Block: l.B, DeviceExchange: b64(devX),
 		BUFirst: b64(co.BUFirst), BUBatch: max(co.BUBatch, 1), BUSkip: b64(co.BUSkip), TDLane: co.TDLane, TDBatch: max(co.TDBatch, 1),
-		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: gatedMode(co.Gated && single, co.GateClock),
-		L2Window: b64(co.L2Window && single), DevClock: devClock(co.DevClock && single, co.ResetStamp), PredLines: b64(co.PredLines && single && co.BUQueue > 0), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
+		BUCompact: co.BUCompact, Leaves: b.NumLeaves(), PDL: b64(co.PDL), Gated: stepMode(co.Gated && single, co.GateClock, co.DevEnd && co.DevClock && co.ResetStamp),
+		L2Window: b64(co.L2Window && single), DevClock: stepMode(co.DevClock && single, co.ResetStamp), PredLines: b64(co.PredLines && single && co.BUQueue > 0), BUDeg: DegreeLevel(co.BUDeg, co.BUFirst, co.BUSkip), BUQueue: co.BUQueue}
 	if co.BUDegPacked && p.BUDeg > 0 && p.BUBatch == 2 && p.BUSerial > 0 && p.LocalCols <= 1<<26 {
 		p.BUDegPacked = 1
 	}
 	if single && split > 0 {
 		p.Split, p.SplitHelp = split, co.SplitHelp
 	}
+	p.TDEager = co.TDEager
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
@@ -302,28 +305,25 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 	return e, nil
 }
 
-// devClock is dob_params.dev_clock: 0 off, 1 the levels after level 0 by
-// the device's clock, 2 level 0 too (ResetStamp).
-func devClock(on, resetStamp bool) int64 {
-	switch {
-	case !on:
+// stepMode is a dob_params field whose values are steps, each on top of
+// the one before: 0 without the first (on), else 1 plus how many of more
+// hold in turn. dev_clock: 1 the levels after level 0 by the device's
+// clock, 2 level 0 too (ResetStamp). gated: 1 the start recorded by
+// dob_reset, 2 the start event queued behind the gate (GateClock), 3 no
+// events, the search by the device's clock (DevEnd, which needs dev_clock
+// 2).
+func stepMode(on bool, more ...bool) int64 {
+	if !on {
 		return 0
-	case resetStamp:
-		return 2
 	}
-	return 1
-}
-
-// gatedMode is dob_params.gated: 0 without a gated start, 1 with the
-// start recorded by dob_reset, 2 with it queued behind the gate (clock).
-func gatedMode(gated, clock bool) int64 {
-	switch {
-	case !gated:
-		return 0
-	case clock:
-		return 2
+	m := int64(1)
+	for _, b := range more {
+		if !b {
+			break
+		}
+		m++
 	}
-	return 1
+	return m
 }
 
 func b64(b bool) int64 {
