@@ -172,7 +172,7 @@ typedef struct dob_params {
                                 found row's pred alone */
   int64_t td_eager;          /* device loop: > 0: the top-down visits of
                                 the first td_eager levels (their frontier
-                                one step or less from the root, few
+                                a few steps from the root at most, few
                                 vertices visited) claim each entry with the
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
