@@ -97,12 +97,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pTDEager: int64(0)}, {pMode: dobfs.ModeTopDown, pTDEager: int64(1 << 20)},
 			{pMode: dobfs.ModeTopDown, pTDEager: int64(1 << 20), pTDBig: int64(0), pTDBatch: int64(1)},
 			{pPreset: presetPaper, pTDBig: int64(64), pTDEager: int64(3)},
-			// leaf_batch 8 and gate_reset (trials): each alone, both, with every
-			// level bottom-up (the leaves' pass in a launch after the last
-			// level) and top-down (in its own).
-			{pLeafBatch: int64(8)}, {pGateReset: true}, {pLeafBatch: int64(8), pGateReset: true},
-			{pMode: dobfs.ModeBottomUp, pLeafBatch: int64(8), pGateReset: true},
-			{pMode: dobfs.ModeTopDown, pLeafBatch: int64(8), pGateReset: true},
 			{pBUCompact: int64(1024)}, {pMode: dobfs.ModeBottomUp, pBUCompact: int64(128)}, {pBUCompact: int64(1024), pBUFirst: false, pBUBatch: int64(1)},
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
@@ -316,15 +310,13 @@ func TestCUDALeaves(t *testing.T) {
 func TestCUDAGated(t *testing.T) {
 	needCUDA(t)
 	g := sdktest.NewGraph(t, 14, 16, 4)
-	for _, m := range []struct{ clock, devEnd, gateReset bool }{{false, false, false}, {true, false, false}, {true, true, false}, {true, true, true}} {
-		t.Run(fmt.Sprintf("gate_clock=%v,dev_end=%v,gate_reset=%v", m.clock, m.devEnd, m.gateReset), func(t *testing.T) {
-			testGated(t, g, m.clock, m.devEnd, m.gateReset)
-		})
+	for _, m := range []struct{ clock, devEnd bool }{{false, false}, {true, false}, {true, true}} {
+		t.Run(fmt.Sprintf("gate_clock=%v,dev_end=%v", m.clock, m.devEnd), func(t *testing.T) { testGated(t, g, m.clock, m.devEnd) })
 	}
 }
 
-func testGated(t *testing.T, g *sdktest.Graph, clock, devEnd, gateReset bool) {
-	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock, pDevEnd: devEnd, pGateReset: gateReset})
+func testGated(t *testing.T, g *sdktest.Graph, clock, devEnd bool) {
+	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock, pDevEnd: devEnd})
 	if err != nil {
 		t.Fatal(err)
 	}

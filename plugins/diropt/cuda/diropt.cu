@@ -1472,7 +1472,6 @@ struct Fold {
   int* host_end;
   dob_loop_params lp;
   LeafGroups leaves;  // with `leaves` (LeafPass), else none (n = 0)
-  int leaf_batch;     // leaf_batch (a trial): LeafPass's groups a round, 4 or 8
 };
 
 // EndState is a level's decision (defined with Rule, below).
@@ -1528,17 +1527,15 @@ __device__ __forceinline__ bool Eager(const ExploreArgs& a, const LoopState* gat
 // kClear false (the
 // measured floor, LeafKernel): the tests and the count only, as where
 // every leaf is reached.
-// (leaf_batch 8, a trial: 8 groups a round, fewer rounds a thread; the
-// tuned 4 is kLeafBatch.)
 constexpr int kLeafBatch = 4;
-template <bool kClear, int kBatch = kLeafBatch>
+template <bool kClear>
 __device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, uint32_t* visited, Counters* ctr) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   unsigned long long found = 0;
-  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < g.n; k0 += kBatch * stride) {
-    uint32_t w[kBatch], beg[kBatch], end[kBatch], vis[kBatch];
+  for (int64_t k0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k0 < g.n; k0 += kLeafBatch * stride) {
+    uint32_t w[kLeafBatch], beg[kLeafBatch], end[kLeafBatch], vis[kLeafBatch];
 #pragma unroll
-    for (int j = 0; j < kBatch; ++j) {
+    for (int j = 0; j < kLeafBatch; ++j) {
       const int64_t k = k0 + j * stride;
       const bool in = k < g.n;
       w[j] = in ? g.w[k] : kLeafNeighbour;
@@ -1546,12 +1543,12 @@ __device__ __forceinline__ void LeafPass(const LeafGroups& g, long long root, ui
       end[j] = in ? g.at[k + 1] : 0;
     }
 #pragma unroll
-    for (int j = 0; j < kBatch; ++j) {  // only leaves' bits are cleared: w's word needs no coherence
+    for (int j = 0; j < kLeafBatch; ++j) {  // only leaves' bits are cleared: w's word needs no coherence
       const uint32_t x = w[j] & ~kLeafNeighbour;
       vis[j] = (w[j] & kLeafNeighbour) ? (uint32_t)((long long)x == root) : visited[x >> 5] >> (x & 31);
     }
 #pragma unroll
-    for (int j = 0; j < kBatch; ++j) {
+    for (int j = 0; j < kLeafBatch; ++j) {
       if (vis[j] & 1u) {
         found += end[j] - beg[j];
         continue;
@@ -1605,11 +1602,7 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   const Fold& f = a.fold;
   const bool leaf = (gate->done && gate->leaf_pending) || last_td;
   if (leaf) {
-    if (f.leaf_batch == 8) {
-      LeafPass<true, 8>(f.leaves, gate->root, a.visited, a.ctr);
-    } else {
-      LeafPass<true>(f.leaves, gate->root, a.visited, a.ctr);
-    }
+    LeafPass<true>(f.leaves, gate->root, a.visited, a.ctr);
     if (!last_td && gate->prev_dir != 0) {  // the last level's frontier (in_queue kept whole) is now the spare
       const int64_t stride = (int64_t)gridDim.x * blockDim.x;
       uint32_t any = 0;
@@ -1947,39 +1940,16 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            LoopInit init, GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off,
-                            const GateRoot* poll) {
+                            LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off) {
   PdlStart();
   // The reset's first instruction on the device's clock, from which
-  // dev_clock 2 (reset_stamp) times level 0 (LoopState::start_ns); with
-  // gate_reset (poll) the gate's opening, which this kernel waits for.
-  long long start_ns = blockIdx.x == 0 && threadIdx.x == 0 ? (long long)GlobalTimer() : 0;
+  // dev_clock 2 (reset_stamp) times level 0 (LoopState::start_ns).
+  const long long start_ns = blockIdx.x == 0 && threadIdx.x == 0 ? (long long)GlobalTimer() : 0;
   if (gated != nullptr) {  // a gated start: the root GateKernel copied, read once a block
     __shared__ long long root[4];
     __shared__ int state;  // LoopState::gate
     if (threadIdx.x == 0) {
-      if (poll != nullptr) {  // gate_reset (a trial): this kernel is the gate (GateKernel's work in block 0)
-        if (blockIdx.x == 0) {
-          const volatile GateRoot* g = poll;
-          while (g->gate != seq) __nanosleep(256);
-          GateRoot r{};
-          r.open_ns = start_ns = (long long)GlobalTimer();
-          r.seq = g->seq;
-          r.cancel = g->cancel;
-          r.row = g->row;
-          r.col = g->col;
-          r.own = g->own;
-          r.global = g->global;
-          r.gate = gated->gate;  // the last search's: the other blocks wait for seq
-          *gated = r;
-          __threadfence();
-          atomicExch(&gated->gate, seq);
-        } else {
-          while (*(volatile uint32_t*)&gated->gate != seq) __nanosleep(128);
-          __threadfence();
-        }
-      }
-      const volatile GateRoot* g = gated;  // this launch's copy where block 0 wrote it (gate_reset)
+      const GateRoot* g = gated;
       root[0] = g->row;
       root[1] = g->col;
       root[2] = g->own;
@@ -2029,9 +1999,6 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
 }
 
-// (gate_reset, a trial: no GateKernel; ResetKernel's block 0 does its
-// work and the other blocks, all resident, wait on the device copy's gate
-// word, so that no kernel's end stands between the root and the reset.)
 // GateKernel is a gated start's gate (dob_loop_arm): one thread polls the
 // pinned word that dob_reset sets, then copies the root into device
 // memory (root) for ResetKernel, which is scheduled behind it
@@ -2768,9 +2735,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(p->td_eager >= 0 && p->td_eager < (1ll << 31), "dob: td_eager %lld: want 0 to 2^31 - 1",
                (long long)p->td_eager);
-  BFSB_REQUIRE(p->leaf_batch == 4 || p->leaf_batch == 8, "dob: leaf_batch %lld: want 4 or 8", (long long)p->leaf_batch);
-  BFSB_REQUIRE(p->gate_reset == 0 || (p->gate_reset == 1 && p->gated == 3), "dob: gate_reset %lld: want 0, or 1 with gated 3",
-               (long long)p->gate_reset);
   BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, BuLevel::kQueue) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->pred_lines == 0 || (p->pred_lines == 1 && p->single && p->bu_queue > 0),
@@ -2922,7 +2886,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = BottomUpGrid(h);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves, (int)h->p.leaf_batch};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
   // bu_deg: level bu_deg (by its index, known here though its direction
   // is not) runs the instance that reads the degree bytes. The levels
@@ -2957,7 +2921,7 @@ int32_t LaunchSplit(Handle* h, const LoopState* gate, char* err, int32_t errlen)
 // With gated (dob_loop_arm) it reads the root from GateKernel's copy
 // instead, and is launched behind GateKernel.
 int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_own, const LoopInit& init,
-                    GateRoot* gated, uint32_t seq, char* err, int32_t errlen, const GateRoot* poll = nullptr) {
+                    const GateRoot* gated, uint32_t seq, char* err, int32_t errlen) {
   const int64_t rw = h->row_words(), cw = h->col_words();
   const int64_t qw = std::max(rw, cw);
   const int ctr_words = (int)(2 * sizeof(Counters) / sizeof(unsigned long long));
@@ -2969,7 +2933,7 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
                     h->out_q, h->spare_q, h->p.single ? nullptr : h->all_assigned,
                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
                     h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
-                    (const uint32_t*)h->bu_off, poll));
+                    (const uint32_t*)h->bu_off));
   h->reset_pending = false;
   return 0;
 }
@@ -3220,7 +3184,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     if (p->gated) {
       BFSB_CHECK(cudaStreamCreateWithFlags(&h->s_start, cudaStreamNonBlocking));
       BFSB_CHECK(cudaMalloc(&h->droot, sizeof(GateRoot)));
-      BFSB_CHECK(cudaMemset(h->droot, 0, sizeof(GateRoot)));  // gate 0: no sequence number armed yet
       BFSB_CHECK(cudaHostAlloc(&h->groot, sizeof(GateRoot), cudaHostAllocMapped));
       BFSB_CHECK(cudaHostGetDevicePointer((void**)&h->dgroot, h->groot, 0));
       memset(h->groot, 0, sizeof(GateRoot));
@@ -3893,19 +3856,15 @@ int32_t dob_loop_arm(void* hv, const dob_loop_params* lp, int32_t levels, char* 
   h->loop_started = false;
   h->lp = *lp;
   const uint32_t seq = h->gate_seq + 1;
-  if (!h->p.gate_reset) {  // gate_reset (a trial): the reset is the gate
-    GateKernel<<<1, 32, 0, h->s>>>(h->dgroot, h->droot, seq);
-    BFSB_CHECK_LAUNCH("GateKernel");
-  }
+  GateKernel<<<1, 32, 0, h->s>>>(h->dgroot, h->droot, seq);
+  BFSB_CHECK_LAUNCH("GateKernel");
   h->gate_seq = seq;
   h->armed = true;  // from here on the stream waits: Disarm opens it
   // gated 2 (gate_clock): the search's clock starts once the GPU has its
   // root, the start event behind GateKernel (the reset then a plain
   // launch: an event between two kernels ends a programmatic dependence).
   if (h->p.gated == 2) BFSB_CHECK(h->ev.Record(0, h->s));
-  if (int32_t st = LaunchReset(h, -1, -1, -1, LoopInit{h->loop, *lp}, h->droot, seq, err, errlen,
-                               h->p.gate_reset ? h->dgroot : nullptr))
-    return st;
+  if (int32_t st = LaunchReset(h, -1, -1, -1, LoopInit{h->loop, *lp}, h->droot, seq, err, errlen)) return st;
   h->loop_started = true;
   for (int k = 0; k < levels; ++k) {
     if (int32_t st = EnqueueLevel(h, err, errlen)) return st;

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 46
+#define DOB_ABI_VERSION 45
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -177,12 +177,6 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
-  int64_t leaf_batch;        /* 1×1 with leaves (a trial): the leaves' pass
-                                takes 4 or 8 groups a thread a round */
-  int64_t gate_reset;        /* 1×1, gated 3 (a trial): 1: no GateKernel;
-                                the reset's blocks wait on the gate
-                                themselves (block 0 polls it, the others
-                                a device word it sets); 0: GateKernel */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
