@@ -163,19 +163,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// tuned 32.
 			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pBUSerial: int64(1)},
-			// queue_sum (a trial): with the tuned rest (the levels after
-			// level 3 read the summaries; every search of a case on one
-			// handle, so a summary left from the search before would be
-			// read); every level top-down (the visits' marks alone) and
-			// bottom-up (none read, the spare's zeroed); td_eager 0 without
-			// bu_queue and the split (every level after level 0 reads);
-			// with it the long lists' marks (td_big 32) and Visit's
-			// (td_batch 1); level 3 on through CompactRows alone and never;
-			// beta 24 (more shrinking levels top-down, after bottom-up ones).
-			{pQueueSum: true}, {pMode: dobfs.ModeTopDown, pQueueSum: true}, {pMode: dobfs.ModeBottomUp, pQueueSum: true},
-			{pQueueSum: true, pTDEager: int64(0), pBUQueue: int64(0), pSplit: int64(0)},
-			{pQueueSum: true, pTDEager: int64(0), pBUQueue: int64(0), pSplit: int64(0), pTDBig: int64(32), pTDBatch: int64(1)},
-			{pQueueSum: true, pBUCompact: int64(1024)}, {pQueueSum: true, pBUCompact: int64(0)}, {pQueueSum: true, pBeta: 24.0},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

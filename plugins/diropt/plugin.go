@@ -36,7 +36,6 @@ const (
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
 	pTDEager   = "td_eager"
-	pQueueSum  = "queue_sum"
 	pBUCompact = "bu_compact"
 	pPDL       = "pdl"
 	pGated     = "gated"
@@ -144,8 +143,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA top-down with td_lane: list entries a lane reads at once (1 or 4), alone or in its warp's step (32·td_batch entries), their visited tests and atomics issued together (1: one entry at a time, each waiting for the last; 2 measured between them and is not offered). The CPU backend ignores it"},
 			{Name: pTDEager, Type: sdk.TypeInt, Default: int64(3), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1 << 30),
 				Help: "CUDA, device loop: the first td_eager levels (tuned 3: levels 0 to 2, whose frontier is at most two steps from the root) claim each top-down entry with the atomicOr at once, its degree loaded beside it, without the visited test before it (Algorithm 3 line 36), so that a step of a list waits on two round trips instead of four: in those levels most entries are new, and in levels 0 and 1 a few lists, each read by one warp or block in a chain of steps, are the level's time; on one H200 at scale 25 level 1 took 16 % less and a top-down level 2 9 % less (results/diropt-1000, eager-25; 0: the test first on every level, as the paper's). The CPU backend ignores it"},
-			{Name: pQueueSum, Type: sdk.TypeBool, Default: false,
-				Help: "CUDA, 1×1 device loop with td_lane and bu_skip (else unused; a trial, not yet measured): each queue has a summary, a byte a chunk of 32 words (1,024 vertices) set where the chunk may hold a vertex, kept by the top-down visits that test first and by the plain bottom-up levels, so that a top-down level after such a level (after td_eager's levels, bu_queue's and the split's) reads the chunks its frontier is in instead of all of in_queue (4 MB at scale 25). The CPU backend ignores it"},
 			{Name: pBUCompact, Type: sdk.TypeInt, Default: int64(256), Presets: map[string]any{presetPaper: int64(0)}, Min: sdk.Bound(0), Max: sdk.Bound(1024),
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
 			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -216,7 +213,6 @@ type options struct {
 	TDLane    int64
 	TDBatch   int64
 	TDEager   int64
-	QueueSum  bool
 	BUCompact int64
 	PDL       bool
 	Gated     bool
@@ -241,7 +237,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves),
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), QueueSum: cfg.Bool(pQueueSum), BUCompact: cfg.Int(pBUCompact),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevEnd: cfg.Bool(pDevEnd), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	// gate_clock is a form of the gated start, unused without it,
@@ -350,7 +346,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, QueueSum: v.opt.QueueSum, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, Exchange: xch})
 		if err != nil {
 			return err
 		}

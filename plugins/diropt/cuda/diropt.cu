@@ -332,13 +332,10 @@ __device__ __forceinline__ void Mark(uint32_t* out_queue, uint32_t v) { atomicOr
 // during a search), then atomicOr on visited; the
 // thread whose atomicOr set the bit adds v to out_queue and writes its
 // predecessor. eager (td_eager; ours): no test, the atomicOr at once and
-// v's offsets loaded beside it (Visits says why). With out_sum
-// (queue_sum, a trial) the test's claims also mark v's chunk of out_queue
-// in its summary (QueueSum).
+// v's offsets loaded beside it (Visits says why).
 __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited, uint32_t* out_queue,
                                       uint32_t* pred, const uint32_t* __restrict__ bu_off,
-                                      unsigned long long& found, unsigned long long& degrees, bool eager = false,
-                                      uint8_t* out_sum = nullptr) {
+                                      unsigned long long& found, unsigned long long& degrees, bool eager = false) {
   const uint32_t mask = 1u << (v & 31);
   if (eager) {
     const uint32_t old = atomicOr(&visited[v >> 5], mask);
@@ -357,7 +354,6 @@ __device__ __forceinline__ void Visit(uint32_t v, uint32_t u, uint32_t* visited,
   if (__ldcg(&visited[v >> 5]) & mask) return;          // line 36
   if (atomicOr(&visited[v >> 5], mask) & mask) return;  // line 37
   atomicOr(&out_queue[v >> 5], mask);                   // line 38
-  if (out_sum != nullptr) out_sum[v >> 10] = 1;
   pred[v] = u;
   found += 1;
   degrees += __ldg(&bu_off[v + 1]) - __ldg(&bu_off[v]);
@@ -395,8 +391,7 @@ template <int kBatch>
 __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint32_t e0, uint32_t e, uint32_t step,
                                        uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                        const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                       unsigned long long& degrees, bool mark = false, bool eager = false,
-                                       uint8_t* out_sum = nullptr) {
+                                       unsigned long long& degrees, bool mark = false, bool eager = false) {
   uint32_t v[kBatch], m[kBatch], old[kBatch];
 #pragma unroll
   for (int k = 0; k < kBatch; ++k) {
@@ -441,7 +436,6 @@ __device__ __forceinline__ void Visits(const uint32_t* __restrict__ td_adj, uint
   for (int k = 0; k < kBatch; ++k) {
     if (m[k] == 0 || (old[k] & m[k])) continue;
     atomicOr(&out_queue[v[k] >> 5], m[k]);  // line 38
-    if (out_sum != nullptr) out_sum[v[k] >> 10] = 1;  // queue_sum (QueueSum)
     pred[v[k]] = u;
     found += 1;
     degrees += __ldg(&bu_off[v[k] + 1]) - __ldg(&bu_off[v[k]]);
@@ -457,8 +451,7 @@ template <int kBatch>
 __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, int lane, uint32_t beg, uint32_t end,
                                           uint32_t u, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                           const uint32_t* __restrict__ bu_off, unsigned long long& found,
-                                          unsigned long long& degrees, bool mark = false, bool eager = false,
-                                          uint8_t* out_sum = nullptr) {
+                                          unsigned long long& degrees, bool mark = false, bool eager = false) {
   for (unsigned pending = __ballot_sync(kFull, beg < end); pending != 0;
        pending = __ballot_sync(kFull, beg < end)) {
     const int leader = __ffs(pending) - 1;
@@ -472,13 +465,12 @@ __device__ __forceinline__ void WarpLists(const uint32_t* __restrict__ td_adj, i
         if (mark) {
           Mark(out_queue, v);
         } else {
-          Visit(v, gu, visited, out_queue, pred, bu_off, found, degrees, false, out_sum);
+          Visit(v, gu, visited, out_queue, pred, bu_off, found, degrees);
         }
       }
     } else {
       for (uint64_t e = gb + lane; e < ge; e += 32 * kBatch) {
-        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees, mark, eager,
-                       out_sum);
+        Visits<kBatch>(td_adj, (uint32_t)e, ge, 32, gu, visited, out_queue, pred, bu_off, found, degrees, mark, eager);
       }
     }
   }
@@ -499,10 +491,9 @@ struct BigVisit {
   uint32_t *visited, *out_queue, *pred;
   const uint32_t* bu_off;
   Counters* ctr;
-  bool eager;                  // td_eager's levels (Visits)
-  uint8_t* out_sum = nullptr;  // queue_sum (QueueSum)
+  bool eager;  // td_eager's levels (Visits)
   __device__ __forceinline__ void operator()(uint32_t u, uint32_t v, Acc& acc) const {
-    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees, eager, out_sum);
+    Visit(v, u, visited, out_queue, pred, bu_off, acc.found, acc.degrees, eager);
   }
   __device__ __forceinline__ void Flush(const Acc& acc) const { AddCounts(ctr, nullptr, acc.found, acc.degrees, 0); }
 };
@@ -561,26 +552,6 @@ __device__ __forceinline__ void TopDown(const uint32_t* __restrict__ td_off, con
   AddCounts(ctr, next, found, degrees, edges);
 }
 
-// QueueSum (queue_sum, a trial; ours, not in [1]) is a summary of a
-// queue: a byte a chunk of 32 words (1,024 vertices), set where the chunk
-// may hold a vertex, so that a top-down level of a small frontier reads
-// the chunks its frontier is in, not all of in_queue (4 MB at scale 25).
-// Each of the three queue buffers has one, rotating with it. A level's
-// writers of out_queue keep out's: the top-down visits that test first
-// mark the chunk of each vertex they claim (Visit, Visits; td_eager's
-// claims do not), and a bottom-up level writes every chunk's byte, 0 or 1
-// (BottomUp's plain instances; bu_queue's level and the split do not).
-// Where the level before kept it (read: the device loop's level above
-// sum_from, ExploreArgs), TopDownLanes reads the summary and the chunks
-// it marks, zeroing both; otherwise it reads every word and zeroes the
-// summary with them; EndLevel zeroes the spare's with the spare, and the
-// reset all three. So a summary is zero wherever its queue is.
-struct QueueSum {
-  uint8_t* in = nullptr;   // in_queue's (read, or zeroed)
-  uint8_t* out = nullptr;  // out_queue's (kept by the level's writers)
-  bool read = false;       // in is complete: read only what it marks
-};
-
 // kTdWords is how many words of in_queue a lane of TopDownLanes takes at
 // once: a warp's 32·kTdWords words in kTdWords coalesced loads, so that at
 // scale 25 (1 M words) a resident grid of warps reads in_queue in one
@@ -615,23 +586,19 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg
                                              const uint32_t* __restrict__ bu_off, uint32_t* in_queue, int64_t lo,
                                              int64_t in_words, uint32_t* visited, uint32_t* out_queue, uint32_t* pred,
                                              BigQueue big, uint32_t lane_max, const uint32_t* __restrict__ has_leaf,
-                                             Counters* ctr, Counters* next, bool split, bool eager,
-                                             const QueueSum& qs = QueueSum{}) {
+                                             Counters* ctr, Counters* next, bool split, bool eager) {
   const int lane = threadIdx.x & 31;
-  const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
-  constexpr int64_t span = 32 * kTdWords;
+  const int64_t span = 32 * kTdWords;
   unsigned long long found = 0, degrees = 0, edges = 0;
   FrontierLeaves fl{has_leaf};
-  // One span of in_queue from word c0: word j·32 + lane of it is the
-  // lane's j-th, loaded where byte j of chunks is set (a chunk of 32
-  // words: QueueSum; every chunk without queue_sum).
-  auto span_words = [&](int64_t c0, uint32_t chunks) {
+  for (int64_t c0 = lo + (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * span; c0 < in_words;
+       c0 += warps * span) {
     uint32_t words[kTdWords];
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
       const int64_t w = c0 + j * 32 + lane;
-      words[j] = ((chunks >> (8 * j)) & 0xffu) != 0 && w < in_words ? in_queue[w] : 0u;
+      words[j] = w < in_words ? in_queue[w] : 0u;
     }
 #pragma unroll
     for (int j = 0; j < kTdWords; ++j) {
@@ -663,32 +630,13 @@ __device__ __forceinline__ void TopDownLanes(const uint32_t* __restrict__ td_beg
           beg = end;
         } else if (end - beg < lane_max) {  // the lane alone
           for (; beg < end; beg = (uint32_t)min((uint64_t)end, (uint64_t)beg + kBatch)) {
-            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees, split, eager,
-                           qs.out);
+            Visits<kBatch>(td_adj, beg, end, 1, u, visited, out_queue, pred, bu_off, found, degrees, split, eager);
           }
         }
       }
       // Lines 22-42 for the longer lists: the warp reads them together.
-      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees, split, eager,
-                        qs.out);
+      WarpLists<kBatch>(td_adj, lane, beg, end, u, visited, out_queue, pred, bu_off, found, degrees, split, eager);
       fl.Add(hl, u);  // hl is 0 where the lane had no vertex
-    }
-  };
-  if (qs.read) {  // queue_sum: only the spans, and their chunks, that the summary marks
-    uint32_t* sum = reinterpret_cast<uint32_t*>(qs.in);
-    const int64_t sum_words = (in_words + span - 1) / span;
-    for (int64_t s0 = warp * 32; s0 < sum_words; s0 += warps * 32) {
-      const uint32_t mine = s0 + lane < sum_words ? sum[s0 + lane] : 0u;
-      if (mine != 0) sum[s0 + lane] = 0;
-      for (unsigned marked = __ballot_sync(kFull, mine != 0); marked != 0; marked &= marked - 1) {
-        const int src = __ffs(marked) - 1;
-        span_words((s0 + src) * span, __shfl_sync(kFull, mine, src));
-      }
-    }
-  } else {
-    for (int64_t c0 = lo + warp * span; c0 < in_words; c0 += warps * span) {
-      if (qs.in != nullptr && !split && lane == 0) reinterpret_cast<uint32_t*>(qs.in)[c0 / span] = 0;
-      span_words(c0, 0x01010101u);
     }
   }
   fl.Mark(ctr);
@@ -989,13 +937,6 @@ __device__ __forceinline__ void ScanRest(const uint32_t* __restrict__ bu_adj,
 __shared__ __align__(16) uint8_t lines_sectors[1024];  // a group's four bytes read as one word
 __device__ __forceinline__ uint8_t* LinesOk() { return lines_sectors + (threadIdx.x & ~31u); }
 
-// ChunkHit is the warp's flag, in shared memory (no register held across
-// a chunk), that the chunk of visited it explores found a row: BottomUp
-// writes it into out_queue's summary (queue_sum, QueueSum) at the chunk's
-// end.
-__shared__ uint8_t chunk_hit[32];
-__device__ __forceinline__ uint8_t& ChunkHit() { return chunk_hit[threadIdx.x >> 5]; }
-
 // PredSectors (pred_lines) gives the sectors of pred (8 rows, 32 bytes)
 // of a word of rows whose rows visited before the lines level, but for
 // skip's (isolated rows and leaves), are pre: bit s for sector s where
@@ -1054,7 +995,6 @@ __device__ __forceinline__ void BottomUpWords(const uint32_t* __restrict__ bu_of
     }
     if (lane == 0) {
       out_queue[w0 + j] = hits;
-      if (!kSplit && hits != 0) ChunkHit() = 1;
       if (!kSplit) {
         visited[w0 + j] = vis[j] | hits;
       } else if (hits != 0) {
@@ -1126,7 +1066,6 @@ __device__ __forceinline__ void CompactRows(const uint32_t* __restrict__ bu_off,
         degrees += end[j] - beg[j];
         atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
         atomicOr(&out_queue[v[j] >> 5], 1u << (v[j] & 31));
-        ChunkHit() = 1;
       }
     }
   }
@@ -1405,7 +1344,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          uint32_t compact, Counters* ctr, Counters* next,
                                          const uint32_t* __restrict__ low = nullptr,
                                          const uint32_t* __restrict__ skip = nullptr, uint8_t* lines_g = nullptr,
-                                         bool lines = false, uint8_t* out_sum = nullptr) {
+                                         bool lines = false) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
   static_assert(kLines == 0 || (kSkip && !kSplit && (kLines == 2 || kQueue)), "pred_lines: bu_skip's plain levels");
@@ -1417,20 +1356,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
   uint32_t vis[kBuWords];
   RowQueue q{};
   if (kQueue) q = WarpQueue();
-  // queue_sum: each chunk's byte of out_queue's summary, 0 or 1 (QueueSum;
-  // not on bu_queue's level, whose rows are found after their chunk, nor
-  // on the split's).
-  const bool sum = kSkip && !kQueue && !kSplit && out_sum != nullptr;
-  if (sum && lane == 0) ChunkHit() = 0;
-  auto end_chunk = [&](int64_t c0) {
-    if (!sum) return;
-    __syncwarp();
-    if (lane == 0) {
-      out_sum[c0 >> 5] = ChunkHit();
-      ChunkHit() = 0;
-    }
-    __syncwarp();
-  };
   if (kSkip) {
     // 32 words a warp: lane l loads word c0 + l, and a full word's
     // out_queue word is 0; only the groups of kBuWords words with an open
@@ -1479,7 +1404,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
           CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kLines>(bu_off, bu_adj, first, deg, in_queue, visited,
                                                                     out_queue, pred, serial, lane, c0, mine,
                                                                     incl - cnt, total, found, degrees, edges, lines);
-          end_chunk(c0);
           continue;
         }
       }
@@ -1505,7 +1429,6 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
               found, degrees, edges, okg);
         }
       }
-      end_chunk(c0);
     }
     if (kQueue) {
       QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found, degrees,
@@ -1548,8 +1471,7 @@ struct Fold {
   uint32_t* spare;
   int* host_end;
   dob_loop_params lp;
-  LeafGroups leaves;            // with `leaves` (LeafPass), else none (n = 0)
-  uint8_t* spare_sum = nullptr;  // queue_sum: the spare's summary (QueueSum), zeroed with it
+  LeafGroups leaves;  // with `leaves` (LeafPass), else none (n = 0)
 };
 
 // EndState is a level's decision (defined with Rule, below).
@@ -1577,12 +1499,6 @@ struct ExploreArgs {
   const uint32_t* skip = nullptr;
   uint8_t* lines = nullptr;
   uint32_t td_eager = 0;  // td_eager: the first levels whose top-down visits claim at once (Visits)
-  // queue_sum (a trial): the queues' summaries (QueueSum, read false), and
-  // the last level whose writers may leave out_queue's incomplete (a
-  // td_eager level, bu_queue's, the split's): a level after it reads its
-  // in_queue's.
-  QueueSum qs{};
-  int64_t sum_from = 0;
 };
 
 // Eager reports whether this device-loop level's top-down visits are
@@ -1698,11 +1614,6 @@ __device__ __forceinline__ void EndLevel(const ExploreArgs& a, const LoopState* 
   } else if (!gate->done && gate->prev_dir != 0) {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < a.row_words; w += stride) f.spare[w] = 0;
-    if (f.spare_sum != nullptr) {  // queue_sum: a word a span of 32·kTdWords words
-      uint32_t* sum = reinterpret_cast<uint32_t*>(f.spare_sum);
-      const int64_t sum_words = (a.row_words + 32 * kTdWords - 1) / (32 * kTdWords);
-      for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < sum_words; w += stride) sum[w] = 0;
-    }
   }
   // The block's counts (and clearing) before it counts itself done: the
   // barrier orders them before thread 0's fence, which makes them visible
@@ -1781,11 +1692,9 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
       lo = (gate->root >> 5) / span * span;
       hi = min(hi, lo + span);
     }
-    QueueSum qs = a.qs;
-    qs.read = qs.in != nullptr && gate != nullptr && !split && gate->level > a.sum_from;
     TopDownLanes<kBatch>(split ? a.cut : a.td_off, split ? a.bu_off : a.td_off, split ? a.bu_adj : a.td_adj,
                          a.bu_off, a.in_queue, lo, hi, a.visited, a.out_queue, a.pred, a.big, a.td_lane, a.has_leaf,
-                         a.ctr, a.next, split, Eager(a, gate), qs);
+                         a.ctr, a.next, split, Eager(a, gate));
   } else {
     TopDown(a.td_off, a.td_adj, a.bu_off, a.in_queue, a.in_words, a.visited, a.out_queue, a.pred, a.big,
             a.has_leaf, a.ctr, a.next);
@@ -1823,8 +1732,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     }
     if (!last_td && a.big.lists != nullptr) {
       __shared__ bfsb::HugeList<uint32_t> cur;
-      bfsb::HugeExpand(a.big, a.td_adj,
-                       BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr, Eager(a, gate), a.qs.out},
+      bfsb::HugeExpand(a.big, a.td_adj, BigVisit{a.visited, a.out_queue, a.pred, a.bu_off, a.ctr, Eager(a, gate)},
                        (int)blockDim.x,
                        cur);
     }
@@ -1832,7 +1740,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
         a.compact, a.ctr, a.next, nullptr, a.skip, a.lines,
-        kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1), a.qs.out);
+        kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1));
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -2032,8 +1940,7 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
                             uint32_t* visited, uint32_t* in_queue, uint32_t* out_queue, uint32_t* spare,
                             uint32_t* all_assigned, unsigned long long* ctr, int ctr_words, int64_t root_row,
                             int64_t root_col, int64_t root_own, int64_t root_global, uint32_t* pred, int64_t* parents,
-                            LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off,
-                            uint32_t* sums, int64_t sum_words) {
+                            LoopInit init, const GateRoot* gated, uint32_t seq, const uint32_t* __restrict__ bu_off) {
   PdlStart();
   // The reset's first instruction on the device's clock, from which
   // dev_clock 2 (reset_stamp) times level 0 (LoopState::start_ns).
@@ -2068,7 +1975,6 @@ __global__ void ResetKernel(int64_t row_words, int64_t q_words, const uint32_t* 
   }
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  for (int64_t w = t; w < sum_words; w += stride) sums[w] = 0;  // queue_sum: the three summaries (QueueSum)
   for (int64_t w = t; w < q_words; w += stride) {
     in_queue[w] = root_col >= 0 && w == (root_col >> 5) ? 1u << (root_col & 31) : 0u;
     out_queue[w] = 0;
@@ -2583,11 +2489,6 @@ struct Handle {
   uint8_t* lines = nullptr;  // pred_lines: a byte a word of rows (ExploreArgs::lines)
   uint32_t* has_leaf = nullptr;  // with leaves: the rows with a leaf neighbour (FrontierLeaves)
   uint32_t* spare_q = nullptr;     // 1×1: the third queue (EndLevel)
-  // queue_sum (1×1): the three queues' summaries (QueueSum) in one
-  // allocation, qsum_words words, rotating with the queues.
-  uint32_t* qsum = nullptr;
-  int64_t qsum_words = 0;
-  uint8_t *in_sum = nullptr, *out_sum = nullptr, *spare_sum = nullptr;
   // 1×1: visited and the three queues in one allocation (bits), and with
   // l2_window its access-policy window (SetL2Window; all of it the
   // persisting set-aside), which Launch gives each launch too.
@@ -2705,7 +2606,7 @@ struct Handle {
     }
     void* ptrs[] = {td_off, td_adj, first, deg, fdeg, cut, low, isolated, visited, in_q, out_q, spare_q, bits, fold_done, pred,
                     level_assigned, all_assigned, prefix, uni, big, big_err, parents, pairs, ctr, sink, pred_send,
-                    pred_recv, row_gather, loop, red, droot, qsum};
+                    pred_recv, row_gather, loop, red, droot};
     for (void* q : ptrs) {
       if (q != nullptr) cudaFree(q);
     }
@@ -2770,10 +2671,6 @@ struct Handle {
                   row_words(), (uint32_t)p.bu_serial, (uint32_t)p.td_lane, (uint32_t)p.bu_compact, Big(), Cur(),
                   Next(), Fold{}, skip, lines};
     a.td_eager = (uint32_t)p.td_eager;
-    if (qsum != nullptr) {
-      a.qs = QueueSum{in_sum, out_sum, false};
-      a.sum_from = std::max<int64_t>({p.td_eager, p.split > 0 ? kSplitLevel + 1 : 0, p.bu_queue > 0 ? p.bu_queue + 1 : 0});
-    }
     return a;
   }
   static constexpr int kLoopEvent0 = 4, kLoopEvents = 5;
@@ -2793,7 +2690,6 @@ int64_t DeviceBytes(const dob_params* p) {
   if (p->bu_deg > 0) b += p->bu_deg_packed != 0 ? 4 * p->local_rows : p->local_rows;  // deg or fdeg
   if (p->split > 0) b += 4 * p->local_rows + rw;                 // cut, low
   if (p->pred_lines) b += rw / 4;                                // lines: a byte a word
-  if (p->queue_sum) b += 3 * 4 * ((rw / 4 + 127) / 128);         // the queues' summaries (QueueSum)
   if (!p->single) b += 4 * rw;                                   // assigned x2, prefix, union
   if (!p->single && !p->device_exchange) b += 16 * p->own_len;   // pairs (host-path WritePred)
   if (!p->single && p->device_exchange) {
@@ -2839,8 +2735,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(TopDownFor(*p) != nullptr, "dob: td_batch %lld: want 1 or 4", (long long)p->td_batch);
   BFSB_REQUIRE(p->td_eager >= 0 && p->td_eager < (1ll << 31), "dob: td_eager %lld: want 0 to 2^31 - 1",
                (long long)p->td_eager);
-  BFSB_REQUIRE(p->queue_sum == 0 || (p->queue_sum == 1 && p->single && p->td_lane > 0 && p->bu_skip),
-               "dob: queue_sum %lld: want 0, or 1 on a 1×1 grid with td_lane and bu_skip", (long long)p->queue_sum);
   BFSB_REQUIRE(p->bu_queue == 0 || BottomUpFor(*p, BuLevel::kQueue) != nullptr,
                "dob: bu_queue needs bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->pred_lines == 0 || (p->pred_lines == 1 && p->single && p->bu_queue > 0),
@@ -2992,7 +2886,7 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const int grid = BottomUpGrid(h);
   ExploreArgs a = h->Args();
   if (gate != nullptr && h->p.single) {
-    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves, h->spare_sum};
+    a.fold = Fold{h->LoopNext(), h->ring, h->fold_done, h->spare_q, h->dend, h->lp, h->leaves};
   }
   // bu_deg: level bu_deg (by its index, known here though its direction
   // is not) runs the instance that reads the degree bytes. The levels
@@ -3039,7 +2933,7 @@ int32_t LaunchReset(Handle* h, int64_t root_row, int64_t root_col, int64_t root_
                     h->out_q, h->spare_q, h->p.single ? nullptr : h->all_assigned,
                     reinterpret_cast<unsigned long long*>(h->ctr), ctr_words, root_row, root_col, root_own,
                     h->root_global, h->p.single ? nullptr : h->pred, h->parents, init, gated, seq,
-                    (const uint32_t*)h->bu_off, h->qsum, h->qsum_words));
+                    (const uint32_t*)h->bu_off));
   h->reset_pending = false;
   return 0;
 }
@@ -3141,10 +3035,6 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
     h->in_q = h->out_q;
     h->out_q = h->spare_q;
     h->spare_q = in;
-    uint8_t* in_sum = h->in_sum;  // queue_sum: the summaries with them
-    h->in_sum = h->out_sum;
-    h->out_sum = h->spare_sum;
-    h->spare_sum = in_sum;
     // dev_clock: level 0's end only; the later levels are timed by their
     // decisions' stamps (dob_loop_sync), so that no event comes between
     // two launches and every launch after level 0's is a programmatic
@@ -3281,16 +3171,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
       h->in_q = h->bits + 2 * rw;
       h->spare_q = h->bits + 3 * rw;
       if (p->l2_window) BFSB_CHECK(SetL2Window(h, 4 * 4 * rw));
-      if (p->queue_sum) {  // a word a span of 32·kTdWords words, a queue (QueueSum); the reset zeroes them
-        h->qsum_words = 3 * ((rw + 32 * kTdWords - 1) / (32 * kTdWords));
-        BFSB_CHECK(cudaMalloc(&h->qsum, 4 * h->qsum_words));
-        BFSB_CHECK(cudaMemset(h->qsum, 0, 4 * h->qsum_words));
-        uint8_t* q = reinterpret_cast<uint8_t*>(h->qsum);
-        const int64_t b = 4 * (h->qsum_words / 3);
-        h->out_sum = q;
-        h->in_sum = q + b;
-        h->spare_sum = q + 2 * b;
-      }
       BFSB_CHECK(cudaMalloc(&h->fold_done, 3 * 4));  // EndLevel's count, then the split's barrier (Fold)
       BFSB_CHECK(cudaMemset(h->fold_done, 0, 3 * 4));
       BFSB_CHECK(cudaHostAlloc(&h->hend, 4, cudaHostAllocMapped));

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 46
+#define DOB_ABI_VERSION 45
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -177,12 +177,6 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
-  int64_t queue_sum;         /* 1×1 with td_lane and bu_skip (a trial): 1:
-                                each queue has a summary, a byte a chunk of
-                                32 words that may hold a vertex, which a
-                                top-down level reads instead of all of
-                                in_queue after a level that kept it; 0:
-                                none */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
