@@ -320,3 +320,81 @@ func TestAlltoallvSliceInto(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A world whose ranks wait in collectives that no rank left can complete
+// fails at once (localWorld's deadlock check) instead of hanging: a rank
+// that returned while another waits in a barrier for it, and ranks in
+// different collectives (one in its column's gather, the others in a
+// reduction over the world, as a 2×2 grid's ranks that disagree on a
+// level would be).
+func TestLocalDeadlockFails(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		f    func(c comm.Comm) error
+		want string // the collective a waiting rank names
+	}{
+		{"a rank returned", 2, func(c comm.Comm) error {
+			if c.Rank() == 0 {
+				return nil
+			}
+			return c.Barrier()
+		}, "barrier"},
+		{"crossed collectives", 4, func(c comm.Comm) error {
+			col, err := c.Split(c.Rank()%2, c.Rank())
+			if err != nil {
+				return err
+			}
+			if c.Rank() == 1 {
+				return col.Allgather(comm.Host([]int64{1}), comm.Host(make([]int64, 2)))
+			}
+			return c.Allreduce(comm.Host([]int64{1}), comm.Sum)
+		}, "allreduce"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { done <- comm.RunLocal(tc.n, tc.f) }()
+			select {
+			case err := <-done:
+				if err == nil || !errors.Is(err, comm.ErrAborted) || !strings.Contains(err.Error(), "deadlock") ||
+					!strings.Contains(strings.ToLower(err.Error()), tc.want) {
+					t.Fatalf("got %v, want an aborted %s naming the deadlock", err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the deadlock was not detected: the ranks hung")
+			}
+		})
+	}
+}
+
+// The deadlock check aborts nothing that could go on: a rank that returns
+// early while the others keep meeting in a group without it, and ranks
+// that reach each barrier at different times.
+func TestLocalNoFalseDeadlock(t *testing.T) {
+	err := comm.RunLocal(4, func(c comm.Comm) error {
+		color := 1
+		if c.Rank() == 0 {
+			color = 0
+		}
+		rest, err := c.Split(color, c.Rank())
+		if err != nil {
+			return err
+		}
+		if c.Rank() == 0 {
+			return nil
+		}
+		for i := range 2000 {
+			if i%(c.Rank()+1) == 0 {
+				time.Sleep(time.Microsecond)
+			}
+			if err := rest.Barrier(); err != nil {
+				return fmt.Errorf("barrier %d: %w", i, err)
+			}
+		}
+		buf := []int64{int64(c.Rank())}
+		return rest.Allreduce(comm.Host(buf), comm.Sum)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
