@@ -24,7 +24,7 @@ func NewLocal(n int) ([]Comm, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("comm: a local world needs at least 1 rank, got %d", n)
 	}
-	w := &localWorld{abortCh: make(chan struct{})}
+	w := &localWorld{abortCh: make(chan struct{}), size: n}
 	g := newLocalGroup(w, n)
 	out := make([]Comm, n)
 	for r := range out {
@@ -46,8 +46,15 @@ func RunLocal(n int, f func(c Comm) error) error {
 }
 
 // RunRanks runs f once per Comm, concurrently, as RunLocal does, on an
-// existing in-process world.
+// existing in-process world. Given the whole world, it also tells the
+// world which ranks have returned from f, so that a collective no rank
+// left can complete fails at once instead of hanging (localWorld's
+// deadlock check).
 func RunRanks(comms []Comm, f func(c Comm) error) error {
+	w := wholeWorld(comms)
+	if w != nil {
+		w.start()
+	}
 	var mu sync.Mutex
 	var first, firstAborted error
 	fail := func(r int, err error) {
@@ -74,9 +81,13 @@ func RunRanks(comms []Comm, f func(c Comm) error) error {
 					c.Abort(fmt.Errorf("rank %d panicked", r))
 				}
 			}()
-			if err := f(c); err != nil {
+			err := f(c)
+			if err != nil {
 				fail(r, err)
 				c.Abort(fmt.Errorf("rank %d failed", r))
+			}
+			if w != nil {
+				w.leave()
 			}
 		}()
 	}
@@ -88,11 +99,87 @@ func RunRanks(comms []Comm, f func(c Comm) error) error {
 }
 
 // localWorld is what all communicators split from one NewLocal share: the
-// abort signal.
+// abort signal, and the deadlock check's counts.
+//
+// The deadlock check: a barrier completes only when every rank of its
+// group arrives, so once every rank of the world is either waiting in a
+// barrier (a collective of the world or of a group split from it) or has
+// returned from RunRanks' function, no arrival can complete any of them.
+// Ranks whose collectives disagree (one in its column's gather while the
+// others reduce over the world, or one done with the search while the
+// others are not) reach that state; the check aborts the world there, so
+// each waiting rank returns an error naming its collective instead of
+// hanging until a timeout. A rank waiting in a point-to-point transfer,
+// or not waiting at all (computing, or not yet started), counts as able
+// to arrive, so the check never aborts a world that could go on.
 type localWorld struct {
 	abortOnce sync.Once
 	abortErr  error
 	abortCh   chan struct{} // closed by Abort
+
+	mu       sync.Mutex
+	size     int // ranks in the world
+	waiting  int // ranks waiting in a barrier
+	returned int // ranks returned from RunRanks' function (0 outside RunRanks)
+}
+
+// wholeWorld returns the world of comms where they are all of it, one
+// Comm a rank, else nil.
+func wholeWorld(comms []Comm) *localWorld {
+	var w *localWorld
+	seen := map[int]bool{}
+	for _, c := range comms {
+		lc, ok := c.(*localComm)
+		if !ok || (w != nil && lc.g.w != w) || lc.g.size != lc.g.w.size || seen[lc.rank] {
+			return nil
+		}
+		w = lc.g.w
+		seen[lc.rank] = true
+	}
+	if w == nil || len(seen) != w.size {
+		return nil
+	}
+	return w
+}
+
+// start begins a RunRanks call: no rank has returned yet.
+func (w *localWorld) start() {
+	w.mu.Lock()
+	w.returned = 0
+	w.mu.Unlock()
+}
+
+// leave notes a rank's return from RunRanks' function.
+func (w *localWorld) leave() {
+	w.mu.Lock()
+	w.returned++
+	stuck := w.stuck()
+	w.mu.Unlock()
+	if stuck {
+		w.abortStuck()
+	}
+}
+
+// stuck reports (w.mu held) whether no barrier of the world can complete.
+func (w *localWorld) stuck() bool {
+	return w.waiting > 0 && w.waiting+w.returned == w.size
+}
+
+func (w *localWorld) abortStuck() {
+	w.mu.Lock()
+	waiting, returned := w.waiting, w.returned
+	w.mu.Unlock()
+	w.abort(fmt.Errorf("deadlock: each of the world's %d ranks waits in a collective or has returned (%d waiting, %d returned), so none of those collectives can complete", w.size, waiting, returned))
+}
+
+func (w *localWorld) abort(err error) {
+	w.abortOnce.Do(func() {
+		if err == nil {
+			err = errors.New("aborted without a reason")
+		}
+		w.abortErr = err
+		close(w.abortCh)
+	})
 }
 
 func (w *localWorld) aborted() error {
@@ -157,6 +244,12 @@ func (b *barrier) wait(w *localWorld) error {
 	round := b.round.Load()
 	b.count++
 	if b.count == b.n {
+		// The round's other parties wait no longer: uncounted before
+		// they are released, so that none counts again at its next
+		// barrier while still counted here.
+		w.mu.Lock()
+		w.waiting -= b.n - 1
+		w.mu.Unlock()
 		b.count = 0
 		b.ch = make(chan struct{})
 		b.round.Add(1)
@@ -164,7 +257,14 @@ func (b *barrier) wait(w *localWorld) error {
 		b.mu.Unlock()
 		return w.aborted()
 	}
+	w.mu.Lock()
+	w.waiting++
+	stuck := w.stuck()
+	w.mu.Unlock()
 	b.mu.Unlock()
+	if stuck {
+		w.abortStuck()
+	}
 	if runtime.GOMAXPROCS(0) > b.n {
 		for start, i := time.Now(), 0; ; i++ {
 			if b.round.Load() != round {
@@ -205,16 +305,7 @@ func (c *localComm) Rank() int { return c.rank }
 func (c *localComm) Size() int { return c.g.size }
 
 // Abort implements Comm.
-func (c *localComm) Abort(err error) {
-	w := c.g.w
-	w.abortOnce.Do(func() {
-		if err == nil {
-			err = errors.New("aborted without a reason")
-		}
-		w.abortErr = err
-		close(w.abortCh)
-	})
-}
+func (c *localComm) Abort(err error) { c.g.w.abort(err) }
 
 // Close implements Comm; in-process communicators hold nothing.
 func (c *localComm) Close() error { return c.g.w.aborted() }

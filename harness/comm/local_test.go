@@ -320,3 +320,130 @@ func TestAlltoallvSliceInto(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A world whose ranks wait in collectives that no rank left can complete
+// fails at once (localWorld's deadlock check) instead of hanging: a rank
+// that returned while another waits in a barrier for it, and ranks in
+// different collectives (one in its column's gather, the others in a
+// reduction over the world, as a 2×2 grid's ranks that disagree on a
+// level would be).
+func TestLocalDeadlockFails(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		f    func(c comm.Comm) error
+		want []string // the collectives a waiting rank may name (RunLocal returns one rank's error)
+	}{
+		{"a rank returned", 2, func(c comm.Comm) error {
+			if c.Rank() == 0 {
+				return nil
+			}
+			return c.Barrier()
+		}, []string{"barrier"}},
+		{"crossed collectives", 4, func(c comm.Comm) error {
+			col, err := c.Split(c.Rank()%2, c.Rank())
+			if err != nil {
+				return err
+			}
+			if c.Rank() == 1 {
+				return col.Allgather(comm.Host([]int64{1}), comm.Host(make([]int64, 2)))
+			}
+			return c.Allreduce(comm.Host([]int64{1}), comm.Sum)
+		}, []string{"allreduce", "allgather"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { done <- comm.RunLocal(tc.n, tc.f) }()
+			select {
+			case err := <-done:
+				named := false
+				for _, op := range tc.want {
+					named = named || (err != nil && strings.Contains(strings.ToLower(err.Error()), op))
+				}
+				if err == nil || !errors.Is(err, comm.ErrAborted) || !strings.Contains(err.Error(), "deadlock") || !named {
+					t.Fatalf("got %v, want an aborted %v naming the deadlock", err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the deadlock was not detected: the ranks hung")
+			}
+		})
+	}
+}
+
+// The deadlock check aborts nothing that could go on: a rank that returns
+// early while the others keep meeting in a group without it, and the
+// ranks of a 2×2 grid meeting in their rows, columns and the world in
+// turn, a RunRanks call at a time, with uneven delays (the check once
+// counted a released party as still waiting while it reached its next
+// barrier, and aborted such worlds).
+func TestLocalNoFalseDeadlock(t *testing.T) {
+	err := comm.RunLocal(4, func(c comm.Comm) error {
+		color := 1
+		if c.Rank() == 0 {
+			color = 0
+		}
+		rest, err := c.Split(color, c.Rank())
+		if err != nil {
+			return err
+		}
+		if c.Rank() == 0 {
+			return nil
+		}
+		for i := range 2000 {
+			if i%(c.Rank()+1) == 0 {
+				time.Sleep(time.Microsecond)
+			}
+			if err := rest.Barrier(); err != nil {
+				return fmt.Errorf("barrier %d: %w", i, err)
+			}
+		}
+		buf := []int64{int64(c.Rank())}
+		return rest.Allreduce(comm.Host(buf), comm.Sum)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	comms, err := comm.NewLocal(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, cols := make([]comm.Comm, 4), make([]comm.Comm, 4)
+	if err := comm.RunRanks(comms, func(c comm.Comm) error {
+		r := c.Rank()
+		var err error
+		if rows[r], err = c.Split(r/2, r%2); err != nil {
+			return err
+		}
+		cols[r], err = c.Split(r%2, r/2)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for call := range 1500 {
+		err := comm.RunRanks(comms, func(c comm.Comm) error {
+			r := c.Rank()
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			for step := range 4 {
+				if (call+step+r)%5 == 0 {
+					time.Sleep(time.Duration((call*7+r*13)%40) * time.Microsecond)
+				}
+				if err := cols[r].Allgather(comm.Host([]int64{1}), comm.Host(make([]int64, 2))); err != nil {
+					return err
+				}
+				if err := rows[r].Allreduce(comm.Host([]int64{1}), comm.Sum); err != nil {
+					return err
+				}
+				if err := c.Allreduce(comm.Host([]int64{1, 2}), comm.Sum); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("call %d: %v", call, err)
+		}
+	}
+}
