@@ -111,7 +111,9 @@ func RunRanks(comms []Comm, f func(c Comm) error) error {
 // each waiting rank returns an error naming its collective instead of
 // hanging until a timeout. A rank waiting in a point-to-point transfer,
 // or not waiting at all (computing, or not yet started), counts as able
-// to arrive, so the check never aborts a world that could go on.
+// to arrive, so the check never aborts a world that could go on, given
+// one goroutine a rank, as NewLocal asks (a rank waiting in two barriers
+// at once from two goroutines would count twice).
 type localWorld struct {
 	abortOnce sync.Once
 	abortErr  error
