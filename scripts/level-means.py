@@ -11,12 +11,11 @@ in the level it follows).
 import statistics
 import sys
 
-from paired import load
+from paired import load_case
 
 
 def row(spec, nlevels):
-    path, _, i = spec.rpartition("@") if "@" in spec else (spec, "", "0")
-    case = load(path)["cases"][int(i)]
+    case = load_case(spec)
     levels, ends = {}, []
     for s in case["bfs"]:
         for p in s["phases"]:

@@ -10,14 +10,13 @@ one without.
 """
 import sys
 
-from paired import load
+from paired import load_case
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    path, _, i = sys.argv[2].rpartition("@") if "@" in sys.argv[2] else (sys.argv[2], "", "0")
-    case = load(path)["cases"][int(i)]
+    case = load_case(sys.argv[2])
     l1 = {s["root"]: sum(s["phases"][1]["times"].values()) * 1e6 for s in case["bfs"] if len(s["phases"]) > 1}
     rows = []
     with open(sys.argv[1]) as f:

@@ -71,6 +71,12 @@ def load(path):
         return json.load(f)
 
 
+def load_case(spec):
+    """Case i of a results file named FILE@i (FILE alone: case 0)."""
+    path, _, i = spec.rpartition("@") if "@" in spec else (spec, "", "0")
+    return load(path)["cases"][int(i)]
+
+
 def gap(s):
     """The search's level-0 gap in seconds."""
     return s["phases"][0]["times"].get("gap", 0)

@@ -18,7 +18,7 @@ changed. A price, not a measurement: the A/B is beta-25.
 import statistics
 import sys
 
-from paired import load
+from paired import dir_of, load_case
 
 
 def explore_us(p):
@@ -26,7 +26,7 @@ def explore_us(p):
 
 
 def is_bu(p):
-    return "explore_bu" in p["times"] or "explore_split" in p["times"]
+    return dir_of(p) != "td"
 
 
 def fit(case):
@@ -63,8 +63,7 @@ def price(case, n, beta, b0, b1):
 def main():
     if len(sys.argv) < 3 or "@" not in sys.argv[1]:
         sys.exit(__doc__)
-    path, i = sys.argv[1].rsplit("@", 1)
-    case = load(path)["cases"][int(i)]
+    case = load_case(sys.argv[1])
     n = 2 ** int(sys.argv[2])
     betas = [float(b) for b in sys.argv[3:]] or [24, 100, 300, 1000, 2000, 4000, 8000]
     b0, b1, k = fit(case)
