@@ -118,6 +118,9 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
+			// bu_requeue (a trial, TestCUDARequeue): on the tuned levels,
+			// and ignored on 2×2.
+			{pBURequeue: int64(3)},
 			// bu_deg_packed (tuned on): level 3's first entry and degree
 			// in one word; off (the degree byte); with every chunk compact
 			// (bu_compact 1024) and none (0); with every level bottom-up,
@@ -191,6 +194,65 @@ func TestCUDAMatchesCPU(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestCUDARequeue checks bu_requeue (a trial): level 3 runs bu_queue's
+// instance after a top-down level 2 (mask 1; 3 without pred_lines, so
+// that its whole sectors are not written) or a split one (2, the window
+// wide open), and bu_deg's after a bottom-up one. The CPU backend first
+// shows that some of the searches have level 3 bottom-up after a level 2
+// in a direction the mask names (else the case would not run what it is
+// for; this part runs without a GPU too); then every CUDA search
+// validates and has the CPU's level structure.
+func TestCUDARequeue(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]any
+		after  string // level 2's direction that hands level 3 to bu_queue's instance
+	}{
+		{map[string]any{pBURequeue: int64(1), pAlpha: 4.0}, dobfs.PhaseExploreTD},
+		{map[string]any{pBURequeue: int64(3), pAlpha: 4.0, pPredLines: false}, dobfs.PhaseExploreTD},
+		{map[string]any{pBURequeue: int64(2), pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3}, dobfs.PhaseExploreSplit},
+	} {
+		// Sparse graphs (edge factors 2 and 4) at scale 16, whose searches
+		// are deep enough that some roots' level 2 is top-down (alpha 4:
+		// bottom-up from a larger frontier) and level 3 bottom-up.
+		for _, ef := range []int{2, 4} {
+			t.Run(fmt.Sprintf("scale16-ef%d/%v", ef, tc.params), func(t *testing.T) {
+				g := sdktest.NewGraph(t, 16, ef, 16)
+				full, err := plugin{}.Info().CheckParams(tc.params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1, Grid: [2]int{1, 1}}
+				cpu := searchAll(t, cfg, g)
+				requeued := 0
+				for _, s := range cpu {
+					var dirs []string
+					for _, ph := range s.Phases {
+						if ph.Frontier > 0 {
+							dirs = append(dirs, direction(ph))
+						}
+					}
+					if len(dirs) > 3 && dirs[2] == tc.after && dirs[3] == dobfs.PhaseExploreBU {
+						requeued++
+					}
+				}
+				if requeued == 0 {
+					t.Fatalf("no search of %d has level 3 bottom-up after a level 2 of %s", len(cpu), tc.after)
+				}
+				needCUDA(t)
+				cfg.Backend = sdk.BackendCUDA
+				gpu := searchAll(t, cfg, g)
+				for k := range cpu {
+					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); fmt.Sprint(a) != fmt.Sprint(b) {
+						t.Errorf("search %d: CPU levels %v, CUDA levels %v", k, a, b)
+					}
+					checkLevelsEnd(t, k, gpu[k])
+				}
+				t.Logf("%d of %d searches with level 3 through bu_queue's instance", requeued, len(cpu))
+			})
 		}
 	}
 }

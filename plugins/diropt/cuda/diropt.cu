@@ -1499,7 +1499,20 @@ struct ExploreArgs {
   const uint32_t* skip = nullptr;
   uint8_t* lines = nullptr;
   uint32_t td_eager = 0;  // td_eager: the first levels whose top-down visits claim at once (Visits)
+  // bu_requeue: on level bu_deg's two launches (bu_queue's instance, then
+  // bu_deg's), the directions of the level before after which the first
+  // explores the level (Requeued); 0 on every other launch.
+  int requeue = 0;
 };
+
+// Requeued reports whether bu_requeue's mask (1: after a top-down level,
+// 2: after a split one) gives level bu_deg to bu_queue's instance, the
+// level before it having been in direction prev_dir (LoopState). After a
+// bottom-up level never: bu_deg's instance is the one for a level whose
+// rows nearly all hit at their first check.
+__device__ __forceinline__ bool Requeued(int mask, int prev_dir) {
+  return (prev_dir == 0 && (mask & 1) != 0) || (prev_dir == kSplitDir && (mask & 2) != 0);
+}
 
 // Eager reports whether this device-loop level's top-down visits are
 // td_eager's (Visits): one of the first td_eager levels.
@@ -1718,11 +1731,19 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // the level after's, which skips its writes only where the level before
 // was bottom-up (LoopState::prev_dir 1: the lines level's instance ran;
 // BottomUp).
+//
+// bu_requeue (1×1, a.requeue set on level bu_deg's launches): the level
+// is two launches, bu_queue's instance (kQueue), which explores it where
+// the level before was in one of the mask's directions (Requeued) and
+// does nothing else, then bu_deg's, which explores it otherwise and ends
+// it (EndLevel) either way.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
+  const bool requeue_launch = kQueue && a.requeue != 0;  // bu_requeue: level bu_deg's first launch
+  const bool requeued = a.requeue != 0 && gate != nullptr && Requeued(a.requeue, gate->prev_dir);
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
-  if (gate != nullptr && !Skip(gate, 0)) {
+  if (!requeue_launch && gate != nullptr && !Skip(gate, 0)) {
     if (a.fold.next != nullptr && a.fold.leaves.n > 0) {
       const volatile Counters* c = a.ctr;  // TopDownKernel's, complete (PdlStart)
       last_td = c->found == 0 && c->nbig == 0;
@@ -1736,7 +1757,7 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        (int)blockDim.x,
                        cur);
     }
-  } else if (!Skip(gate, 1)) {
+  } else if (!Skip(gate, 1) && requeued == requeue_launch) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
         a.compact, a.ctr, a.next, nullptr, a.skip, a.lines,
@@ -2745,6 +2766,10 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
                (long long)p->bu_deg_packed);
+  BFSB_REQUIRE(p->bu_requeue >= 0 && p->bu_requeue <= 3 &&
+                   (p->bu_requeue == 0 || (p->single && p->bu_queue > 0 && p->bu_deg > 0)),
+               "dob: bu_requeue %lld: want 0, or 1 to 3 on a 1×1 grid with bu_queue and bu_deg",
+               (long long)p->bu_requeue);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, BuLevel::kDeg) != nullptr),
                "dob: bu_deg_packed needs bu_deg, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->local_cols <= (1ll << kPackedBits),
@@ -2898,6 +2923,18 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   // rows its first check missed.
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   const bool queue = h->queue_kernel != nullptr && h->level == h->p.bu_queue;
+  // bu_requeue: level bu_deg is bu_queue's instance's first (it explores
+  // the level after a top-down or split level, whose rows mostly miss at
+  // their first check, as at a bottom-up level 2; bu_deg's was built for
+  // a level whose rows nearly all hit), then bu_deg's, which explores it
+  // otherwise and ends it. Neither knows the level before's direction
+  // until it runs (BottomUpKernel).
+  if (deg && h->p.bu_requeue != 0 && gate != nullptr) {
+    ExploreArgs q = h->Args();  // the dense first entries; no Fold: the second launch ends the level
+    q.requeue = (int)h->p.bu_requeue;
+    BFSB_CHECK(LaunchExplore(h, h->queue_kernel, grid, q, gate, h->queue_smem));
+    a.requeue = q.requeue;
+  }
   if (deg && h->fdeg != nullptr) a.first = h->fdeg;  // bu_deg_packed: kFirstPacked's first is fdeg
   BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel, grid, a, gate,
                            queue ? h->queue_smem : 0));

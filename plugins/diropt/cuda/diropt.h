@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 45
+#define DOB_ABI_VERSION 47
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -177,6 +177,12 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
+  int64_t bu_requeue;        /* 1×1 with bu_queue and bu_deg: a mask, 1
+                                after a top-down level, 2 after a split
+                                one: level bu_deg runs bu_queue's
+                                instance where the level before it was in
+                                one of those directions, bu_deg's where
+                                not (two launches); 0: bu_deg's always */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
