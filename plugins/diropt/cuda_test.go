@@ -44,8 +44,13 @@ func levelShape(s sdk.Search) []string {
 // (level 0's includes the reset and the loop's start), the last level has
 // the end, and levels and end tile the search's time. With dev_clock (the
 // levels after level 0 by the device's stamps, the end the search's time
-// less the levels') the tiling holds by construction, and a positive end
-// is the check that the stamps and the events agree.
+// less the levels') the tiling holds by construction, and an end above
+// -1 µs is the check that the stamps and the events agree: the search's
+// CUDA events less the device's stamps of its levels, the end is exact
+// only to the events' resolution (about 0.5 µs each, CUDA's
+// cudaEventElapsedTime), and where nothing follows the last decision
+// (the paper preset with dev_clock: no gate, no leaves) it was measured
+// at -0.54 µs on an H200.
 func checkLevelsEnd(t *testing.T, k int, s sdk.Search) {
 	t.Helper()
 	if len(s.Phases) == 0 {
@@ -66,7 +71,7 @@ func checkLevelsEnd(t *testing.T, k int, s sdk.Search) {
 		sum += level
 	}
 	end, ok := s.Phases[len(s.Phases)-1].Times[dobfs.PhaseEnd]
-	if !ok || end <= 0 {
+	if !ok || end <= -1e-6 {
 		t.Errorf("search %d: end %v (present %v), want the time after the last level", k, end, ok)
 	}
 	// The events tile the search (the start, each level's end, then the
@@ -118,9 +123,9 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			// bu_requeue (a trial, TestCUDARequeue): on the tuned levels,
-			// and ignored on 2×2.
-			{pBURequeue: int64(3)},
+			// lines_pick (tuned on; TestCUDALinesPick): off, and on the
+			// paper preset with pred_lines' levels.
+			{pLinesPick: false}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUBatch: int64(2), pBUSerial: int64(4), pBUQueue: int64(2), pBUDeg: int64(3), pDegPacked: true, pPredLines: true, pLinesPick: true},
 			// bu_deg_packed (tuned on): level 3's first entry and degree
 			// in one word; off (the degree byte); with every chunk compact
 			// (bu_compact 1024) and none (0); with every level bottom-up,
@@ -198,22 +203,23 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestCUDARequeue checks bu_requeue (a trial): level 3 runs bu_queue's
-// instance after a top-down level 2 (mask 1; 3 without pred_lines, so
-// that its whole sectors are not written) or a split one (2, the window
-// wide open), and bu_deg's after a bottom-up one. The CPU backend first
-// shows that some of the searches have level 3 bottom-up after a level 2
-// in a direction the mask names (else the case would not run what it is
+// TestCUDALinesPick checks lines_pick (tuned on): level 3 runs the packed
+// instance without pred_lines' skipped writes after a top-down level 2
+// (alpha 4) or a split one (the window wide open), and pred_lines' with
+// its bytes loaded early after a bottom-up one, through its chunks of
+// groups and (bu_compact 1024) its compact chunks. The CPU backend first
+// shows that some searches have level 3 bottom-up after a level 2 of
+// each direction a case is for (else it would not run the path it is
 // for; this part runs without a GPU too); then every CUDA search
 // validates and has the CPU's level structure.
-func TestCUDARequeue(t *testing.T) {
+func TestCUDALinesPick(t *testing.T) {
 	for _, tc := range []struct {
 		params map[string]any
-		after  string // level 2's direction that hands level 3 to bu_queue's instance
+		after  []string // level 2's directions, each of which some search must have before a bottom-up level 3
 	}{
-		{map[string]any{pBURequeue: int64(1), pAlpha: 4.0}, dobfs.PhaseExploreTD},
-		{map[string]any{pBURequeue: int64(3), pAlpha: 4.0, pPredLines: false}, dobfs.PhaseExploreTD},
-		{map[string]any{pBURequeue: int64(2), pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3}, dobfs.PhaseExploreSplit},
+		{map[string]any{pAlpha: 4.0}, []string{dobfs.PhaseExploreTD, dobfs.PhaseExploreBU}},
+		{map[string]any{pAlpha: 4.0, pBUCompact: int64(1024)}, []string{dobfs.PhaseExploreTD, dobfs.PhaseExploreBU}},
+		{map[string]any{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3}, []string{dobfs.PhaseExploreSplit}},
 	} {
 		// Sparse graphs (edge factors 2 and 4) at scale 16, whose searches
 		// are deep enough that some roots' level 2 is top-down (alpha 4:
@@ -227,7 +233,7 @@ func TestCUDARequeue(t *testing.T) {
 				}
 				cfg := sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1, Grid: [2]int{1, 1}}
 				cpu := searchAll(t, cfg, g)
-				requeued := 0
+				after := map[string]int{}
 				for _, s := range cpu {
 					var dirs []string
 					for _, ph := range s.Phases {
@@ -235,12 +241,14 @@ func TestCUDARequeue(t *testing.T) {
 							dirs = append(dirs, direction(ph))
 						}
 					}
-					if len(dirs) > 3 && dirs[2] == tc.after && dirs[3] == dobfs.PhaseExploreBU {
-						requeued++
+					if len(dirs) > 3 && dirs[3] == dobfs.PhaseExploreBU {
+						after[dirs[2]]++
 					}
 				}
-				if requeued == 0 {
-					t.Fatalf("no search of %d has level 3 bottom-up after a level 2 of %s", len(cpu), tc.after)
+				for _, d := range tc.after {
+					if after[d] == 0 {
+						t.Fatalf("no search of %d has level 3 bottom-up after a level 2 of %s (%v)", len(cpu), d, after)
+					}
 				}
 				needCUDA(t)
 				cfg.Backend = sdk.BackendCUDA
@@ -251,7 +259,7 @@ func TestCUDARequeue(t *testing.T) {
 					}
 					checkLevelsEnd(t, k, gpu[k])
 				}
-				t.Logf("%d of %d searches with level 3 through bu_queue's instance", requeued, len(cpu))
+				t.Logf("searches with a bottom-up level 3, by level 2's direction: %v (of %d)", after, len(cpu))
 			})
 		}
 	}

@@ -177,12 +177,14 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
-  int64_t bu_requeue;        /* 1×1 with bu_queue and bu_deg: a mask, 1
-                                after a top-down level, 2 after a split
-                                one: level bu_deg runs bu_queue's
-                                instance where the level before it was in
-                                one of those directions, bu_deg's where
-                                not (two launches); 0: bu_deg's always */
+  int64_t lines_pick;        /* 1×1 with pred_lines and bu_deg_packed on
+                                level bu_queue + 1: 1: that level is two
+                                launches, the packed instance without
+                                pred_lines' skipped writes where the
+                                level before was not bottom-up, then
+                                pred_lines' (its bytes loaded with the
+                                words of visited) where it was; 0: one,
+                                pred_lines' */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
