@@ -106,6 +106,10 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
+			// pdl_early (a trial): every level's launches, a split level
+			// 2's grid barrier among them, and the leaves' pass after a
+			// bottom-up last level.
+			{pPDLEarly: true}, {pMode: dobfs.ModeBottomUp, pPDLEarly: true}, {pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pPDLEarly: true},
 			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
 			{pGateClock: false}, {pPreset: presetPaper, pGated: true, pGateClock: true},
 			{pDevClock: false}, {pPreset: presetPaper, pDevClock: true}, {pMode: dobfs.ModeBottomUp, pDevClock: false},
@@ -123,9 +127,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUQueue: int64(0)}, {pBUQueue: int64(3), pBUDeg: int64(0), pBUCompact: int64(0)}, {pThreads: int64(1024)},
 			{pMode: dobfs.ModeBottomUp, pBUQueue: int64(1), pBUSerial: int64(1)}, {pMode: dobfs.ModeBottomUp, pBUQueue: int64(4)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			// lines_pick (tuned on; TestCUDALinesPick): off, and on the
-			// paper preset with pred_lines' levels.
-			{pLinesPick: false}, {pPreset: presetPaper, pBUFirst: true, pBUSkip: true, pBUBatch: int64(2), pBUSerial: int64(4), pBUQueue: int64(2), pBUDeg: int64(3), pDegPacked: true, pPredLines: true, pLinesPick: true},
 			// bu_deg_packed (tuned on): level 3's first entry and degree
 			// in one word; off (the degree byte); with every chunk compact
 			// (bu_compact 1024) and none (0); with every level bottom-up,
@@ -199,68 +200,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 					}
 				})
 			}
-		}
-	}
-}
-
-// TestCUDALinesPick checks lines_pick (tuned on): level 3 runs the packed
-// instance without pred_lines' skipped writes after a top-down level 2
-// (alpha 4) or a split one (the window wide open), and pred_lines' with
-// its bytes loaded early after a bottom-up one, through its chunks of
-// groups and (bu_compact 1024) its compact chunks. The CPU backend first
-// shows that some searches have level 3 bottom-up after a level 2 of
-// each direction a case is for (else it would not run the path it is
-// for; this part runs without a GPU too); then every CUDA search
-// validates and has the CPU's level structure.
-func TestCUDALinesPick(t *testing.T) {
-	for _, tc := range []struct {
-		params map[string]any
-		after  []string // level 2's directions, each of which some search must have before a bottom-up level 3
-	}{
-		{map[string]any{pAlpha: 4.0}, []string{dobfs.PhaseExploreTD, dobfs.PhaseExploreBU}},
-		{map[string]any{pAlpha: 4.0, pBUCompact: int64(1024)}, []string{dobfs.PhaseExploreTD, dobfs.PhaseExploreBU}},
-		{map[string]any{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3}, []string{dobfs.PhaseExploreSplit}},
-	} {
-		// Sparse graphs (edge factors 2 and 4) at scale 16, whose searches
-		// are deep enough that some roots' level 2 is top-down (alpha 4:
-		// bottom-up from a larger frontier) and level 3 bottom-up.
-		for _, ef := range []int{2, 4} {
-			t.Run(fmt.Sprintf("scale16-ef%d/%v", ef, tc.params), func(t *testing.T) {
-				g := sdktest.NewGraph(t, 16, ef, 16)
-				full, err := plugin{}.Info().CheckParams(tc.params)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := sdk.Config{Backend: sdk.BackendCPU, Params: full, Ranks: 1, Grid: [2]int{1, 1}}
-				cpu := searchAll(t, cfg, g)
-				after := map[string]int{}
-				for _, s := range cpu {
-					var dirs []string
-					for _, ph := range s.Phases {
-						if ph.Frontier > 0 {
-							dirs = append(dirs, direction(ph))
-						}
-					}
-					if len(dirs) > 3 && dirs[3] == dobfs.PhaseExploreBU {
-						after[dirs[2]]++
-					}
-				}
-				for _, d := range tc.after {
-					if after[d] == 0 {
-						t.Fatalf("no search of %d has level 3 bottom-up after a level 2 of %s (%v)", len(cpu), d, after)
-					}
-				}
-				needCUDA(t)
-				cfg.Backend = sdk.BackendCUDA
-				gpu := searchAll(t, cfg, g)
-				for k := range cpu {
-					if a, b := levelShape(cpu[k]), levelShape(gpu[k]); fmt.Sprint(a) != fmt.Sprint(b) {
-						t.Errorf("search %d: CPU levels %v, CUDA levels %v", k, a, b)
-					}
-					checkLevelsEnd(t, k, gpu[k])
-				}
-				t.Logf("searches with a bottom-up level 3, by level 2's direction: %v (of %d)", after, len(cpu))
-			})
 		}
 	}
 }

@@ -36,7 +36,7 @@ const (
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
 	pTDEager   = "td_eager"
-	pLinesPick = "lines_pick"
+	pPDLEarly  = "pdl_early"
 	pBUCompact = "bu_compact"
 	pPDL       = "pdl"
 	pGated     = "gated"
@@ -148,6 +148,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
 			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper's griddepcontrol): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it (false: plain launches, as the paper's). The CPU backend ignores it"},
+			{Name: pPDLEarly, Type: sdk.TypeBool, Default: false,
+				Help: "CUDA with pdl (else unused; a trial, not yet measured): each kernel of the device loop lets the next launch's blocks be scheduled before it waits for the kernel before it, not after, so that a launch that returns at once (the direction a level did not take) has its successor's blocks in place when it ends. The CPU backend ignores it"},
 			{Name: pGated, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pGateClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -160,8 +162,6 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA with dev_clock (else unused), 1×1 device loop: level 0 too is timed by the device's clock, from the reset's first instruction to its decision, so that no CUDA event follows level 0 and level 1's first launch is a programmatic dependent one as well; the search's clock is still its start and end events, and the part before the reset's first instruction (the start event's step and the reset's launch) goes to the end (false: level 0 ends with a CUDA event). The CPU backend ignores it"},
 			{Name: pPredLines, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 with bu_queue (else unused): level bu_queue's bottom-up launch writes whole the 32-byte sectors of the predecessors that hold no vertex visited before it but isolated ones and leaves (a vertex found gets its parent, any other its first CSC entry: a leaf's one neighbour; the others' are never read or are written again when found), so that no sector is read from DRAM to merge a part of it; and where bu_deg's packed level is the next (tuned: levels 2 and 3), a vertex found there at its first entry in such a sector writes nothing, its predecessor already that entry (false: each vertex found writes its own predecessor). The CPU backend ignores it"},
-			{Name: pLinesPick, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
-				Help: "CUDA, 1×1 with pred_lines and bu_deg_packed, bu_deg the level after bu_queue (tuned: 3 and 2; else unused): level bu_deg is two launches, the packed instance without pred_lines' skipped writes, which explores it where level bu_queue was top-down or split (no sector of pred written whole, so the skipped writes' bytes in shared memory and the registers they take buy nothing), then pred_lines' instance, which explores it where that level was bottom-up, each chunk's bytes loaded with its words of visited instead of after them, and ends it (false: pred_lines' instance after any level, its bytes loaded after the words; measured: results/diropt-1000, pick-25). The CPU backend ignores it"},
 			{Name: pL2Window, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1: the bitmaps (visited and the three queues, in one allocation) are an L2 access-policy window of persisting lines on the search's stream, where all of it fits a set-aside of 16 MiB (scale 25 and below; larger windows measured slower, and get none: the case info's l2_window says which), so that the lists and offsets streamed through L2 do not evict them (false: every line of L2 alike, as the paper's). The copy bandwidth in the case info is measured with the set-aside given back. The CPU backend ignores it"},
 			{Name: pTDIDs, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -216,7 +216,7 @@ type options struct {
 	TDLane    int64
 	TDBatch   int64
 	TDEager   int64
-	LinesPick bool
+	PDLEarly  bool
 	BUCompact int64
 	PDL       bool
 	Gated     bool
@@ -241,7 +241,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves),
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), LinesPick: cfg.Bool(pLinesPick), BUCompact: cfg.Int(pBUCompact),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), PDLEarly: cfg.Bool(pPDLEarly), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevEnd: cfg.Bool(pDevEnd), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	// gate_clock is a form of the gated start, unused without it,
@@ -254,6 +254,9 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if !o.GateClock || !o.ResetStmp {
 		o.DevEnd = false
+	}
+	if !o.PDL {
+		o.PDLEarly = false
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -273,11 +276,6 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) == 0 || o.BUBatch != 2 || o.BUSerial == 0 {
 		o.DegPacked = false
-	}
-	// lines_pick picks level bu_deg's instance of pred_lines, unused (false)
-	// without it and the packed level after bu_queue's.
-	if !o.PredLines || !o.DegPacked || dobfs.DegreeLevel(o.BUDeg, o.BUFirst, o.BUSkip) != o.BUQueue+1 {
-		o.LinesPick = false
 	}
 	if o.SplitHelp != 0 && o.SplitHelp != 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 or 32", pSplitHelp, o.SplitHelp)
@@ -355,7 +353,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, LinesPick: v.opt.LinesPick, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, PDLEarly: v.opt.PDLEarly, Exchange: xch})
 		if err != nil {
 			return err
 		}

@@ -295,6 +295,16 @@ constexpr int kLoopSlots = 32;
 // GPU for this kernel's end instead of being launched after it.
 // PdlLaunchDependents is its second half alone (GateKernel, which waits
 // for no kernel).
+//
+// pdl_early (a trial; c_pdl_early, set by dob_create): the next launch's
+// blocks are let in before the wait instead of after it, so that they
+// are scheduled once every block of this kernel has started, not once
+// the kernel before has ended too: a kernel that returns at once (the
+// direction the level did not take, SplitBottomUpKernel off level 2's
+// split) then has its successor's blocks in place when it ends. A grid
+// barrier stays safe (SplitBottomUpKernel's GridSync): the successor's
+// blocks still come only after every block of this kernel has started.
+__constant__ int c_pdl_early;
 __device__ __forceinline__ void PdlLaunchDependents() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -302,6 +312,11 @@ __device__ __forceinline__ void PdlLaunchDependents() {
 }
 __device__ __forceinline__ void PdlStart() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (c_pdl_early) {
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    return;
+  }
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   PdlLaunchDependents();
@@ -1347,8 +1362,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
                                          bool lines = false) {
   static_assert(!kSplit || kSkip, "the split level's bottom-up side is bu_skip's");
   static_assert(!kQueue || (kSkip && !kSplit), "bu_queue is bu_skip's plain bottom-up level");
-  static_assert(kLines == 0 || (kSkip && !kSplit && (kLines >= 2 || kQueue)), "pred_lines: bu_skip's plain levels");
-  constexpr int kL = kLines == 3 ? 2 : kLines;  // the helpers' kLines (3: 2 with the bytes loaded early)
+  static_assert(kLines == 0 || (kSkip && !kSplit && (kLines == 2 || kQueue)), "pred_lines: bu_skip's plain levels");
   static_assert(kLines == 0 || kBuWords == 4, "pred_lines reads a group's four words' sector bytes as one 32-bit word");
   const int lane = threadIdx.x & 31;
   const int64_t warps = (int64_t)gridDim.x * (blockDim.x >> 5);
@@ -1366,11 +1380,9 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
     for (int64_t c0 = warp * 32; c0 < row_words; c0 += warps * 32) {
       const bool in = c0 + lane < row_words;
       uint32_t mine = kFull;
-      uint8_t early = 0;  // kLines 3: the word's byte of lines_g, loaded with it
       if (in) {
         mine = visited[c0 + lane];
         if (kSplit) mine |= __ldcs(&low[c0 + lane]) & ~out_queue[c0 + lane];
-        if (kLines == 3 && lines) early = lines_g[c0 + lane];
       }
       const unsigned open = __ballot_sync(kFull, mine != kFull);
       // pred_lines: each word's sectors of pred written whole, a byte a
@@ -1378,13 +1390,11 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
       // the instance spilled). The lines level finds them (PredSectors)
       // and keeps them in lines_g for the level after, which reads them
       // there where the level before was the lines level (lines).
-      if (kLines == 1 || (kLines >= 2 && lines)) {
+      if (kLines == 1 || (kLines == 2 && lines)) {
         uint8_t ok4 = 0;
         if (kLines == 1) {
           ok4 = (uint8_t)PredSectors(in ? mine & ~__ldg(&skip[c0 + lane]) : kFull);
           if (in) lines_g[c0 + lane] = ok4;
-        } else if (kLines == 3) {
-          ok4 = early;
         } else if (in) {
           ok4 = lines_g[c0 + lane];
         }
@@ -1406,7 +1416,7 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
         if (total <= compact) {
           if (in) out_queue[c0 + lane] = 0;
           __syncwarp();
-          CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kL>(bu_off, bu_adj, first, deg, in_queue, visited,
+          CompactRows<kWarpAssist, kFirst, kBatch, kAssist, kLines>(bu_off, bu_adj, first, deg, in_queue, visited,
                                                                     out_queue, pred, serial, lane, c0, mine,
                                                                     incl - cnt, total, found, degrees, edges, lines);
           continue;
@@ -1420,16 +1430,16 @@ __device__ __forceinline__ void BottomUp(const uint32_t* __restrict__ bu_off, co
 #pragma unroll
         for (int j = 0; j < kBuWords; ++j) vis[j] = __shfl_sync(kFull, mine, g + j);
         const uint32_t okg =
-            kLines == 1 || (kLines >= 2 && lines) ? *reinterpret_cast<const uint32_t*>(LinesOk() + g) : 0u;
+            kLines == 1 || (kLines == 2 && lines) ? *reinterpret_cast<const uint32_t*>(LinesOk() + g) : 0u;
         if constexpr (kQueue) {
-          QueueWords<kFirst, kL>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g,
+          QueueWords<kFirst, kLines>(bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, lane, c0 + g,
                                      row_words, vis, q, found, degrees, edges, okg);
           if (q.n >= 32 * kBuWords) {
             QueueScan<kWarpAssist, kBatch>(bu_adj, in_queue, visited, out_queue, pred, serial, lane, q, found,
                                            degrees, edges);
           }
         } else {
-          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist, kL>(
+          BottomUpWords<kWarpAssist, kFirst, kBatch, kSplit, kAssist, kLines>(
               bu_off, bu_adj, first, deg, in_queue, visited, out_queue, pred, serial, lane, c0 + g, row_words, vis,
               found, degrees, edges, okg);
         }
@@ -1504,11 +1514,6 @@ struct ExploreArgs {
   const uint32_t* skip = nullptr;
   uint8_t* lines = nullptr;
   uint32_t td_eager = 0;  // td_eager: the first levels whose top-down visits claim at once (Visits)
-  // lines_pick: level bu_deg's two launches, 1 the first (it explores
-  // the level where the level before was not bottom-up, and does nothing
-  // else), 2 the second (it explores it where the level before was
-  // bottom-up, and ends it); 0 on every other launch.
-  int pick = 0;
 };
 
 // Eager reports whether this device-loop level's top-down visits are
@@ -1728,22 +1733,11 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // the level after's, which skips its writes only where the level before
 // was bottom-up (LoopState::prev_dir 1: the lines level's instance ran;
 // BottomUp).
-// kLines 3 is kLines 2 (lines_pick's second launch, below) with each
-// chunk's bytes loaded with its words of visited.
-//
-// lines_pick (1×1, a.pick set on level bu_deg's two launches): the first,
-// the packed instance without pred_lines (kLines 0), explores the level
-// where the level before was not bottom-up (top-down or split: then no
-// sector of pred was written whole, and kLines 2's shared-memory bytes
-// and spills buy nothing) and does nothing else; the second, kLines 3's,
-// explores it where the level before was bottom-up, and ends it
-// (EndLevel) either way.
 template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
-  const bool mine = a.pick == 0 || gate == nullptr || (gate->prev_dir != 1) == (a.pick == 1);  // lines_pick
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
-  if (a.pick != 1 && gate != nullptr && !Skip(gate, 0)) {
+  if (gate != nullptr && !Skip(gate, 0)) {
     if (a.fold.next != nullptr && a.fold.leaves.n > 0) {
       const volatile Counters* c = a.ctr;  // TopDownKernel's, complete (PdlStart)
       last_td = c->found == 0 && c->nbig == 0;
@@ -1757,11 +1751,11 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        (int)blockDim.x,
                        cur);
     }
-  } else if (!Skip(gate, 1) && mine) {
+  } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
         a.compact, a.ctr, a.next, nullptr, a.skip, a.lines,
-        kLines == 1 || (kLines >= 2 && gate != nullptr && gate->prev_dir == 1));
+        kLines == 1 || (kLines == 2 && gate != nullptr && gate->prev_dir == 1));
   }
   if (a.fold.next != nullptr) EndLevel(a, gate, last_td);
 }
@@ -2442,9 +2436,8 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
   }
   if (deg && p.bu_deg_packed != 0) {
     if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    if (!p.pred_lines || p.bu_deg != p.bu_queue + 1) return BottomUpKernel<true, kFirstPacked, 2, true>;
-    return p.lines_pick ? BottomUpKernel<true, kFirstPacked, 2, true, false, 3>
-                        : BottomUpKernel<true, kFirstPacked, 2, true, false, 2>;
+    return p.pred_lines && p.bu_deg == p.bu_queue + 1 ? BottomUpKernel<true, kFirstPacked, 2, true, false, 2>
+                                                      : BottomUpKernel<true, kFirstPacked, 2, true>;
   }
   if (deg) {
     return pick(BottomUpKernel<false, kFirstDegree, 1, true>, BottomUpKernel<true, kFirstDegree, 1, true>,
@@ -2491,7 +2484,6 @@ struct Handle {
   ExploreKernel td_kernel = nullptr;  // the TopDownKernel instance of p (td_lane)
   ExploreKernel bu_kernel = nullptr;  // the BottomUpKernel instance of p (BottomUpFor)
   ExploreKernel deg_kernel = nullptr; // bu_deg: the instance level bu_deg launches instead (degree bytes)
-  ExploreKernel deg_first = nullptr;  // lines_pick: level bu_deg's first launch, the packed instance without pred_lines
   ExploreKernel split_kernel = nullptr; // split: the SplitBottomUpKernel instance level 2 launches too
   int bu_resident = 0;                // blocks of bu_kernel that fit on the GPU at once
   ExploreKernel queue_kernel = nullptr; // bu_queue: the instance level bu_queue launches instead (QueueWords)
@@ -2768,10 +2760,8 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
                (long long)p->bu_deg_packed);
-  BFSB_REQUIRE(p->lines_pick == 0 || (p->lines_pick == 1 && p->pred_lines == 1 && p->bu_deg_packed == 1 &&
-                                       p->bu_deg == p->bu_queue + 1),
-               "dob: lines_pick %lld: want 0, or 1 with pred_lines and bu_deg_packed on level bu_queue + 1",
-               (long long)p->lines_pick);
+  BFSB_REQUIRE(p->pdl_early == 0 || (p->pdl_early == 1 && p->pdl), "dob: pdl_early %lld: want 0, or 1 with pdl",
+               (long long)p->pdl_early);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, BuLevel::kDeg) != nullptr),
                "dob: bu_deg_packed needs bu_deg, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->local_cols <= (1ll << kPackedBits),
@@ -2926,18 +2916,6 @@ int32_t LaunchBottomUp(Handle* h, const LoopState* gate, char* err, int32_t errl
   const bool deg = h->deg_kernel != nullptr && h->level == h->p.bu_deg;
   const bool queue = h->queue_kernel != nullptr && h->level == h->p.bu_queue;
   if (deg && h->fdeg != nullptr) a.first = h->fdeg;  // bu_deg_packed: kFirstPacked's first is fdeg
-  // lines_pick: level bu_deg is two launches, the packed instance without
-  // pred_lines' skipped writes first (it explores the level after a
-  // top-down or split level 2), then bu_deg's (after a bottom-up one;
-  // it ends the level). Neither knows level 2's direction until it runs
-  // (BottomUpKernel).
-  if (deg && h->deg_first != nullptr && gate != nullptr) {
-    ExploreArgs f = a;
-    f.pick = 1;  // no Fold: the second launch ends the level
-    f.fold = Fold{};
-    BFSB_CHECK(LaunchExplore(h, h->deg_first, grid, f, gate));
-    a.pick = 2;
-  }
   BFSB_CHECK(LaunchExplore(h, deg ? h->deg_kernel : queue ? h->queue_kernel : h->bu_kernel, grid, a, gate,
                            queue ? h->queue_smem : 0));
   return 0;
@@ -3131,6 +3109,8 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   h->p = *p;
   h->tpb = (int)p->threads_per_block;
   int32_t st = [&]() -> int32_t {
+    const int early = (int)p->pdl_early;  // PdlStart's order, for every kernel of this device
+    BFSB_CHECK(cudaMemcpyToSymbol(c_pdl_early, &early, sizeof(early)));
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
     BFSB_CHECK(
@@ -3153,11 +3133,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
     if (p->bu_deg > 0) {
       h->deg_kernel = BottomUpFor(*p, BuLevel::kDeg);
       BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->deg_kernel, h->tpb, 0));
-      h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
-    }
-    if (p->lines_pick) {  // dob_create checked pred_lines and bu_deg_packed
-      h->deg_first = BottomUpKernel<true, kFirstPacked, 2, true>;
-      BFSB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, h->deg_first, h->tpb, 0));
       h->bu_resident = std::min(h->bu_resident, std::max(1, per_sm) * h->sms);
     }
     if (p->split > 0) {

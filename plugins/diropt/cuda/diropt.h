@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 47
+#define DOB_ABI_VERSION 48
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -177,14 +177,10 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
-  int64_t lines_pick;        /* 1×1 with pred_lines and bu_deg_packed on
-                                level bu_queue + 1: 1: that level is two
-                                launches, the packed instance without
-                                pred_lines' skipped writes where the
-                                level before was not bottom-up, then
-                                pred_lines' (its bytes loaded with the
-                                words of visited) where it was; 0: one,
-                                pred_lines' */
+  int64_t pdl_early;         /* with pdl (a trial): 1: each kernel lets the
+                                next launch's blocks in before it waits
+                                for the kernel before it, not after; a
+                                setting of the device, every handle's */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 47
+const dobABIVersion = 48
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -35,7 +35,7 @@ type dobParams struct {
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
 	BUDegPacked, DevClock, PredLines, TDEager  int64
-	LinesPick                                  int64
+	PDLEarly                                   int64
 }
 
 var _ [280 - unsafe.Sizeof(dobParams{})]struct{} // 35 int64 fields
@@ -199,7 +199,7 @@ type CUDAOptions struct {
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
 	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a block of at most 2^26 columns, else the degree byte)
 	TDEager         int64 // device loop: the first levels (their count) whose top-down visits claim each entry at once, its degree loaded beside it, with no visited test first (0: none)
-	LinesPick       bool  // 1×1 with PredLines and BUDegPacked on level BUQueue + 1: that level is two launches, the packed instance without PredLines' skipped writes where the level before was not bottom-up, then PredLines' (its bytes loaded with the words of visited) where it was
+	PDLEarly        bool  // with PDL (a trial): each kernel lets the next launch's blocks in before it waits for the kernel before it
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -274,9 +274,7 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		p.Split, p.SplitHelp = split, co.SplitHelp
 	}
 	p.TDEager = co.TDEager
-	if co.LinesPick && p.PredLines == 1 && p.BUDegPacked == 1 && p.BUDeg == p.BUQueue+1 {
-		p.LinesPick = 1
-	}
+	p.PDLEarly = b64(co.PDLEarly && p.PDL == 1)
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
