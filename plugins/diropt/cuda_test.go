@@ -106,10 +106,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			{pBUCompact: int64(64), pBUSerial: int64(0), pThreads: int64(1024)},
 			{pLeaves: false}, {pPreset: presetPaper, pLeaves: true}, {pMode: dobfs.ModeTopDown, pLeaves: false},
 			{pPDL: false}, {pPreset: presetPaper, pPDL: true}, {pMode: dobfs.ModeBottomUp, pPDL: false},
-			// pdl_early (a trial): every level's launches, a split level
-			// 2's grid barrier among them, and the leaves' pass after a
-			// bottom-up last level.
-			{pPDLEarly: true}, {pMode: dobfs.ModeBottomUp, pPDLEarly: true}, {pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pPDLEarly: true},
 			{pGated: false}, {pPreset: presetPaper, pGated: true}, {pMode: dobfs.ModeBottomUp, pGated: false},
 			{pGateClock: false}, {pPreset: presetPaper, pGated: true, pGateClock: true},
 			{pDevClock: false}, {pPreset: presetPaper, pDevClock: true}, {pMode: dobfs.ModeBottomUp, pDevClock: false},
@@ -172,6 +168,13 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// tuned 32.
 			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pBUSerial: int64(1)},
+			// split_fold (a trial): the split level in bu_queue's launch, its
+			// window wide open, with its tails queued for the grid (td_big
+			// 32: the marks and the grid barrier) and not (td_big 0), and
+			// on the tuned levels.
+			{pSplitFold: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
+			{pSplitFold: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pTDBig: int64(32)},
+			{pSplitFold: true, pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pTDBig: int64(0)}, {pSplitFold: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

@@ -295,16 +295,6 @@ constexpr int kLoopSlots = 32;
 // GPU for this kernel's end instead of being launched after it.
 // PdlLaunchDependents is its second half alone (GateKernel, which waits
 // for no kernel).
-//
-// pdl_early (a trial; c_pdl_early, set by dob_create): the next launch's
-// blocks are let in before the wait instead of after it, so that they
-// are scheduled once every block of this kernel has started, not once
-// the kernel before has ended too: a kernel that returns at once (the
-// direction the level did not take, SplitBottomUpKernel off level 2's
-// split) then has its successor's blocks in place when it ends. A grid
-// barrier stays safe (SplitBottomUpKernel's GridSync): the successor's
-// blocks still come only after every block of this kernel has started.
-__constant__ int c_pdl_early;
 __device__ __forceinline__ void PdlLaunchDependents() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -312,11 +302,6 @@ __device__ __forceinline__ void PdlLaunchDependents() {
 }
 __device__ __forceinline__ void PdlStart() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (c_pdl_early) {
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    return;
-  }
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   PdlLaunchDependents();
@@ -1733,7 +1718,15 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // the level after's, which skips its writes only where the level before
 // was bottom-up (LoopState::prev_dir 1: the lines level's instance ran;
 // BottomUp).
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0>
+//
+// kSplitToo (split_fold, a trial; bu_queue's instance on the split level,
+// 1×1): on a split level it runs what SplitBottomUpKernel would (SplitSide,
+// its grid barrier on the two words after EndLevel's count) and ends the
+// level, so that level 2 is two launches, not three, split or not.
+template <bool kWarpAssist, int kBatch, int kAssist>
+__device__ void SplitSide(const ExploreArgs& a, unsigned* bar);
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0,
+          bool kSplitToo = false>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1751,6 +1744,8 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        (int)blockDim.x,
                        cur);
     }
+  } else if (kSplitToo && SplitLevel(gate)) {
+    SplitSide<true, 2, 1>(a, a.fold.done + 1);
   } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
@@ -1813,20 +1808,26 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
+//
+// SplitSide is its body after the start: bar is GridSync's two words.
 template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
-__global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
-  PdlStart();
-  if (!SplitLevel(gate)) return;
+__device__ __forceinline__ void SplitSide(const ExploreArgs& a, unsigned* bar) {
   // TopDownKernel's queue is complete (PdlStart), and every block reads
   // the same count: the barrier is the whole grid's or none's.
   if (a.big.lists != nullptr && (*a.big.ctl & ((1ull << bfsb::kHugeChunkBits) - 1)) != 0) {
     __shared__ bfsb::HugeList<uint32_t> cur;
     bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
-    GridSync(a.fold.done);
+    GridSync(bar);
   }
   BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                   a.visited, a.out_queue, a.pred, a.row_words,
                                                                   a.serial, a.compact, a.ctr, a.next, a.low);
+}
+template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
+__global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
+  PdlStart();
+  if (!SplitLevel(gate)) return;
+  SplitSide<kWarpAssist, kBatch, kAssist>(a, a.fold.done);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2415,6 +2416,7 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
   if (level == BuLevel::kQueue) {
     if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
+    if (p.split_fold) return p.pred_lines ? BottomUpKernel<true, kFirstDense, 2, true, true, 1, true> : nullptr;
     return p.pred_lines ? BottomUpKernel<true, kFirstDense, 2, true, true, 1> : BottomUpKernel<true, kFirstDense, 2, true, true>;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
@@ -2675,7 +2677,7 @@ struct Handle {
   static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
   // SplitLaunch: with split, the level being enqueued is the one that may
   // run split (kSplitLevel; its direction is decided on the device later).
-  bool SplitLaunch() const { return split_kernel != nullptr && level == kSplitLevel; }
+  bool SplitLaunch() const { return split_kernel != nullptr && !p.split_fold && level == kSplitLevel; }
   // The loop state the level being enqueued (loop_level) reads, and the
   // one its decision writes.
   LoopState* LoopCur() const { return loop + (loop_level & 1); }
@@ -2760,8 +2762,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
                "dob: bu_queue %lld out of range or bu_deg's level", (long long)p->bu_queue);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->bu_deg_packed == 1, "dob: bu_deg_packed %lld: want 0 or 1",
                (long long)p->bu_deg_packed);
-  BFSB_REQUIRE(p->pdl_early == 0 || (p->pdl_early == 1 && p->pdl), "dob: pdl_early %lld: want 0, or 1 with pdl",
-               (long long)p->pdl_early);
   BFSB_REQUIRE(p->bu_deg_packed == 0 || (p->bu_deg > 0 && BottomUpFor(*p, BuLevel::kDeg) != nullptr),
                "dob: bu_deg_packed needs bu_deg, bu_first, bu_skip, bu_batch 2 and bu_serial > 0");
   BFSB_REQUIRE(p->bu_deg_packed == 0 || p->local_cols <= (1ll << kPackedBits),
@@ -2775,6 +2775,10 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
+  BFSB_REQUIRE(p->split_fold == 0 ||
+                   (p->split_fold == 1 && p->split > 0 && p->split_help == 32 && p->bu_queue == 2 && p->pred_lines),
+               "dob: split_fold %lld: want 0, or 1 with split, split_help 32, bu_queue 2 and pred_lines",
+               (long long)p->split_fold);
   BFSB_REQUIRE(p->gated == 0 || (p->gated >= 1 && p->gated <= 3 && p->single && (p->gated != 3 || p->dev_clock == 2)),
                "dob: gated %lld: want 0, or 1 to 3 on a 1×1 grid (3 with dev_clock 2)", (long long)p->gated);
   BFSB_REQUIRE(p->dev_clock == 0 || ((p->dev_clock == 1 || p->dev_clock == 2) && p->single),
@@ -3109,8 +3113,6 @@ int32_t dob_create(const dob_params* p, const uint32_t* td_off, const uint32_t* 
   h->p = *p;
   h->tpb = (int)p->threads_per_block;
   int32_t st = [&]() -> int32_t {
-    const int early = (int)p->pdl_early;  // PdlStart's order, for every kernel of this device
-    BFSB_CHECK(cudaMemcpyToSymbol(c_pdl_early, &early, sizeof(early)));
     BFSB_CHECK(cudaDeviceGetAttribute(&h->sms, cudaDevAttrMultiProcessorCount, (int)p->device));
     int per_sm = 0;
     BFSB_CHECK(
