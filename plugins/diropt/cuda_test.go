@@ -168,13 +168,6 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// tuned 32.
 			{pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0)},
 			{pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pSplitHelp: int64(0), pBUCompact: int64(1024), pBUSerial: int64(1)},
-			// split_fold (a trial): the split level in bu_queue's launch, its
-			// window wide open, with its tails queued for the grid (td_big
-			// 32: the marks and the grid barrier) and not (td_big 0), and
-			// on the tuned levels.
-			{pSplitFold: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3},
-			{pSplitFold: true, pSplit: int64(16), pSplitFrom: 1e12, pSplitTo: 1e-3, pTDBig: int64(32)},
-			{pSplitFold: true, pSplit: int64(64), pSplitFrom: 1e12, pSplitTo: 1e-3, pTDBig: int64(0)}, {pSplitFold: true},
 		} {
 			for _, sc := range [][2]int{{12, 16}, {16, 16}} {
 				name := fmt.Sprintf("%dx%d/scale%d-ef%d/%v", grid[0], grid[1], sc[0], sc[1], params)

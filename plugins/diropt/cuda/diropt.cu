@@ -1718,15 +1718,7 @@ __global__ void TopDownKernel(ExploreArgs a, const LoopState* gate) {
 // the level after's, which skips its writes only where the level before
 // was bottom-up (LoopState::prev_dir 1: the lines level's instance ran;
 // BottomUp).
-//
-// kSplitToo (split_fold, a trial; bu_queue's instance on the split level,
-// 1×1): on a split level it runs what SplitBottomUpKernel would (SplitSide,
-// its grid barrier on the two words after EndLevel's count) and ends the
-// level, so that level 2 is two launches, not three, split or not.
-template <bool kWarpAssist, int kBatch, int kAssist>
-__device__ void SplitSide(const ExploreArgs& a, unsigned* bar);
-template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0,
-          bool kSplitToo = false>
+template <bool kWarpAssist, int kFirst, int kBatch, bool kSkip, bool kQueue = false, int kLines = 0>
 __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const LoopState* gate) {
   PdlStart();
   bool last_td = false;  // 1×1 with leaves: this top-down level found nothing (EndLevel)
@@ -1744,8 +1736,6 @@ __global__ void __launch_bounds__(1024, 1) BottomUpKernel(ExploreArgs a, const L
                        (int)blockDim.x,
                        cur);
     }
-  } else if (kSplitToo && SplitLevel(gate)) {
-    SplitSide<true, 2, 1>(a, a.fold.done + 1);
   } else if (!Skip(gate, 1)) {
     BottomUp<kWarpAssist, kFirst, kBatch, kSkip, false, kBatch, kQueue, kLines>(
         a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue, a.visited, a.out_queue, a.pred, a.row_words, a.serial,
@@ -1808,26 +1798,20 @@ __device__ __forceinline__ void GridSync(unsigned* bar) {
 // 64-entry steps load twice the entries the scans need, and steps of 32
 // 12-18 % fewer; on an H200 at scale 25 the split level 2s of the
 // window were faster, 16 of 18 (results/diropt-1000, help-25).
-//
-// SplitSide is its body after the start: bar is GridSync's two words.
 template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
-__device__ __forceinline__ void SplitSide(const ExploreArgs& a, unsigned* bar) {
+__global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
+  PdlStart();
+  if (!SplitLevel(gate)) return;
   // TopDownKernel's queue is complete (PdlStart), and every block reads
   // the same count: the barrier is the whole grid's or none's.
   if (a.big.lists != nullptr && (*a.big.ctl & ((1ull << bfsb::kHugeChunkBits) - 1)) != 0) {
     __shared__ bfsb::HugeList<uint32_t> cur;
     bfsb::HugeExpand(a.big, a.bu_adj, MarkVisit{a.out_queue}, (int)blockDim.x, cur);
-    GridSync(bar);
+    GridSync(a.fold.done);
   }
   BottomUp<kWarpAssist, kFirstDense, kBatch, true, true, kAssist>(a.bu_off, a.bu_adj, a.first, a.deg, a.in_queue,
                                                                   a.visited, a.out_queue, a.pred, a.row_words,
                                                                   a.serial, a.compact, a.ctr, a.next, a.low);
-}
-template <bool kWarpAssist, int kBatch, int kAssist = kBatch>
-__global__ void __launch_bounds__(1024, 1) SplitBottomUpKernel(ExploreArgs a, const LoopState* gate) {
-  PdlStart();
-  if (!SplitLevel(gate)) return;
-  SplitSide<kWarpAssist, kBatch, kAssist>(a, a.fold.done);
 }
 
 // LeafBitsKernel, with leaves at dob_create, sets each leaf's bit in skip
@@ -2416,7 +2400,6 @@ ExploreKernel BottomUpFor(const dob_params& p, BuLevel level = BuLevel::kPlain) 
   const bool deg = level == BuLevel::kDeg, split = level == BuLevel::kSplit;
   if (level == BuLevel::kQueue) {
     if (!first || !skip || !assist || p.bu_batch != 2) return nullptr;
-    if (p.split_fold) return p.pred_lines ? BottomUpKernel<true, kFirstDense, 2, true, true, 1, true> : nullptr;
     return p.pred_lines ? BottomUpKernel<true, kFirstDense, 2, true, true, 1> : BottomUpKernel<true, kFirstDense, 2, true, true>;
   }
   // The deg and split instances exist with bu_first and bu_skip only, one
@@ -2677,7 +2660,7 @@ struct Handle {
   static int SlotEvent(int slot, int k) { return kLoopEvent0 + kLoopEvents * slot + k; }
   // SplitLaunch: with split, the level being enqueued is the one that may
   // run split (kSplitLevel; its direction is decided on the device later).
-  bool SplitLaunch() const { return split_kernel != nullptr && !p.split_fold && level == kSplitLevel; }
+  bool SplitLaunch() const { return split_kernel != nullptr && level == kSplitLevel; }
   // The loop state the level being enqueued (loop_level) reads, and the
   // one its decision writes.
   LoopState* LoopCur() const { return loop + (loop_level & 1); }
@@ -2775,10 +2758,6 @@ int32_t CheckParams(const dob_params* p, char* err, int32_t errlen) {
   BFSB_REQUIRE(p->split == 0 || (p->single && p->td_lane > 0 && BottomUpFor(*p, BuLevel::kSplit) != nullptr),
                "dob: split %lld needs a 1×1 grid, td_lane, bu_first and bu_skip", (long long)p->split);
   BFSB_REQUIRE(p->split == 0 || p->bu_deg != 2, "dob: split runs level 2, which bu_deg 2 names too");
-  BFSB_REQUIRE(p->split_fold == 0 ||
-                   (p->split_fold == 1 && p->split > 0 && p->split_help == 32 && p->bu_queue == 2 && p->pred_lines),
-               "dob: split_fold %lld: want 0, or 1 with split, split_help 32, bu_queue 2 and pred_lines",
-               (long long)p->split_fold);
   BFSB_REQUIRE(p->gated == 0 || (p->gated >= 1 && p->gated <= 3 && p->single && (p->gated != 3 || p->dev_clock == 2)),
                "dob: gated %lld: want 0, or 1 to 3 on a 1×1 grid (3 with dev_clock 2)", (long long)p->gated);
   BFSB_REQUIRE(p->dev_clock == 0 || ((p->dev_clock == 1 || p->dev_clock == 2) && p->single),

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 49
+#define DOB_ABI_VERSION 45
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -177,12 +177,6 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
-  int64_t split_fold;        /* 1×1 with split, split_help 32, bu_queue 2
-                                and pred_lines (a trial): 1: no
-                                SplitBottomUpKernel launch; level 2's
-                                bottom-up launch (bu_queue's instance)
-                                runs a split level's marks and bottom-up
-                                side itself; 0: the launch */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */
