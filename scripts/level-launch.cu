@@ -1,0 +1,233 @@
+// level-launch.cu: what a level of diropt's 1×1 device loop pays for its
+// launches, and what a CUDA graph that launches only the level's own
+// direction would pay instead.
+//
+// The device loop enqueues, for every level, a launch of each direction
+// (TopDownKernel and BottomUpKernel), since the host does not know the
+// direction the device will choose; the one not chosen returns at once.
+// Added to level 3, such a launch cost 3 µs of a search on an H200 at
+// scale 25 (results/diropt-1000, "What a launch costs"). This program
+// times chains of L levels, each level a grid the size of a bottom-up
+// launch (blocks of 256 threads, all resident, each block's thread 0
+// writing a word), in four forms:
+//
+//   one     one launch a level, each a programmatic dependent launch
+//           (PDL) of the one before, as the device loop launches them;
+//   two     two launches a level, the first returning at once: the device
+//           loop's levels (two minus one is an idle launch's price);
+//   graph   the chain of one as a CUDA graph of kernel nodes (no PDL);
+//   switch  a CUDA graph whose every level is a SWITCH conditional node
+//           (CUDA 12.8) with two bodies, one kernel each, the level's
+//           kernel setting the next level's condition on the device
+//           (cudaGraphSetConditional), as EndLevel would set the next
+//           direction: only the chosen body runs.
+//
+// It prints, for each form, the median over the tries of the chain's
+// device time a level (CUDA events around the whole chain). Built without
+// CUDA 12.8's conditional nodes, it leaves out switch.
+//
+//   make -f mk/cuda.mk cuda && bin/level-launch      (mk/cuda.mk builds every scripts/*.cu)
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+#include "measure.cuh"
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kLevels = 64;
+constexpr int kTries = 30;
+
+__device__ __forceinline__ void PdlWaitThenLet() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// Level is a level's launch: each block's thread 0 writes its word.
+__global__ void __launch_bounds__(1024, 1) Level(uint32_t* words, uint32_t level) {
+  PdlWaitThenLet();
+  if (threadIdx.x == 0) words[blockIdx.x] = level;
+}
+
+// Idle is the launch of the direction a level did not take.
+__global__ void __launch_bounds__(1024, 1) Idle(uint32_t* words, uint32_t level) {
+  PdlWaitThenLet();
+  if (level == 0xffffffffu) words[blockIdx.x] = level;  // never: keeps the argument
+}
+
+// LaunchPdl launches k as a programmatic dependent launch on s.
+cudaError_t LaunchPdl(cudaStream_t s, int grid, void (*k)(uint32_t*, uint32_t), uint32_t* words, uint32_t level) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(kThreads);
+  cfg.stream = s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, k, words, level);
+}
+
+// Chain times one chain (enqueue, between two events) in ms.
+template <typename Enqueue>
+double Chain(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, Enqueue enqueue) {
+  CHECK(cudaEventRecord(e0, s));
+  enqueue();
+  CHECK(cudaEventRecord(e1, s));
+  CHECK(cudaEventSynchronize(e1));
+  float ms = 0;
+  CHECK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms;
+}
+
+#if CUDART_VERSION >= 12080
+// Switch is a level's kernel in the switch form: it writes its words, and
+// its block 0 sets the next level's condition (next_dir, the direction the
+// next level takes) where there is a next level.
+__global__ void __launch_bounds__(1024, 1) Switch(uint32_t* words, uint32_t level, cudaGraphConditionalHandle next,
+                                                  int has_next, unsigned next_dir) {
+  if (threadIdx.x == 0) words[blockIdx.x] = level;
+  if (has_next && blockIdx.x == 0 && threadIdx.x == 0) cudaGraphSetConditional(next, next_dir);
+}
+
+// Start sets level 0's condition.
+__global__ void Start(cudaGraphConditionalHandle first, unsigned dir) { cudaGraphSetConditional(first, dir); }
+
+// AddNode is cudaGraphAddNode in the form of the CUDA in use (13 added the
+// edges' data).
+cudaError_t AddNode(cudaGraphNode_t* node, cudaGraph_t g, const cudaGraphNode_t* deps, size_t n,
+                    cudaGraphNodeParams* p) {
+#if CUDART_VERSION >= 13000
+  return cudaGraphAddNode(node, g, deps, nullptr, n, p);
+#else
+  return cudaGraphAddNode(node, g, deps, n, p);
+#endif
+}
+
+// SwitchGraph builds the switch form's chain: Start, then kLevels SWITCH
+// nodes of two bodies (0 top-down, 1 bottom-up: the same kernel here),
+// the directions alternating by pairs of levels.
+cudaGraphExec_t SwitchGraph(int grid, uint32_t* words) {
+  cudaGraph_t g;
+  CHECK(cudaGraphCreate(&g, 0));
+  std::vector<cudaGraphConditionalHandle> h(kLevels);
+  for (auto& x : h) CHECK(cudaGraphConditionalHandleCreate(&x, g));
+  const auto dir = [](int level) { return (unsigned)((level / 2) & 1); };
+  cudaGraphNode_t prev;
+  {
+    cudaKernelNodeParams k = {};
+    unsigned d0 = dir(0);
+    void* args[] = {&h[0], &d0};
+    k.func = (void*)Start;
+    k.gridDim = dim3(1);
+    k.blockDim = dim3(1);
+    k.kernelParams = args;
+    CHECK(cudaGraphAddKernelNode(&prev, g, nullptr, 0, &k));
+  }
+  for (int l = 0; l < kLevels; ++l) {
+    cudaGraphNodeParams c = {};
+    c.type = cudaGraphNodeTypeConditional;
+    c.conditional.handle = h[l];
+    c.conditional.type = cudaGraphCondTypeSwitch;
+    c.conditional.size = 2;
+    cudaGraphNode_t node;
+    CHECK(AddNode(&node, g, &prev, 1, &c));
+    for (int b = 0; b < 2; ++b) {
+      uint32_t level = (uint32_t)l;
+      cudaGraphConditionalHandle next = l + 1 < kLevels ? h[l + 1] : h[l];
+      int has_next = l + 1 < kLevels;
+      unsigned next_dir = dir(l + 1);
+      void* args[] = {&words, &level, &next, &has_next, &next_dir};
+      cudaKernelNodeParams k = {};
+      k.func = (void*)Switch;
+      k.gridDim = dim3(grid);
+      k.blockDim = dim3(kThreads);
+      k.kernelParams = args;
+      cudaGraphNode_t kn;
+      CHECK(cudaGraphAddKernelNode(&kn, c.conditional.phGraph_out[b], nullptr, 0, &k));
+    }
+    prev = node;
+  }
+  cudaGraphExec_t x;
+  CHECK(cudaGraphInstantiateWithFlags(&x, g, 0));
+  CHECK(cudaGraphDestroy(g));
+  return x;
+}
+#endif
+
+}  // namespace
+
+int main() {
+  const cudaDeviceProp prop = Device0();
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Level, kThreads, 0));
+  const int grid = per_sm * prop.multiProcessorCount;  // all resident, as a bottom-up launch
+  uint32_t* words;
+  CHECK(cudaMalloc(&words, 4 * (size_t)grid));
+  cudaStream_t s;
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+
+  const auto one = [&] {
+    for (int l = 0; l < kLevels; ++l) CHECK(LaunchPdl(s, grid, Level, words, (uint32_t)l));
+  };
+  const auto two = [&] {
+    for (int l = 0; l < kLevels; ++l) {
+      CHECK(LaunchPdl(s, grid, Idle, words, (uint32_t)l));
+      CHECK(LaunchPdl(s, grid, Level, words, (uint32_t)l));
+    }
+  };
+  // graph: one's chain captured (the launches' PDL attribute left out).
+  cudaGraphExec_t plain;
+  {
+    cudaGraph_t g;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int l = 0; l < kLevels; ++l) Level<<<grid, kThreads, 0, s>>>(words, (uint32_t)l);
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamEndCapture(s, &g));
+    CHECK(cudaGraphInstantiateWithFlags(&plain, g, 0));
+    CHECK(cudaGraphDestroy(g));
+  }
+  const auto graph = [&] { CHECK(cudaGraphLaunch(plain, s)); };
+#if CUDART_VERSION >= 12080
+  const cudaGraphExec_t sw = SwitchGraph(grid, words);
+  const auto switched = [&] { CHECK(cudaGraphLaunch(sw, s)); };
+#endif
+
+  struct Form {
+    const char* name;
+    std::vector<double> ms;
+  };
+  std::vector<Form> forms = {{"one", {}}, {"two", {}}, {"graph", {}}};
+#if CUDART_VERSION >= 12080
+  forms.push_back({"switch", {}});
+#endif
+  for (int t = 0; t < kTries + 1; ++t) {  // the first try warms up and is dropped
+    for (auto& f : forms) {
+      const std::string n = f.name;
+      double ms = 0;
+      if (n == "one") ms = Chain(s, e0, e1, one);
+      if (n == "two") ms = Chain(s, e0, e1, two);
+      if (n == "graph") ms = Chain(s, e0, e1, graph);
+#if CUDART_VERSION >= 12080
+      if (n == "switch") ms = Chain(s, e0, e1, switched);
+#endif
+      if (t > 0) f.ms.push_back(ms);
+    }
+  }
+  printf("%s, %d SMs: chains of %d levels, a grid of %d blocks of %d threads a launch, %d tries\n", prop.name,
+         prop.multiProcessorCount, kLevels, grid, kThreads, kTries);
+  printf("| form | µs a level (median) |\n|---|---:|\n");
+  for (const auto& f : forms) printf("| %s | %.2f |\n", f.name, 1e3 * Median(f.ms) / kLevels);
+#if CUDART_VERSION < 12080
+  printf("(switch left out: built with CUDA %d, before 12.8's SWITCH nodes)\n", CUDART_VERSION);
+#endif
+  return 0;
+}
