@@ -40,13 +40,6 @@ constexpr int kThreads = 256;
 constexpr int kLevels = 64;
 constexpr int kTries = 30;
 
-__device__ __forceinline__ void PdlWaitThenLet() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
 // Level is a level's launch: each block's thread 0 writes its word.
 __global__ void __launch_bounds__(1024, 1) Level(uint32_t* words, uint32_t level) {
   PdlWaitThenLet();
@@ -57,20 +50,6 @@ __global__ void __launch_bounds__(1024, 1) Level(uint32_t* words, uint32_t level
 __global__ void __launch_bounds__(1024, 1) Idle(uint32_t* words, uint32_t level) {
   PdlWaitThenLet();
   if (level == 0xffffffffu) words[blockIdx.x] = level;  // never: keeps the argument
-}
-
-// LaunchPdl launches k as a programmatic dependent launch on s.
-cudaError_t LaunchPdl(cudaStream_t s, int grid, void (*k)(uint32_t*, uint32_t), uint32_t* words, uint32_t level) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(kThreads);
-  cfg.stream = s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, k, words, level);
 }
 
 // Chain times one chain (enqueue, between two events) in ms.
@@ -175,13 +154,15 @@ int main() {
   CHECK(cudaEventCreate(&e0));
   CHECK(cudaEventCreate(&e1));
 
+  void (*const level)(uint32_t*, uint32_t) = Level;  // typed: LaunchPdl deduces from the pointer
+  void (*const idle)(uint32_t*, uint32_t) = Idle;
   const auto one = [&] {
-    for (int l = 0; l < kLevels; ++l) CHECK(LaunchPdl(s, grid, Level, words, (uint32_t)l));
+    for (int l = 0; l < kLevels; ++l) CHECK(LaunchPdl(s, grid, kThreads, level, words, (uint32_t)l));
   };
   const auto two = [&] {
     for (int l = 0; l < kLevels; ++l) {
-      CHECK(LaunchPdl(s, grid, Idle, words, (uint32_t)l));
-      CHECK(LaunchPdl(s, grid, Level, words, (uint32_t)l));
+      CHECK(LaunchPdl(s, grid, kThreads, idle, words, (uint32_t)l));
+      CHECK(LaunchPdl(s, grid, kThreads, level, words, (uint32_t)l));
     }
   };
   // graph: one's chain captured (the launches' PDL attribute left out).

@@ -1,8 +1,9 @@
 // measure.cuh: what the stand-alone measurement programs of scripts/*.cu
 // share: CHECK, which ends the program on a failed CUDA call with its
 // place and message, Idle, which leaves the GPU idle for a while, Median,
-// Device0, and ResetLike with its bitmaps (ResetBitmaps), the writes of a
-// diropt search's reset at scale 25.
+// Device0, ResetLike with its bitmaps (ResetBitmaps), the writes of a
+// diropt search's reset at scale 25, and LaunchPdl with PdlWaitThenLet,
+// a programmatic dependent launch as diropt's device loop makes them.
 #pragma once
 
 #include <stdint.h>
@@ -82,4 +83,31 @@ static inline cudaDeviceProp Device0() {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   CHECK(cudaSetDevice(0));
   return prop;
+}
+
+// PdlWaitThenLet begins a kernel that LaunchPdl launched, as diropt's
+// PdlStart does: it waits for the kernel before it in the stream
+// (griddepcontrol.wait), then lets the next launch's blocks be scheduled.
+static __device__ __forceinline__ void PdlWaitThenLet() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// LaunchPdl launches k<<<grid, block, 0, s>>>(args...) as a programmatic
+// dependent launch (Hopper): its blocks may be scheduled while the kernel
+// before it runs, and wait on the GPU for its end (PdlWaitThenLet).
+template <typename... Params, typename... Args>
+static cudaError_t LaunchPdl(cudaStream_t s, int grid, int block, void (*k)(Params...), Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)grid);
+  cfg.blockDim = dim3((unsigned)block);
+  cfg.stream = s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, k, args...);
 }

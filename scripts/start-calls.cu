@@ -39,23 +39,11 @@ namespace {
 // Explore stands for TopDownKernel and BottomUpKernel on a level that is
 // not theirs: a programmatic dependent launch that returns at once.
 __global__ void Explore(const int* gate) {
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;");
+  PdlWaitThenLet();
   if (*gate != 0 && threadIdx.x == 0) __trap();
 }
 
-cudaError_t LaunchExplore(cudaStream_t s, const int* gate, int grid) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3((unsigned)grid);
-  cfg.blockDim = dim3(256);
-  cfg.stream = s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, Explore, gate);
-}
+cudaError_t LaunchExplore(cudaStream_t s, const int* gate, int grid) { return LaunchPdl(s, grid, 256, Explore, gate); }
 
 }  // namespace
 
