@@ -43,7 +43,11 @@ cuda: $(CUDA_LIBS) $(CUDA_TOOLS)
 
 bin/%: scripts/%.cu scripts/measure.cuh mk/cuda.mk
 	@mkdir -p bin
-	$(NVCC) $(CUDA_GENCODE) $(NVCCFLAGS) -o $@ $<
+	$(NVCC) $(CUDA_GENCODE) $(NVCCFLAGS) -o $@ $< $(CUDA_TOOL_FLAGS)
+
+# level-launch launches kernels and graphs from the device (CUDA 12's
+# dynamic parallelism): relocatable device code and the device runtime.
+bin/level-launch: CUDA_TOOL_FLAGS = -rdc=true -lcudadevrt
 
 # One rule per variant: its .cu files and the shared sources, compiled and
 # linked in one nvcc call (no relocatable device code is needed).

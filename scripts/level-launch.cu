@@ -9,22 +9,33 @@
 // scale 25 (results/diropt-1000, "What a launch costs"). This program
 // times chains of L levels, each level a grid the size of a bottom-up
 // launch (blocks of 256 threads, all resident, each block's thread 0
-// writing a word), in four forms:
+// writing a word), in six forms:
 //
-//   one     one launch a level, each a programmatic dependent launch
-//           (PDL) of the one before, as the device loop launches them;
-//   two     two launches a level, the first returning at once: the device
-//           loop's levels (two minus one is an idle launch's price);
-//   graph   the chain of one as a CUDA graph of kernel nodes (no PDL);
-//   switch  a CUDA graph whose every level is a SWITCH conditional node
-//           (CUDA 12.8) with two bodies, one kernel each, the level's
-//           kernel setting the next level's condition on the device
-//           (cudaGraphSetConditional), as EndLevel would set the next
-//           direction: only the chosen body runs.
+//   one       one launch a level, each a programmatic dependent launch
+//             (PDL) of the one before, as the device loop launches them;
+//   two       two launches a level, the first returning at once: the
+//             device loop's levels (two minus one is an idle launch's price);
+//   graph     the chain of one as a CUDA graph of kernel nodes (no PDL);
+//   switch    a CUDA graph whose every level is a SWITCH conditional node
+//             (CUDA 12.8) with two bodies, one kernel each, the level's
+//             kernel setting the next level's condition on the device
+//             (cudaGraphSetConditional), as EndLevel would set the next
+//             direction: only the chosen body runs;
+//   tail      each level's last block to finish (as EndLevel's) launches
+//             the next level's kernel from the device into the tail-launch
+//             stream (CUDA 12's dynamic parallelism, CDP2): it runs once
+//             the level's grid has ended, and only the chosen kernel is
+//             launched (two kernels, the direction alternating by pairs);
+//   devgraph  the same with device graph launch: two graphs of one kernel
+//             node each, instantiated for device launch, the last block
+//             tail-launching (cudaStreamGraphTailLaunch) the next level's.
 //
 // It prints, for each form, the median over the tries of the chain's
 // device time a level (CUDA events around the whole chain). Built without
-// CUDA 12.8's conditional nodes, it leaves out switch.
+// CUDA 12.8's conditional nodes, it leaves out switch; without CUDA 12's
+// device runtime (relocatable device code, mk/cuda.mk), tail and devgraph.
+// After each chain of tail and devgraph it checks that every level ran
+// (a count the last blocks keep) and that no device launch failed.
 //
 //   make -f mk/cuda.mk cuda && bin/level-launch      (mk/cuda.mk builds every scripts/*.cu)
 #include <stdint.h>
@@ -64,6 +75,101 @@ double Chain(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, Enqueue enqueue) {
   return ms;
 }
 
+#if CUDART_VERSION >= 12000
+// Dir is the direction the chains take at level l: alternating by pairs.
+constexpr __host__ __device__ unsigned Dir(int l) { return (unsigned)((l / 2) & 1); }
+#endif
+
+#if CUDART_VERSION >= 12000 && defined(__CUDACC_RDC__)
+#define LEVEL_LAUNCH_DEVICE 1
+// Tally is what the tail and devgraph chains keep on the device: the
+// blocks of the running level that arrived (the last one decides, as
+// EndLevel), the levels that ran, the level the devgraph chain is at
+// (its graphs' kernel arguments are fixed), the first failed device
+// launch's error, and the two graphs.
+struct Tally {
+  unsigned arrived;
+  unsigned levels;
+  unsigned level;
+  int err;
+  cudaGraphExec_t graph[2];
+};
+
+// Arrive counts the block in; it returns true in the level's last block
+// (thread 0), after resetting the count for the next level.
+__device__ bool Arrive(Tally* t) {
+  __syncthreads();
+  if (threadIdx.x != 0) return false;
+  __threadfence();
+  if (atomicAdd(&t->arrived, 1) != gridDim.x - 1) return false;
+  t->arrived = 0;
+  t->levels++;
+  return true;
+}
+
+// Tail is a level of the tail form, D its direction's kernel.
+template <int D>
+__global__ void __launch_bounds__(1024, 1) Tail(uint32_t* words, uint32_t level, Tally* t) {
+  if (threadIdx.x == 0) words[blockIdx.x] = level;
+  if (!Arrive(t) || level + 1 >= kLevels) return;
+  if (Dir(level + 1) == 0) {
+    Tail<0><<<gridDim.x, blockDim.x, 0, cudaStreamTailLaunch>>>(words, level + 1, t);
+  } else {
+    Tail<1><<<gridDim.x, blockDim.x, 0, cudaStreamTailLaunch>>>(words, level + 1, t);
+  }
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess && t->err == 0) t->err = (int)e;
+}
+
+// GraphLevel is a level of the devgraph form (the kernel node of both
+// graphs): its level is the tally's, which its last block advances.
+__global__ void __launch_bounds__(1024, 1) GraphLevel(uint32_t* words, Tally* t) {
+  const uint32_t level = t->level;
+  if (threadIdx.x == 0) words[blockIdx.x] = level;
+  if (!Arrive(t)) return;
+  if (level + 1 >= kLevels) {
+    t->level = 0;  // ready for the next chain
+    return;
+  }
+  t->level = level + 1;
+  const cudaError_t e = cudaGraphLaunch(t->graph[Dir(level + 1)], cudaStreamGraphTailLaunch);
+  if (e != cudaSuccess && t->err == 0) t->err = (int)e;
+}
+
+// DeviceGraph is a graph of one GraphLevel node, instantiated for device
+// launch and uploaded.
+cudaGraphExec_t DeviceGraph(int grid, uint32_t* words, Tally* t, cudaStream_t s) {
+  cudaGraph_t g;
+  CHECK(cudaGraphCreate(&g, 0));
+  void* args[] = {&words, &t};
+  cudaKernelNodeParams k = {};
+  k.func = (void*)GraphLevel;
+  k.gridDim = dim3(grid);
+  k.blockDim = dim3(kThreads);
+  k.kernelParams = args;
+  cudaGraphNode_t n;
+  CHECK(cudaGraphAddKernelNode(&n, g, nullptr, 0, &k));
+  cudaGraphExec_t x;
+  CHECK(cudaGraphInstantiate(&x, g, cudaGraphInstantiateFlagDeviceLaunch));
+  CHECK(cudaGraphUpload(x, s));
+  CHECK(cudaGraphDestroy(g));
+  return x;
+}
+
+// CheckTally ends the program if the chain just timed left a level out or
+// a device launch failed, then clears the count of levels.
+void CheckTally(const char* form, Tally* t) {
+  Tally h;
+  CHECK(cudaMemcpy(&h, t, sizeof h, cudaMemcpyDeviceToHost));
+  if (h.err != 0 || h.levels != (unsigned)kLevels) {
+    fprintf(stderr, "%s: %u of %d levels ran at the chain's end event; device launch error %d (%s)\n", form,
+            h.levels, kLevels, h.err, cudaGetErrorString((cudaError_t)h.err));
+    exit(1);
+  }
+  CHECK(cudaMemset(&t->levels, 0, sizeof h.levels));
+}
+#endif
+
 #if CUDART_VERSION >= 12080
 // Switch is a level's kernel in the switch form: it writes its words, and
 // its block 0 sets the next level's condition (next_dir, the direction the
@@ -95,8 +201,8 @@ cudaGraphExec_t SwitchGraph(int grid, uint32_t* words) {
   cudaGraph_t g;
   CHECK(cudaGraphCreate(&g, 0));
   std::vector<cudaGraphConditionalHandle> h(kLevels);
-  for (auto& x : h) CHECK(cudaGraphConditionalHandleCreate(&x, g));
-  const auto dir = [](int level) { return (unsigned)((level / 2) & 1); };
+  for (auto& x : h) CHECK(cudaGraphConditionalHandleCreate(&x, g, 0, 0));
+  const auto dir = Dir;
   cudaGraphNode_t prev;
   {
     cudaKernelNodeParams k = {};
@@ -190,6 +296,24 @@ int main() {
 #if CUDART_VERSION >= 12080
   forms.push_back({"switch", {}});
 #endif
+#ifdef LEVEL_LAUNCH_DEVICE
+  Tally* tally;
+  CHECK(cudaMalloc(&tally, sizeof(Tally)));
+  CHECK(cudaMemset(tally, 0, sizeof(Tally)));
+  {
+    cudaGraphExec_t g[2] = {DeviceGraph(grid, words, tally, s), DeviceGraph(grid, words, tally, s)};
+    CHECK(cudaMemcpy(&tally->graph, g, sizeof g, cudaMemcpyHostToDevice));
+  }
+  cudaGraphExec_t first;  // level 0's graph, to launch from the host
+  CHECK(cudaMemcpy(&first, &tally->graph[Dir(0)], sizeof first, cudaMemcpyDeviceToHost));
+  const auto tail = [&] {
+    Tail<Dir(0)><<<grid, kThreads, 0, s>>>(words, 0, tally);
+    CHECK(cudaGetLastError());
+  };
+  const auto devgraph = [&] { CHECK(cudaGraphLaunch(first, s)); };
+  forms.push_back({"tail", {}});
+  forms.push_back({"devgraph", {}});
+#endif
   for (int t = 0; t < kTries + 1; ++t) {  // the first try warms up and is dropped
     for (auto& f : forms) {
       const std::string n = f.name;
@@ -200,6 +324,11 @@ int main() {
 #if CUDART_VERSION >= 12080
       if (n == "switch") ms = Chain(s, e0, e1, switched);
 #endif
+#ifdef LEVEL_LAUNCH_DEVICE
+      if (n == "tail") ms = Chain(s, e0, e1, tail);
+      if (n == "devgraph") ms = Chain(s, e0, e1, devgraph);
+      if (n == "tail" || n == "devgraph") CheckTally(f.name, tally);
+#endif
       if (t > 0) f.ms.push_back(ms);
     }
   }
@@ -209,6 +338,9 @@ int main() {
   for (const auto& f : forms) printf("| %s | %.2f |\n", f.name, 1e3 * Median(f.ms) / kLevels);
 #if CUDART_VERSION < 12080
   printf("(switch left out: built with CUDA %d, before 12.8's SWITCH nodes)\n", CUDART_VERSION);
+#endif
+#ifndef LEVEL_LAUNCH_DEVICE
+  printf("(tail and devgraph left out: built with CUDA %d, without CUDA 12's device runtime)\n", CUDART_VERSION);
 #endif
   return 0;
 }
