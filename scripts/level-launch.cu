@@ -9,13 +9,15 @@
 // scale 25 (results/diropt-1000, "What a launch costs"). This program
 // times chains of L levels, each level a grid the size of a bottom-up
 // launch (blocks of 256 threads, all resident, each block's thread 0
-// writing a word), in six forms:
+// writing a word), in these forms:
 //
 //   one       one launch a level, each a programmatic dependent launch
 //             (PDL) of the one before, as the device loop launches them;
 //   two       two launches a level, the first returning at once: the
 //             device loop's levels (two minus one is an idle launch's price);
-//   graph     the chain of one as a CUDA graph of kernel nodes (no PDL);
+//   plain, plain2  one's and two's chains as plain launches (no PDL);
+//   graph, graph2  plain's and plain2's chains captured as a CUDA graph;
+//   graphpdl, graphpdl2  one's and two's captured (programmatic edges);
 //   switch    a CUDA graph whose every level is a SWITCH conditional node
 //             (CUDA 12.8) with two bodies, one kernel each, the level's
 //             kernel setting the next level's condition on the device
@@ -31,7 +33,9 @@
 //             tail-launching (cudaStreamGraphTailLaunch) the next level's.
 //
 // It prints, for each form, the median over the tries of the chain's
-// device time a level (CUDA events around the whole chain). Built without
+// device time a level (CUDA events around the whole chain), with levels
+// that do no work and with levels whose kernels each work 20 µs (less
+// the 20 µs: what the launches add to such a level). Built without
 // CUDA 12.8's conditional nodes, it leaves out switch; without CUDA 12's
 // device runtime (relocatable device code, mk/cuda.mk), tail and devgraph.
 // After each chain of tail and devgraph it checks that every level ran
@@ -40,6 +44,7 @@
 //   make -f mk/cuda.mk cuda && bin/level-launch      (mk/cuda.mk builds every scripts/*.cu)
 #include <stdint.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,9 +56,23 @@ constexpr int kThreads = 256;
 constexpr int kLevels = 64;
 constexpr int kTries = 30;
 
+// g_work_ns is how long a level's kernel works (each block's thread 0
+// spinning on the global timer): 0, then kWorkNs.
+__device__ uint64_t g_work_ns;
+constexpr uint64_t kWorkNs = 20000;
+
+// Work spins thread 0 of the block for g_work_ns.
+__device__ void Work() {
+  if (threadIdx.x != 0 || g_work_ns == 0) return;
+  uint64_t t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < g_work_ns);
+}
+
 // Level is a level's launch: each block's thread 0 writes its word.
 __global__ void __launch_bounds__(1024, 1) Level(uint32_t* words, uint32_t level) {
   PdlWaitThenLet();
+  Work();
   if (threadIdx.x == 0) words[blockIdx.x] = level;
 }
 
@@ -73,6 +92,19 @@ double Chain(cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, Enqueue enqueue) {
   float ms = 0;
   CHECK(cudaEventElapsedTime(&ms, e0, e1));
   return ms;
+}
+
+// Capture returns enqueue's launches on s as an instantiated CUDA graph.
+template <typename Enqueue>
+cudaGraphExec_t Capture(cudaStream_t s, Enqueue enqueue) {
+  cudaGraph_t g;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  enqueue();
+  CHECK(cudaStreamEndCapture(s, &g));
+  cudaGraphExec_t x;
+  CHECK(cudaGraphInstantiateWithFlags(&x, g, 0));
+  CHECK(cudaGraphDestroy(g));
+  return x;
 }
 
 #if CUDART_VERSION >= 12000
@@ -110,6 +142,7 @@ __device__ bool Arrive(Tally* t) {
 // Tail is a level of the tail form, D its direction's kernel.
 template <int D>
 __global__ void __launch_bounds__(1024, 1) Tail(uint32_t* words, uint32_t level, Tally* t) {
+  Work();
   if (threadIdx.x == 0) words[blockIdx.x] = level;
   if (!Arrive(t) || level + 1 >= kLevels) return;
   if (Dir(level + 1) == 0) {
@@ -125,6 +158,7 @@ __global__ void __launch_bounds__(1024, 1) Tail(uint32_t* words, uint32_t level,
 // graphs): its level is the tally's, which its last block advances.
 __global__ void __launch_bounds__(1024, 1) GraphLevel(uint32_t* words, Tally* t) {
   const uint32_t level = t->level;
+  Work();
   if (threadIdx.x == 0) words[blockIdx.x] = level;
   if (!Arrive(t)) return;
   if (level + 1 >= kLevels) {
@@ -176,6 +210,7 @@ void CheckTally(const char* form, Tally* t) {
 // next level takes) where there is a next level.
 __global__ void __launch_bounds__(1024, 1) Switch(uint32_t* words, uint32_t level, cudaGraphConditionalHandle next,
                                                   int has_next, unsigned next_dir) {
+  Work();
   if (threadIdx.x == 0) words[blockIdx.x] = level;
   if (has_next && blockIdx.x == 0 && threadIdx.x == 0) cudaGraphSetConditional(next, next_dir);
 }
@@ -271,30 +306,38 @@ int main() {
       CHECK(LaunchPdl(s, grid, kThreads, level, words, (uint32_t)l));
     }
   };
-  // graph: one's chain captured (the launches' PDL attribute left out).
-  cudaGraphExec_t plain;
-  {
-    cudaGraph_t g;
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  const auto plain = [&] {
     for (int l = 0; l < kLevels; ++l) Level<<<grid, kThreads, 0, s>>>(words, (uint32_t)l);
     CHECK(cudaGetLastError());
-    CHECK(cudaStreamEndCapture(s, &g));
-    CHECK(cudaGraphInstantiateWithFlags(&plain, g, 0));
-    CHECK(cudaGraphDestroy(g));
-  }
-  const auto graph = [&] { CHECK(cudaGraphLaunch(plain, s)); };
-#if CUDART_VERSION >= 12080
-  const cudaGraphExec_t sw = SwitchGraph(grid, words);
-  const auto switched = [&] { CHECK(cudaGraphLaunch(sw, s)); };
-#endif
-
+  };
+  const auto plain2 = [&] {
+    for (int l = 0; l < kLevels; ++l) {
+      Idle<<<grid, kThreads, 0, s>>>(words, (uint32_t)l);
+      Level<<<grid, kThreads, 0, s>>>(words, (uint32_t)l);
+    }
+    CHECK(cudaGetLastError());
+  };
+  // The graph forms: the stream forms' chains captured, each launched as
+  // one graph (captured programmatic dependent launches become
+  // programmatic edges).
+  const auto launcher = [&](cudaGraphExec_t x) { return [=] { CHECK(cudaGraphLaunch(x, s)); }; };
   struct Form {
     const char* name;
+    std::function<void()> enqueue;
     std::vector<double> ms;
   };
-  std::vector<Form> forms = {{"one", {}}, {"two", {}}, {"graph", {}}};
+  std::vector<Form> forms = {
+      {"one", one, {}},
+      {"two", two, {}},
+      {"plain", plain, {}},
+      {"plain2", plain2, {}},
+      {"graph", launcher(Capture(s, plain)), {}},
+      {"graph2", launcher(Capture(s, plain2)), {}},
+      {"graphpdl", launcher(Capture(s, one)), {}},
+      {"graphpdl2", launcher(Capture(s, two)), {}},
+  };
 #if CUDART_VERSION >= 12080
-  forms.push_back({"switch", {}});
+  forms.push_back({"switch", launcher(SwitchGraph(grid, words)), {}});
 #endif
 #ifdef LEVEL_LAUNCH_DEVICE
   Tally* tally;
@@ -310,32 +353,31 @@ int main() {
     Tail<Dir(0)><<<grid, kThreads, 0, s>>>(words, 0, tally);
     CHECK(cudaGetLastError());
   };
-  const auto devgraph = [&] { CHECK(cudaGraphLaunch(first, s)); };
-  forms.push_back({"tail", {}});
-  forms.push_back({"devgraph", {}});
+  forms.push_back({"tail", tail, {}});
+  forms.push_back({"devgraph", launcher(first), {}});
 #endif
-  for (int t = 0; t < kTries + 1; ++t) {  // the first try warms up and is dropped
-    for (auto& f : forms) {
-      const std::string n = f.name;
-      double ms = 0;
-      if (n == "one") ms = Chain(s, e0, e1, one);
-      if (n == "two") ms = Chain(s, e0, e1, two);
-      if (n == "graph") ms = Chain(s, e0, e1, graph);
-#if CUDART_VERSION >= 12080
-      if (n == "switch") ms = Chain(s, e0, e1, switched);
-#endif
-#ifdef LEVEL_LAUNCH_DEVICE
-      if (n == "tail") ms = Chain(s, e0, e1, tail);
-      if (n == "devgraph") ms = Chain(s, e0, e1, devgraph);
-      if (n == "tail" || n == "devgraph") CheckTally(f.name, tally);
-#endif
-      if (t > 0) f.ms.push_back(ms);
-    }
-  }
   printf("%s, %d SMs: chains of %d levels, a grid of %d blocks of %d threads a launch, %d tries\n", prop.name,
          prop.multiProcessorCount, kLevels, grid, kThreads, kTries);
-  printf("| form | µs a level (median) |\n|---|---:|\n");
-  for (const auto& f : forms) printf("| %s | %.2f |\n", f.name, 1e3 * Median(f.ms) / kLevels);
+  std::vector<std::vector<double>> us(forms.size());  // [form][pass]: µs a level
+  for (const uint64_t work : {uint64_t{0}, kWorkNs}) {
+    CHECK(cudaMemcpyToSymbol(g_work_ns, &work, sizeof work));
+    for (int t = 0; t < kTries + 1; ++t) {  // the first try warms up and is dropped
+      for (auto& f : forms) {
+        const double ms = Chain(s, e0, e1, f.enqueue);
+#ifdef LEVEL_LAUNCH_DEVICE
+        const std::string n = f.name;
+        if (n == "tail" || n == "devgraph") CheckTally(f.name, tally);
+#endif
+        if (t > 0) f.ms.push_back(ms);
+      }
+    }
+    for (size_t i = 0; i < forms.size(); ++i) {
+      us[i].push_back(1e3 * Median(forms[i].ms) / kLevels - 1e-3 * (double)work);
+      forms[i].ms.clear();
+    }
+  }
+  printf("| form | µs a level (median) | µs a level beyond %.0f µs of work |\n|---|---:|---:|\n", 1e-3 * kWorkNs);
+  for (size_t i = 0; i < forms.size(); ++i) printf("| %s | %.2f | %.2f |\n", forms[i].name, us[i][0], us[i][1]);
 #if CUDART_VERSION < 12080
   printf("(switch left out: built with CUDA %d, before 12.8's SWITCH nodes)\n", CUDART_VERSION);
 #endif
