@@ -140,6 +140,10 @@ func TestCUDAMatchesCPU(t *testing.T) {
 			// every level bottom-up (the leaves' pass in a launch after
 			// the last level) and top-down (in the last level's own).
 			{pDevEnd: false}, {pMode: dobfs.ModeBottomUp, pDevEnd: true}, {pMode: dobfs.ModeTopDown, pDevEnd: true},
+			// loop_graph (tuned on): off (the gated start's launches on the
+			// stream); with every level bottom-up (the leaves' pass launched
+			// on the stream after the graph's last level).
+			{pLoopGraph: false}, {pMode: dobfs.ModeBottomUp, pLoopGraph: true},
 			// pred_lines (tuned on): off; level 2's whole sectors and level 3's skipped
 			// writes (every search of a case on one handle, so a sector
 			// left from the search before would fail validation); level
@@ -311,17 +315,20 @@ func TestCUDALeaves(t *testing.T) {
 // vertices and levels of the same root's search before, and its phases
 // tile its time. It runs with the start event recorded by the host,
 // queued behind the gate (gate_clock), and with no events, the search
-// timed by the device's clock (dev_end).
+// timed by the device's clock (dev_end), its queued launches on the
+// stream and as one CUDA graph (loop_graph).
 func TestCUDAGated(t *testing.T) {
 	needCUDA(t)
 	g := sdktest.NewGraph(t, 14, 16, 4)
-	for _, m := range []struct{ clock, devEnd bool }{{false, false}, {true, false}, {true, true}} {
-		t.Run(fmt.Sprintf("gate_clock=%v,dev_end=%v", m.clock, m.devEnd), func(t *testing.T) { testGated(t, g, m.clock, m.devEnd) })
+	for _, m := range []struct{ clock, devEnd, graph bool }{{false, false, false}, {true, false, false}, {true, true, false}, {true, true, true}} {
+		t.Run(fmt.Sprintf("gate_clock=%v,dev_end=%v,loop_graph=%v", m.clock, m.devEnd, m.graph), func(t *testing.T) {
+			testGated(t, g, m.clock, m.devEnd, m.graph)
+		})
 	}
 }
 
-func testGated(t *testing.T, g *sdktest.Graph, clock, devEnd bool) {
-	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock, pDevEnd: devEnd})
+func testGated(t *testing.T, g *sdktest.Graph, clock, devEnd, graph bool) {
+	full, err := plugin{}.Info().CheckParams(map[string]any{pGated: true, pGateClock: clock, pDevEnd: devEnd, pLoopGraph: graph})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,7 @@ const (
 	pTDLane    = "td_lane"
 	pTDBatch   = "td_batch"
 	pTDEager   = "td_eager"
+	pLoopGraph = "loop_graph"
 	pBUCompact = "bu_compact"
 	pPDL       = "pdl"
 	pGated     = "gated"
@@ -147,6 +148,8 @@ func (plugin) Info() sdk.Info {
 				Help: "CUDA bottom-up with bu_skip (without it, unused): a chunk of 32 words of visited with at most this many unvisited rows is explored a lane a row, 128 rows a round, instead of a warp per group of four words, each group two round trips for the one or two rows a late level leaves in it (0: never; 1024, every chunk, measured slower). The CPU backend ignores it"},
 			{Name: pPDL, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: each exploration kernel is a programmatic dependent launch (Hopper's griddepcontrol): its blocks are scheduled while the kernel before it runs and wait on the GPU for its end, instead of being launched after it (false: plain launches, as the paper's). The CPU backend ignores it"},
+			{Name: pLoopGraph, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
+				Help: "CUDA with dev_end (else unused), 1×1 device loop: the next search's queued launches (the gate's kernel, the reset, the first levels, each level's launch of both directions) are captured as one CUDA graph, their programmatic dependent launches as programmatic edges, and launched as one graph, kept and updated from one search to the next; on an H200 such a chain of launches took 2.6-2.7 µs a level against 3.3-3.4 on the stream with 20 µs of work a level, 3.2 against 7.3-8.1 with none (scripts/level-launch.cu) (false: launched one by one on the stream). The CPU backend ignores it"},
 			{Name: pGated, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
 				Help: "CUDA, 1×1 device loop: once a search's parents are read, the next search's reset and first levels are queued on the stream behind a wait on pinned memory; its start records the search's clock, then opens the wait with the root, so that the GPU does not wait for the host's first runtime calls after the validation, which are several times slower than warm (false: a search enqueues its launches after its start). The queued launches read the root only once it is given. Off where another plugin process searches on the GPU in between (bfsbench ab), whose work would wait for a context switch. The CPU backend ignores it"},
 			{Name: pGateClock, Type: sdk.TypeBool, Default: true, Presets: map[string]any{presetPaper: false},
@@ -213,6 +216,7 @@ type options struct {
 	TDLane    int64
 	TDBatch   int64
 	TDEager   int64
+	LoopGraph bool
 	BUCompact int64
 	PDL       bool
 	Gated     bool
@@ -237,7 +241,7 @@ func parseOptions(cfg sdk.Config) (options, error) {
 			WritePred: cfg.String(pWritePred), Leaves: cfg.Bool(pLeaves),
 			Split: cfg.Int(pSplit), SplitFrom: cfg.Float(pSplitFrom), SplitTo: cfg.Float(pSplitTo)},
 		Order: cfg.String(pOrder), TDBig: cfg.Int(pTDBig), BUSerial: cfg.Int(pBUSerial), BUFirst: cfg.Bool(pBUFirst), BUDeg: cfg.Int(pBUDeg),
-		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), BUCompact: cfg.Int(pBUCompact),
+		BUBatch: cfg.Int(pBUBatch), BUSkip: cfg.Bool(pBUSkip), TDLane: cfg.Int(pTDLane), TDBatch: cfg.Int(pTDBatch), TDEager: cfg.Int(pTDEager), LoopGraph: cfg.Bool(pLoopGraph), BUCompact: cfg.Int(pBUCompact),
 		PDL: cfg.Bool(pPDL), Gated: cfg.Bool(pGated), GateClock: cfg.Bool(pGateClock), DevEnd: cfg.Bool(pDevEnd), DevClock: cfg.Bool(pDevClock), ResetStmp: cfg.Bool(pResetStmp), PredLines: cfg.Bool(pPredLines), L2Window: cfg.Bool(pL2Window), TDIDs: cfg.Bool(pTDIDs), SplitHelp: cfg.Int(pSplitHelp), BUQueue: cfg.Int(pBUQueue), DegPacked: cfg.Bool(pDegPacked), Threads: int(cfg.Int(pThreads)), Exchange: cfg.String(pExchange),
 	}
 	// gate_clock is a form of the gated start, unused without it,
@@ -250,6 +254,10 @@ func parseOptions(cfg sdk.Config) (options, error) {
 	}
 	if !o.GateClock || !o.ResetStmp {
 		o.DevEnd = false
+	}
+	// loop_graph captures dev_end's gated starts, unused without it.
+	if !o.DevEnd {
+		o.LoopGraph = false
 	}
 	if o.TDBig > 0 && o.TDBig < 32 {
 		return options{}, fmt.Errorf("%s = %d: want 0 (off) or at least 32", pTDBig, o.TDBig)
@@ -346,7 +354,7 @@ func (v *rankVariant) Construct(w *sdk.Workload) error {
 		v.Rank, v.Device, err = dobfs.NewCUDARank(v.Grid, b, v.opt.Options, dobfs.CUDAOptions{
 			Device: dev, ThreadsPerBlock: v.opt.Threads, TDBig: v.opt.TDBig, BUSerial: v.opt.BUSerial,
 			BUFirst: v.opt.BUFirst, BUDeg: v.opt.BUDeg, BUBatch: v.opt.BUBatch, BUSkip: v.opt.BUSkip, TDLane: v.opt.TDLane, TDBatch: v.opt.TDBatch,
-			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, Exchange: xch})
+			BUCompact: v.opt.BUCompact, PDL: v.opt.PDL, Gated: gated, GateClock: v.opt.GateClock, DevEnd: v.opt.DevEnd, DevClock: v.opt.DevClock, ResetStamp: v.opt.ResetStmp, PredLines: v.opt.PredLines, L2Window: v.opt.L2Window, SplitHelp: v.opt.SplitHelp, BUQueue: v.opt.BUQueue, BUDegPacked: v.opt.DegPacked, TDEager: v.opt.TDEager, LoopGraph: v.opt.LoopGraph, Exchange: xch})
 		if err != nil {
 			return err
 		}

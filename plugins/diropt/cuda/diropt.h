@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define DOB_ABI_VERSION 45
+#define DOB_ABI_VERSION 50
 
 /* One rank's shape and tuning; all int64 so the Go mirror has no padding. */
 typedef struct dob_params {
@@ -177,6 +177,13 @@ typedef struct dob_params {
                                 atomicOr at once, its degree loaded beside
                                 it, without the visited test before it; 0:
                                 the test first on every level */
+  int64_t loop_graph;        /* with gated 3 (dev_end): 1: dob_loop_arm's
+                                launches (GateKernel, the reset, the
+                                queued levels) are captured as one CUDA
+                                graph, its programmatic dependent launches
+                                programmatic edges, and launched as one
+                                (the graph kept and updated from one arm
+                                to the next); 0: launched on the stream */
 } dob_params;
 
 /* dob_abi_version returns DOB_ABI_VERSION. */

@@ -23,7 +23,7 @@ import (
 const libName = "diropt"
 
 // dobABIVersion is DOB_ABI_VERSION of diropt.h.
-const dobABIVersion = 45
+const dobABIVersion = 50
 
 // dobParams mirrors struct dob_params (all int64: no padding).
 type dobParams struct {
@@ -35,9 +35,10 @@ type dobParams struct {
 	BUCompact, Leaves, PDL, Gated, L2Window    int64
 	BUDeg, Split, SplitHelp, BUQueue           int64
 	BUDegPacked, DevClock, PredLines, TDEager  int64
+	LoopGraph                                  int64
 }
 
-var _ [272 - unsafe.Sizeof(dobParams{})]struct{} // 34 int64 fields
+var _ [280 - unsafe.Sizeof(dobParams{})]struct{} // 35 int64 fields
 var _ [unsafe.Sizeof(dobParams{}) - 272]struct{}
 
 // dobDevBufs mirrors struct dob_dev_bufs.
@@ -198,6 +199,7 @@ type CUDAOptions struct {
 	BUQueue         int64 // bottom-up with BUFirst, BUSkip, BUBatch 2 and BUSerial > 0: the level (its index, not BUDeg's) whose rows that miss their first check are queued a warp and scanned 128 at a time (0: none)
 	BUDegPacked     bool  // with BUDeg, BUBatch 2 and BUSerial > 0: level BUDeg reads each row's first entry and degree from one word (a block of at most 2^26 columns, else the degree byte)
 	TDEager         int64 // device loop: the first levels (their count) whose top-down visits claim each entry at once, its degree loaded beside it, with no visited test first (0: none)
+	LoopGraph       bool  // with DevEnd (gated 3): a gated start's launches captured and launched as one CUDA graph
 	// Exchange is comm.ExchangeDevice (2D exchanges between device
 	// buffers over NCCL, and the device loop) or comm.ExchangeHost (staged
 	// through pinned host buffers, and the host loop), as the plugin
@@ -272,6 +274,7 @@ func newCUDAEngine(b *Block, co CUDAOptions, split int64) (*cudaEngine, error) {
 		p.Split, p.SplitHelp = split, co.SplitHelp
 	}
 	p.TDEager = co.TDEager
+	p.LoopGraph = b64(co.LoopGraph && p.Gated == 3)
 	var need int64
 	if err := lib.lib.Call("dob_device_bytes", func(eb *byte, n int32) int32 { return lib.deviceBytes(&p, &need, eb, n) }); err != nil {
 		return nil, err
