@@ -3058,7 +3058,6 @@ int32_t EnqueueLevel(Handle* h, char* err, int32_t errlen) {
   return 0;
 }
 
-
 // EnqueueArmed enqueues a gated start (dob_loop_arm): GateKernel, behind
 // it the reset and the loop's start (gated 2: after the start event),
 // then the first levels.
@@ -3082,17 +3081,17 @@ int32_t EnqueueArmed(Handle* h, const dob_loop_params* lp, int32_t levels, uint3
 
 // ArmGraph ends the capture of a gated start's launches (loop_graph) and,
 // where ok (the capture has them all; else it only ends the capture),
-// launches them as one CUDA graph:
-// the graph of the arm before, updated to this one's arguments (the gate's
-// sequence number, the queues' places), or where its shape changed (more
-// levels) a new one. Captured programmatic dependent launches are
-// programmatic edges (CUDA 12.3). Choice: the graph replaces the stream's
-// launches one for one, an idle direction's launch included (a level's
-// direction is still the device's), since on an H200 a chain of such
-// launches took 2.6-2.7 µs a level as a graph against 3.3-3.4 on the
-// stream, with 20 µs of work a level, and 3.2 against 7.3-8.1 with none
-// (scripts/level-launch.cu), and a graph of conditional nodes, a device
-// graph launch or a tail launch each took 6-14 µs a level.
+// launches them as one CUDA graph: the graph of the arm before, updated to
+// this one's arguments (the gate's sequence number, the queues' places),
+// or where its shape changed (more levels) a new one. Captured
+// programmatic dependent launches are programmatic edges (CUDA 12.3).
+// Choice: the graph replaces the stream's launches one for one, an idle
+// direction's launch included (a level's direction is still the
+// device's): priced with scripts/level-launch.cu, a graph's chain of two
+// launches a level cost less than the stream's, and each way of launching
+// only the chosen direction from the device (a graph of SWITCH nodes, a
+// device graph launch, a tail launch) more (results/diropt-1000,
+// "loop_graph").
 int32_t ArmGraph(Handle* h, bool ok, char* err, int32_t errlen) {
   cudaGraph_t g = nullptr;
   const cudaError_t ended = cudaStreamEndCapture(h->s, &g);
